@@ -1,0 +1,191 @@
+//! `ParseError`: what went wrong in a JSON text, and where.
+//!
+//! Ending early is its own kind ([`ErrorKind::Truncated`], like serde_json's
+//! `Category::Eof`): a reply cut off at the model's token limit needs a smaller call, not a
+//! syntax fix, so the gate must be able to tell the two apart.
+
+use std::fmt;
+
+/// A JSON text that could not be parsed: the condition and its byte offset.
+///
+/// Line and column (1-based, columns counted in characters) are computed from the input
+/// only when an error is made, never on the success path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    pub(crate) kind: ErrorKind,
+    pub(crate) at: Position,
+}
+
+/// A place in the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// Byte offset from the start of the input.
+    pub offset: usize,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+}
+
+/// The condition a [`ParseError`] reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The input ended inside a value: every proper prefix of a valid text that is not
+    /// itself valid, and nothing else.
+    Truncated {
+        /// What was open when the input ended.
+        inside: Inside,
+        /// Where that value started.
+        start: Position,
+    },
+    /// A character that cannot stand here.
+    Unexpected {
+        /// What the grammar allows here, in words (`"',' or '}' after an object member"`).
+        expected: &'static str,
+        /// The character found instead.
+        found: char,
+    },
+    /// A number that breaks the RFC 8259 grammar (`01`, `1.`, `-`, `1e`).
+    InvalidNumber,
+    /// An unescaped control character (U+0000 to U+001F) inside a string.
+    ControlCharacter {
+        /// The byte found.
+        byte: u8,
+    },
+    /// A backslash followed by something other than `"\/bfnrtu` or four hex digits.
+    InvalidEscape,
+    /// A `\uD800`-`\uDFFF` escape that is not part of a surrogate pair.
+    LoneSurrogate,
+    /// More than whitespace after the value.
+    TrailingCharacters,
+    /// Nesting deeper than [`Limits::max_depth`](super::Limits).
+    TooDeep {
+        /// The limit in force.
+        limit: usize,
+    },
+    /// Input longer than [`Limits::max_bytes`](super::Limits).
+    TooLarge {
+        /// The limit in force.
+        limit: usize,
+        /// The input's length in bytes.
+        size: usize,
+    },
+    /// Bytes that are not UTF-8.
+    InvalidUtf8,
+}
+
+/// What kind of value the input ended inside.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Inside {
+    /// Nothing at all, or only whitespace: the value never started.
+    Document,
+    /// `true`, `false` or `null`, cut short.
+    Literal,
+    /// A number, cut short.
+    Number,
+    /// A string.
+    String,
+    /// An array.
+    Array,
+    /// An object.
+    Object,
+}
+
+impl ParseError {
+    /// The condition.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.kind
+    }
+
+    /// True when the input simply stopped: a cut-off reply, fixed by a smaller call.
+    pub fn is_truncated(&self) -> bool {
+        matches!(self.kind, ErrorKind::Truncated { .. })
+    }
+
+    /// Byte offset of the error in the input.
+    pub fn offset(&self) -> usize {
+        self.at.offset
+    }
+
+    /// 1-based line of the error.
+    pub fn line(&self) -> usize {
+        self.at.line
+    }
+
+    /// 1-based column of the error, in characters.
+    pub fn column(&self) -> usize {
+        self.at.column
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (line, column) = (self.at.line, self.at.column);
+        match &self.kind {
+            ErrorKind::Truncated { inside, start } => match inside {
+                Inside::Document => f.write_str("the input is empty: expected a JSON value"),
+                _ => write!(
+                    f,
+                    "the input ended inside {} that starts at line {}, column {}",
+                    inside.noun(),
+                    start.line,
+                    start.column
+                ),
+            },
+            ErrorKind::Unexpected { expected, found } => write!(
+                f,
+                "expected {expected} at line {line}, column {column}, found {found:?}"
+            ),
+            ErrorKind::InvalidNumber => {
+                write!(f, "invalid number at line {line}, column {column}")
+            }
+            ErrorKind::ControlCharacter { byte } => write!(
+                f,
+                "control character U+{byte:04X} in a string at line {line}, column {column}: \
+                 it must be escaped"
+            ),
+            ErrorKind::InvalidEscape => write!(
+                f,
+                "invalid escape at line {line}, column {column}: expected one of \
+                 \\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\u and four hex digits"
+            ),
+            ErrorKind::LoneSurrogate => write!(
+                f,
+                "lone surrogate escape at line {line}, column {column}: \\uD800 to \\uDFFF \
+                 must come in high-low pairs"
+            ),
+            ErrorKind::TrailingCharacters => write!(
+                f,
+                "trailing characters after the JSON value at line {line}, column {column}"
+            ),
+            ErrorKind::TooDeep { limit } => write!(
+                f,
+                "nesting deeper than {limit} levels at line {line}, column {column}"
+            ),
+            ErrorKind::TooLarge { limit, size } => {
+                write!(
+                    f,
+                    "the input is {size} bytes, more than the limit of {limit}"
+                )
+            }
+            ErrorKind::InvalidUtf8 => write!(f, "invalid UTF-8 at byte {}", self.at.offset),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+impl Inside {
+    /// The value's kind with its article, for messages (`"a string"`, `"an object"`).
+    pub fn noun(self) -> &'static str {
+        match self {
+            Inside::Document => "the document",
+            Inside::Literal => "a literal",
+            Inside::Number => "a number",
+            Inside::String => "a string",
+            Inside::Array => "an array",
+            Inside::Object => "an object",
+        }
+    }
+}

@@ -1,0 +1,29 @@
+//! toolgate: nothing a model emits executes before it has been checked.
+//!
+//! (The crate-level guide to the gates lands with issue #4.)
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
+
+// Floors, bottom up: each module uses only the ones above it in this list.
+pub mod json;
+
+pub mod spec;
+
+pub mod envelope;
+pub mod suggest;
+
+pub mod gate;
+
+pub mod registry;
+
+pub mod counters;
+pub mod guard;
+
+// Re-exports of the gate layer (issue #4).
+
+// Re-exports of loop safety (issue #5).

@@ -1,0 +1,28 @@
+//! Tool specs: one declaration per tool that both validates the model's arguments and is
+//! sent to the provider, so the schema the model sees and the check the gate runs cannot
+//! drift apart.
+//!
+//! - [`types`]: the data model ([`ToolSpec`], [`Type`], [`Schema`]).
+//! - [`build`]: constructing specs in Rust, and the errors a contradictory spec raises.
+//! - [`validate`]: checking arguments, returning the first [`Violation`].
+//! - [`schema`]: importing JSON Schema (the subset toolgate enforces; nothing is ignored).
+//! - [`tools_file`]: reading provider tools arrays (Anthropic, OpenAI, Responses, MCP, Gemini).
+//! - [`export`]: writing specs back in each provider's form.
+
+pub mod build;
+pub mod export;
+pub mod schema;
+pub mod tools_file;
+pub mod types;
+pub mod validate;
+pub mod violation;
+
+pub use build::SpecError;
+pub use export::{export_tool, export_tools, Provider};
+pub use schema::{LoadError, Unenforced};
+pub use tools_file::{load_tools, load_tools_lenient};
+pub use types::{
+    Additional, ArrayRules, Bound, Field, Kinds, NumberRules, ObjectType, Schema, StringRules,
+    ToolSpec, Type,
+};
+pub use violation::{Rule, Violation};

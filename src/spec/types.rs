@@ -1,0 +1,235 @@
+//! The data model of a tool contract: [`ToolSpec`], [`Schema`] and [`Type`].
+//!
+//! A [`Type`] is a compiled node of the JSON Schema subset toolgate enforces. It is one
+//! struct, not an enum of shapes, because JSON Schema lets any keyword stand beside any
+//! other (`{"type": ["string", "null"], "maxLength": 5}`): the rules for each kind of value
+//! sit side by side and apply only to values of that kind, exactly as draft 2020-12 says.
+//! Every field that is not set asserts nothing, so `Type::default()` accepts any value.
+
+use crate::json::Value;
+
+/// A tool's contract: its name, what it does, and the arguments it takes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolSpec {
+    /// Invariant: matches `^[a-zA-Z0-9_-]{1,64}$`, what every provider accepts.
+    pub(crate) name: String,
+    /// What the tool does and when to use it: the model reads this to choose the tool.
+    pub(crate) description: String,
+    /// The arguments: its root is an object type.
+    pub(crate) params: Schema,
+}
+
+/// A compiled schema: a root [`Type`] and the definitions its references point into.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Schema {
+    /// The root type.
+    pub(crate) root: Type,
+    /// Named definitions (`$defs`), in declaration order; [`Type::reference`] indexes this.
+    pub(crate) defs: Vec<(String, Type)>,
+}
+
+/// What a value must be. Each set field is one assertion; all must hold.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Type {
+    /// The kinds of value accepted. `Kinds::ANY` asserts nothing; `Kinds::NONE` accepts
+    /// nothing (JSON Schema's `false`).
+    pub(crate) kinds: Kinds,
+    /// `enum`: the value must equal one of these (JSON Schema equality: `1 == 1.0`).
+    pub(crate) enumeration: Option<Vec<Value<'static>>>,
+    /// `const`: the value must equal this.
+    pub(crate) constant: Option<Value<'static>>,
+    /// Rules for strings; they ignore other kinds.
+    pub(crate) string: StringRules,
+    /// Rules for numbers; they ignore other kinds.
+    pub(crate) number: NumberRules,
+    /// Rules for arrays; they ignore other kinds.
+    pub(crate) array: ArrayRules,
+    /// Rules for objects; they ignore other kinds. `None` asserts nothing about members.
+    pub(crate) object: Option<Box<ObjectType>>,
+    /// `anyOf`: at least one must match (empty: no assertion).
+    pub(crate) any_of: Vec<Type>,
+    /// `oneOf`: exactly one must match (empty: no assertion).
+    pub(crate) one_of: Vec<Type>,
+    /// `allOf`: every one must match.
+    pub(crate) all_of: Vec<Type>,
+    /// `$ref`: an index into [`Schema::defs`]; the definition must match too.
+    pub(crate) reference: Option<usize>,
+    /// `description`: shown to the model, asserts nothing.
+    pub(crate) description: Option<String>,
+    /// `format`: kept for export; an annotation in draft 2020-12, asserts nothing.
+    pub(crate) format: Option<String>,
+}
+
+/// A set of JSON kinds, as JSON Schema's `type` names them. `INTEGER` is a subset of
+/// `NUMBER`: a set holding `NUMBER` accepts every number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Kinds(pub(crate) u8);
+
+/// Rules for string values; lengths count Unicode code points, as JSON Schema does.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct StringRules {
+    /// `minLength`.
+    pub(crate) min_length: Option<u64>,
+    /// `maxLength`.
+    pub(crate) max_length: Option<u64>,
+}
+
+/// Rules for number values.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct NumberRules {
+    /// `minimum` or `exclusiveMinimum`.
+    pub(crate) minimum: Option<Bound>,
+    /// `maximum` or `exclusiveMaximum`.
+    pub(crate) maximum: Option<Bound>,
+    /// `multipleOf`; invariant: finite and above zero.
+    pub(crate) multiple_of: Option<f64>,
+}
+
+/// One end of a numeric range.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bound {
+    /// The bound, as declared (kept as a JSON number so it exports as written).
+    pub(crate) value: crate::json::Number<'static>,
+    /// True for `exclusiveMinimum` / `exclusiveMaximum`: the bound itself is refused.
+    pub(crate) exclusive: bool,
+}
+
+/// Rules for array values.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct ArrayRules {
+    /// `items`: every element must match. `None` asserts nothing.
+    pub(crate) items: Option<Box<Type>>,
+    /// `minItems`.
+    pub(crate) min_items: Option<u64>,
+    /// `maxItems`.
+    pub(crate) max_items: Option<u64>,
+    /// `uniqueItems: true`.
+    pub(crate) unique: bool,
+}
+
+/// Rules for object values: declared fields in declaration order, and what happens to the
+/// rest.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ObjectType {
+    /// Declared fields, in declaration order; names are unique.
+    pub(crate) fields: Vec<Field>,
+    /// Members not declared in `fields`.
+    pub(crate) additional: Additional,
+    /// `propertyNames`: string rules every member name must meet (`None`: no assertion).
+    pub(crate) property_names: Option<Box<Type>>,
+}
+
+/// One declared field of an object.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Field {
+    /// The member name.
+    pub(crate) name: String,
+    /// What its value must be.
+    pub(crate) ty: Type,
+    /// True if the member must be present.
+    pub(crate) required: bool,
+}
+
+/// What an object does with members it does not declare.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Additional {
+    /// Refused: the default for tool specs, so a misspelled optional field is caught
+    /// instead of silently dropped.
+    Forbidden,
+    /// Accepted whatever they hold (an explicitly open object).
+    Allowed,
+    /// Accepted if their value matches (`{string: T}` maps, as zod and pydantic emit).
+    Typed(Box<Type>),
+}
+
+impl Kinds {
+    /// Accepts nothing.
+    pub const NONE: Kinds = Kinds(0);
+    /// `null`.
+    pub const NULL: Kinds = Kinds(1);
+    /// `true` and `false`.
+    pub const BOOLEAN: Kinds = Kinds(1 << 1);
+    /// Numbers whose value is an integer within `i64`.
+    pub const INTEGER: Kinds = Kinds(1 << 2);
+    /// Every number (includes `INTEGER`).
+    pub const NUMBER: Kinds = Kinds(1 << 3 | 1 << 2);
+    /// Strings.
+    pub const STRING: Kinds = Kinds(1 << 4);
+    /// Arrays.
+    pub const ARRAY: Kinds = Kinds(1 << 5);
+    /// Objects.
+    pub const OBJECT: Kinds = Kinds(1 << 6);
+    /// Every value.
+    pub const ANY: Kinds = Kinds(0x7f);
+
+    /// The union of two sets.
+    pub const fn union(self, other: Kinds) -> Kinds {
+        Kinds(self.0 | other.0)
+    }
+
+    /// True if every kind in `other` is in `self`.
+    pub const fn contains(self, other: Kinds) -> bool {
+        self.0 & other.0 == other.0
+    }
+}
+
+impl Default for Type {
+    /// The type that accepts any value.
+    fn default() -> Self {
+        Type {
+            kinds: Kinds::ANY,
+            enumeration: None,
+            constant: None,
+            string: StringRules::default(),
+            number: NumberRules::default(),
+            array: ArrayRules::default(),
+            object: None,
+            any_of: Vec::new(),
+            one_of: Vec::new(),
+            all_of: Vec::new(),
+            reference: None,
+            description: None,
+            format: None,
+        }
+    }
+}
+
+impl Default for ObjectType {
+    /// No declared fields, unknown members forbidden.
+    fn default() -> Self {
+        ObjectType {
+            fields: Vec::new(),
+            additional: Additional::Forbidden,
+            property_names: None,
+        }
+    }
+}
+
+impl ToolSpec {
+    /// The tool's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The tool's description.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// The arguments' schema.
+    pub fn params(&self) -> &Schema {
+        &self.params
+    }
+}
+
+impl Schema {
+    /// The root type.
+    pub fn root(&self) -> &Type {
+        &self.root
+    }
+
+    /// The named definitions, in declaration order.
+    pub fn defs(&self) -> &[(String, Type)] {
+        &self.defs
+    }
+}
