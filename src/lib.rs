@@ -13,6 +13,7 @@
 pub mod json;
 
 pub mod spec;
+pub use spec::{ToolSpec, Type};
 
 pub mod envelope;
 pub mod suggest;
@@ -25,5 +26,8 @@ pub mod counters;
 pub mod guard;
 
 // Re-exports of the gate layer (issue #4).
+pub use envelope::Call;
+pub use gate::{Gate, Rejection, RejectionKind};
+pub use registry::{handle_tool_call, Handler, Outcome, Registry, RegistryError};
 
 // Re-exports of loop safety (issue #5).
