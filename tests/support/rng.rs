@@ -95,29 +95,3 @@ impl Rng {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::Rng;
-
-    #[test]
-    fn the_same_seed_gives_the_same_sequence() {
-        let mut a = Rng::new(7);
-        let mut b = Rng::new(7);
-        let first: Vec<u64> = (0..8).map(|_| a.u64()).collect();
-        assert_eq!(first, (0..8).map(|_| b.u64()).collect::<Vec<_>>());
-        assert_ne!(first, (0..8).map(|_| Rng::new(8).u64()).collect::<Vec<_>>());
-    }
-
-    #[test]
-    fn below_stays_below_and_reaches_every_value() {
-        let mut rng = Rng::new(1);
-        let mut seen = [false; 5];
-        for _ in 0..1000 {
-            let n = rng.below(5);
-            assert!(n < 5);
-            seen[n] = true;
-        }
-        assert_eq!(seen, [true; 5]);
-        assert_eq!(rng.below(0), 0);
-    }
-}
