@@ -58,6 +58,10 @@ pub struct Type {
     pub(crate) description: Option<String>,
     /// `format`: kept for export; an annotation in draft 2020-12, asserts nothing.
     pub(crate) format: Option<String>,
+    /// A builder argument that could not be stored (a NaN bound), kept so that the chained
+    /// builder methods never fail half-way and `ToolSpecBuilder::build` reports it with its
+    /// path. Always `None` in types compiled from JSON Schema.
+    pub(crate) unbuildable: Option<Box<crate::spec::build::SpecErrorKind>>,
 }
 
 /// A set of JSON kinds, as JSON Schema's `type` names them. `INTEGER` is a subset of
@@ -190,6 +194,7 @@ impl Default for Type {
             reference: None,
             description: None,
             format: None,
+            unbuildable: None,
         }
     }
 }
@@ -202,6 +207,18 @@ impl Default for ObjectType {
             additional: Additional::Forbidden,
             property_names: None,
         }
+    }
+}
+
+impl Bound {
+    /// The bound as declared.
+    pub fn value(&self) -> &crate::json::Number<'static> {
+        &self.value
+    }
+
+    /// True if the bound itself is refused (`exclusiveMinimum`, `exclusiveMaximum`).
+    pub fn is_exclusive(&self) -> bool {
+        self.exclusive
     }
 }
 
