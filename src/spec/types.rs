@@ -175,6 +175,22 @@ impl Kinds {
     pub const fn contains(self, other: Kinds) -> bool {
         self.0 & other.0 == other.0
     }
+
+    /// The kinds in both sets.
+    pub const fn intersection(self, other: Kinds) -> Kinds {
+        Kinds(self.0 & other.0)
+    }
+
+    /// True if the set shares a kind with `other`.
+    pub const fn intersects(self, other: Kinds) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    /// True if numbers with a fraction (or beyond `i64`) are accepted: the part of
+    /// `NUMBER` that `INTEGER` lacks.
+    pub const fn accepts_fractions(self) -> bool {
+        self.0 & (Kinds::NUMBER.0 & !Kinds::INTEGER.0) != 0
+    }
 }
 
 impl Default for Type {

@@ -51,7 +51,9 @@ fn equal_within(a: &Value<'_>, b: &Value<'_>, depth: usize) -> bool {
                     ys.iter()
                         .any(|(other, y)| key == other && equal_within(x, y, depth + 1))
                 })
-                && ys.iter().all(|(key, _)| xs.iter().any(|(other, _)| key == other))
+                && ys
+                    .iter()
+                    .all(|(key, _)| xs.iter().any(|(other, _)| key == other))
         }
         _ => false,
     }
@@ -139,9 +141,7 @@ fn hash(value: &Value<'_>, depth: usize) -> u64 {
     match value {
         Value::Null => mix(1, 0),
         Value::Bool(b) => mix(2, u64::from(*b)),
-        Value::Number(n) => {
-            Decimal::parse(n.as_str()).fold_value(mix(3, 0), mix)
-        }
+        Value::Number(n) => Decimal::parse(n.as_str()).fold_value(mix(3, 0), mix),
         Value::String(s) => bytes_hash(mix(4, 0), s.as_bytes()),
         Value::Array(items) => items
             .iter()

@@ -285,9 +285,8 @@ impl fmt::Write for StackText {
 /// shortest decimal form is what was declared (it is for every divisor written with at most
 /// 17 significant digits), else by `f64` division.
 pub(crate) fn is_multiple_of(value: &str, divisor: f64) -> bool {
-    let exact = StackText::of_f64(divisor).and_then(|text| {
-        Decimal::parse(value).is_multiple_of(&Decimal::parse(text.as_str()))
-    });
+    let exact = StackText::of_f64(divisor)
+        .and_then(|text| Decimal::parse(value).is_multiple_of(&Decimal::parse(text.as_str())));
     match exact {
         Some(answer) => answer,
         None => {
@@ -336,7 +335,13 @@ mod tests {
         for yes in ["-9223372036854775808", "92233720368547758.07e2", "12300e-2"] {
             assert!(Decimal::parse(yes).is_i64(), "{yes}");
         }
-        for no in ["1.5", "1e-1", "9223372036854775808", "1e19", "-9223372036854775809"] {
+        for no in [
+            "1.5",
+            "1e-1",
+            "9223372036854775808",
+            "1e19",
+            "-9223372036854775809",
+        ] {
             assert!(!Decimal::parse(no).is_i64(), "{no}");
         }
     }
@@ -360,7 +365,11 @@ mod tests {
             ("3e400", 3.0, true),
         ];
         for (value, divisor, expected) in cases {
-            assert_eq!(is_multiple_of(value, divisor), expected, "{value} / {divisor}");
+            assert_eq!(
+                is_multiple_of(value, divisor),
+                expected,
+                "{value} / {divisor}"
+            );
         }
     }
 }
