@@ -93,9 +93,7 @@ pub(crate) fn find_cycle(defs: &[(String, Type)]) -> Option<usize> {
             }
         }
     }
-    let mut queue: Vec<usize> = (0..n)
-        .filter(|&i| indegree.get(i) == Some(&0))
-        .collect();
+    let mut queue: Vec<usize> = (0..n).filter(|&i| indegree.get(i) == Some(&0)).collect();
     let mut removed = vec![false; n];
     while let Some(node) = queue.pop() {
         if let Some(flag) = removed.get_mut(node) {

@@ -56,18 +56,34 @@ pub(super) fn canonical(key: &str, dialect: Dialect) -> &str {
 /// Classifies a keyword (already [`canonical`]).
 pub(super) fn class(keyword: &str, dialect: Dialect) -> Class {
     match keyword {
-        "type" | "enum" | "const" | "minimum" | "maximum" | "exclusiveMinimum"
-        | "exclusiveMaximum" | "multipleOf" | "minLength" | "maxLength" | "items"
-        | "minItems" | "maxItems" | "uniqueItems" | "properties" | "required"
-        | "additionalProperties" | "propertyNames" | "anyOf" | "oneOf" | "allOf" | "$ref" => {
-            Class::Enforced
-        }
+        "type"
+        | "enum"
+        | "const"
+        | "minimum"
+        | "maximum"
+        | "exclusiveMinimum"
+        | "exclusiveMaximum"
+        | "multipleOf"
+        | "minLength"
+        | "maxLength"
+        | "items"
+        | "minItems"
+        | "maxItems"
+        | "uniqueItems"
+        | "properties"
+        | "required"
+        | "additionalProperties"
+        | "propertyNames"
+        | "anyOf"
+        | "oneOf"
+        | "allOf"
+        | "$ref" => Class::Enforced,
         // Draft 2020-12 section 7 (format), 8 (content) and 9 (meta-data) of the
         // validation vocabulary: annotations, which assert nothing by default. `$anchor`
         // only names a place for `#name` references, which toolgate refuses anyway.
-        "description" | "format" | "title" | "default" | "examples" | "$comment"
-        | "deprecated" | "readOnly" | "writeOnly" | "contentEncoding" | "contentMediaType"
-        | "contentSchema" | "$anchor" => Class::Annotation,
+        "description" | "format" | "title" | "default" | "examples" | "$comment" | "deprecated"
+        | "readOnly" | "writeOnly" | "contentEncoding" | "contentMediaType" | "contentSchema"
+        | "$anchor" => Class::Annotation,
         "$defs" | "definitions" | "$schema" | "$id" => Class::Structure,
         "nullable" if dialect == Dialect::Gemini => Class::Enforced,
         "propertyOrdering" | "example" if dialect == Dialect::Gemini => Class::Annotation,
@@ -79,8 +95,17 @@ pub(super) fn class(keyword: &str, dialect: Dialect) -> Class {
 /// keywords count too: `#/not` names a schema even though `not` is not enforced.
 pub(super) fn schema_slot(keyword: &str, dialect: Dialect) -> Option<Slot> {
     match canonical(keyword, dialect) {
-        "items" | "additionalProperties" | "propertyNames" | "not" | "if" | "then" | "else"
-        | "contains" | "unevaluatedItems" | "unevaluatedProperties" | "additionalItems"
+        "items"
+        | "additionalProperties"
+        | "propertyNames"
+        | "not"
+        | "if"
+        | "then"
+        | "else"
+        | "contains"
+        | "unevaluatedItems"
+        | "unevaluatedProperties"
+        | "additionalItems"
         | "contentSchema" => Some(Slot::One),
         "allOf" | "anyOf" | "oneOf" | "prefixItems" => Some(Slot::List),
         "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
@@ -114,9 +139,9 @@ pub(super) fn hint(keyword: &str) -> Option<&'static str> {
              agree with it on the subset toolgate enforces",
         ),
         "items" => Some("an array of schemas is a tuple, which toolgate does not check"),
-        "nullable" => Some(
-            "an OpenAPI keyword, not JSON Schema; write \"type\": [\"string\", \"null\"]",
-        ),
+        "nullable" => {
+            Some("an OpenAPI keyword, not JSON Schema; write \"type\": [\"string\", \"null\"]")
+        }
         "pattern" | "patternProperties" => {
             Some("toolgate has no regular-expression engine, by design: it has no dependencies")
         }
@@ -134,9 +159,7 @@ pub(super) fn draft(schema_uri: &str) -> Option<Draft> {
         "json-schema.org/draft/2020-12/schema" | "json-schema.org/draft/2019-09/schema" => {
             Some(Draft::Modern)
         }
-        "json-schema.org/draft-07/schema" | "json-schema.org/draft-06/schema" => {
-            Some(Draft::Seven)
-        }
+        "json-schema.org/draft-07/schema" | "json-schema.org/draft-06/schema" => Some(Draft::Seven),
         _ => None,
     }
 }
@@ -148,4 +171,40 @@ pub(super) enum Draft {
     Modern,
     /// draft-06 and draft-07: keywords beside `$ref` are ignored.
     Seven,
+}
+
+/// The keyword's name with a `'static` lifetime (the classification tables are static).
+pub(super) fn static_name(keyword: &str) -> &'static str {
+    const NAMES: &[&str] = &[
+        "type",
+        "enum",
+        "const",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "minLength",
+        "maxLength",
+        "items",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "properties",
+        "required",
+        "additionalProperties",
+        "propertyNames",
+        "anyOf",
+        "oneOf",
+        "allOf",
+        "$ref",
+        "description",
+        "format",
+        "nullable",
+    ];
+    NAMES
+        .iter()
+        .find(|name| **name == keyword)
+        .copied()
+        .unwrap_or("")
 }

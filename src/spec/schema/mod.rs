@@ -12,12 +12,14 @@
 //! - [`import`]: the compiler from a JSON Schema document to a [`Schema`].
 //! - [`keywords`]: which keyword is enforced, an annotation, or refused, per dialect.
 //! - [`pointer`]: `$ref` targets (JSON pointers) and the dotted paths errors show.
+//! - [`rules`]: reading each enforced keyword's value into the rules of a type.
 //! - [`graph`]: checks over the compiled definitions (reference cycles, weakened branches).
 
 mod graph;
 mod import;
 mod keywords;
 mod pointer;
+mod rules;
 
 use super::{Schema, SpecError};
 use crate::json::{ParseError, Value};
@@ -364,6 +366,11 @@ impl std::error::Error for LoadError {}
 
 impl fmt::Display for Unenforced {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: '{}' is not enforced", place(&self.path), self.keyword)
+        write!(
+            f,
+            "{}: '{}' is not enforced",
+            place(&self.path),
+            self.keyword
+        )
     }
 }

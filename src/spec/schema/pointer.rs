@@ -301,7 +301,9 @@ mod tests {
 
     #[test]
     fn fragments_round_trip_through_parse_ref() {
-        for name in ["plain", "tilde~x", "slash/x", "per%cent", "quo\"te", "sp ace", "ü", ""] {
+        for name in [
+            "plain", "tilde~x", "slash/x", "per%cent", "quo\"te", "sp ace", "ü", "",
+        ] {
             let written = fragment(&["$defs", name]);
             assert_eq!(
                 local(&written),
