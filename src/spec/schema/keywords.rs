@@ -142,9 +142,6 @@ pub(super) fn hint(keyword: &str) -> Option<&'static str> {
         "nullable" => {
             Some("an OpenAPI keyword, not JSON Schema; write \"type\": [\"string\", \"null\"]")
         }
-        "pattern" | "patternProperties" => {
-            Some("toolgate has no regular-expression engine, by design: it has no dependencies")
-        }
         _ => None,
     }
 }

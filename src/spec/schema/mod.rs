@@ -238,27 +238,6 @@ impl LoadError {
             _ => None,
         }
     }
-
-    /// The same error with `prefix` put before its path (`tools[2].input_schema`).
-    pub(crate) fn under(mut self, prefix: &str) -> LoadError {
-        if prefix.is_empty() {
-            return self;
-        }
-        let path = match &mut self {
-            LoadError::Syntax(_) => return self,
-            LoadError::Unsupported { path, .. }
-            | LoadError::Reference { path, .. }
-            | LoadError::RefSibling { path, .. }
-            | LoadError::Invalid { path, .. }
-            | LoadError::TooDeep { path, .. }
-            | LoadError::Shape { path, .. }
-            | LoadError::BuiltIn { path, .. }
-            | LoadError::DuplicateTool { path, .. }
-            | LoadError::Spec { path, .. } => path,
-        };
-        *path = pointer::join(prefix, path);
-        self
-    }
 }
 
 impl RefProblem {

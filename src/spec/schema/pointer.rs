@@ -167,17 +167,6 @@ pub(crate) fn push_index(path: &mut String, index: usize) {
     path.push(']');
 }
 
-/// `prefix` and `path` as one path.
-pub(super) fn join(prefix: &str, path: &str) -> String {
-    if path.is_empty() {
-        prefix.to_string()
-    } else if prefix.is_empty() || path.starts_with('[') {
-        format!("{prefix}{path}")
-    } else {
-        format!("{prefix}.{path}")
-    }
-}
-
 /// The dotted path of the place pointer tokens name, from `base`.
 pub(super) fn path_of(base: &str, tokens: &[String]) -> String {
     let mut path = base.to_string();
@@ -321,8 +310,5 @@ mod tests {
         push_index(&mut path, 2);
         push_key(&mut path, "a b");
         assert_eq!(path, "properties.zip[2][\"a b\"]");
-        assert_eq!(join("tools[0]", "x"), "tools[0].x");
-        assert_eq!(join("tools[0]", "[\"a\"]"), "tools[0][\"a\"]");
-        assert_eq!(join("tools[0]", ""), "tools[0]");
     }
 }
