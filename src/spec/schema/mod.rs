@@ -26,7 +26,7 @@ use crate::json::{ParseError, Value};
 use std::fmt;
 
 pub(crate) use import::{import_schema, Dialect};
-pub(crate) use pointer::{push_index, push_key};
+pub(crate) use pointer::{fragment, push_index, push_key};
 
 /// How deeply schemas may nest (each `properties`, `items`, `anyOf` entry… is one level).
 /// Deeper schemas are refused with [`LoadError::TooDeep`], so that neither loading,
