@@ -117,8 +117,9 @@ pub enum LoadError {
     Spec {
         /// Where the tool stands.
         path: String,
-        /// The builder's error.
-        error: SpecError,
+        /// The builder's error (boxed: it is large, and errors travel through every
+        /// `Result` of the loader).
+        error: Box<SpecError>,
     },
 }
 
@@ -323,7 +324,14 @@ impl fmt::Display for LoadError {
                 path,
                 expected,
                 found,
-            } => write!(f, "{}: expected {expected}; found {found}", place(path)),
+            } => {
+                let place = if path.is_empty() {
+                    "the tools file"
+                } else {
+                    path
+                };
+                write!(f, "{place}: expected {expected}; found {found}")
+            }
             LoadError::BuiltIn { path, kind } => write!(
                 f,
                 "{}: '{kind}' is a provider's built-in tool; its arguments' schema is not in \
