@@ -61,12 +61,6 @@ fn strict_type(ty: &mut Type, path: String, depth: usize) -> Result<(), (String,
     if depth > crate::spec::MAX_SCHEMA_DEPTH {
         return fail(StrictProblem::Keyword("depth"));
     }
-    if ty.kinds == Kinds::NONE {
-        return fail(StrictProblem::Nothing);
-    }
-    if ty.kinds == Kinds::ANY && ty.any_of.is_empty() && ty.reference.is_none() {
-        return fail(StrictProblem::Untyped);
-    }
     for (present, keyword) in [
         (!ty.one_of.is_empty(), "oneOf"),
         (!ty.all_of.is_empty(), "allOf"),
@@ -77,6 +71,12 @@ fn strict_type(ty: &mut Type, path: String, depth: usize) -> Result<(), (String,
         if present {
             return fail(StrictProblem::Keyword(keyword));
         }
+    }
+    if ty.kinds == Kinds::NONE {
+        return fail(StrictProblem::Nothing);
+    }
+    if ty.kinds == Kinds::ANY && ty.any_of.is_empty() && ty.reference.is_none() {
+        return fail(StrictProblem::Untyped);
     }
     if ty.kinds.contains(Kinds::OBJECT) && ty.kinds != Kinds::ANY {
         match &ty.object {
