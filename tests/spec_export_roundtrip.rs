@@ -21,11 +21,12 @@ fn obj(members: Vec<(&str, Value<'static>)>) -> Value<'static> {
     )
 }
 
-fn s(text: &str) -> Value<'static> {
-    Value::String(Cow::Owned(text.to_string()))
+fn s(text: impl AsRef<str>) -> Value<'static> {
+    Value::String(Cow::Owned(text.as_ref().to_string()))
 }
 
-fn num(text: &str) -> Value<'static> {
+fn num(text: impl AsRef<str>) -> Value<'static> {
+    let text = text.as_ref();
     Value::Number(Number::from_text(text.to_string()).unwrap_or_else(|| panic!("{text}")))
 }
 
@@ -65,10 +66,10 @@ impl Gen<'_> {
                 out.push(("items", self.schema(depth + 1)));
                 let min = self.rng.below(3);
                 if self.rng.bool() {
-                    out.push(("minItems", num(&min.to_string())));
+                    out.push(("minItems", num(min.to_string())));
                 }
                 if self.rng.bool() {
-                    out.push(("maxItems", num(&(min + self.rng.below(3)).to_string())));
+                    out.push(("maxItems", num((min + self.rng.below(3)).to_string())));
                 }
                 if self.rng.chance(1, 4) {
                     out.push(("uniqueItems", Value::Bool(true)));
@@ -89,12 +90,12 @@ impl Gen<'_> {
                     out.push(("type", s("string")));
                 } else {
                     let name = self.rng.pick(&self.defs).clone();
-                    out.push(("$ref", s(&format!("#/$defs/{name}"))));
+                    out.push(("$ref", s(format!("#/$defs/{name}"))));
                 }
             }
         }
         if self.rng.chance(1, 4) {
-            out.push(("description", s(*self.rng.pick(STRINGS))));
+            out.push(("description", s(self.rng.pick(STRINGS))));
         }
         if self.rng.chance(1, 8) {
             out.push(("title", s("annotation, dropped")));
@@ -121,18 +122,18 @@ impl Gen<'_> {
                 }
                 out.push(("enum", Value::Array(values)));
             }
-            1 => out.push(("const", s(*self.rng.pick(STRINGS)))),
+            1 => out.push(("const", s(self.rng.pick(STRINGS)))),
             _ => {}
         }
         let min = self.rng.below(4);
         if self.rng.bool() {
-            out.push(("minLength", num(&min.to_string())));
+            out.push(("minLength", num(min.to_string())));
         }
         if self.rng.bool() {
-            out.push(("maxLength", num(&(min + self.rng.below(9)).to_string())));
+            out.push(("maxLength", num((min + self.rng.below(9)).to_string())));
         }
         if self.rng.chance(1, 4) {
-            out.push(("format", s(*self.rng.pick(&["date", "email", "uuid"]))));
+            out.push(("format", s(self.rng.pick(&["date", "email", "uuid"]))));
         }
     }
 
@@ -150,7 +151,7 @@ impl Gen<'_> {
             } else {
                 "exclusiveMinimum"
             };
-            out.push((key, num(&low.to_string())));
+            out.push((key, num(low.to_string())));
         }
         if self.rng.bool() {
             let key = if self.rng.bool() {
@@ -158,7 +159,7 @@ impl Gen<'_> {
             } else {
                 "exclusiveMaximum"
             };
-            out.push((key, num(&(low + 1 + self.rng.below(50)).to_string())));
+            out.push((key, num((low + 1 + self.rng.below(50)).to_string())));
         }
         if self.rng.chance(1, 4) {
             let step = if kind == "integer" {
@@ -250,7 +251,7 @@ fn random_file(rng: &mut Rng) -> Value<'static> {
         };
         let schema = fix_refs(generator.input_schema());
         tools.push(obj(vec![
-            ("name", s(&format!("tool_{index}"))),
+            ("name", s(format!("tool_{index}"))),
             ("description", s("A random tool.")),
             ("input_schema", schema),
         ]));
@@ -263,8 +264,8 @@ fn random_value(rng: &mut Rng, depth: usize) -> Value<'static> {
     match rng.below(if depth > 2 { 4 } else { 6 }) {
         0 => Value::Null,
         1 => Value::Bool(rng.bool()),
-        2 => num(*rng.pick(NUMBERS)),
-        3 => s(*rng.pick(STRINGS)),
+        2 => num(rng.pick(NUMBERS)),
+        3 => s(rng.pick(STRINGS)),
         4 => Value::Array(
             (0..rng.below(3))
                 .map(|_| random_value(rng, depth + 1))
@@ -378,7 +379,7 @@ fn mutate(value: &mut Value<'static>, rng: &mut Rng) {
             _ => {
                 *here = match rng.below(4) {
                     0 => random_value(rng, 0),
-                    1 => s(*rng.pick(&["pattern", "#/$defs/Node", "#", "integer", "x"])),
+                    1 => s(rng.pick(&["pattern", "#/$defs/Node", "#", "integer", "x"])),
                     2 => obj(vec![(
                         *rng.pick(&[
                             "not", "$ref", "items", "required", "enum", "minimum", "type",
