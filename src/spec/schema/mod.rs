@@ -160,7 +160,8 @@ impl Schema {
     /// document (`#`, `#/$defs/NAME`, `#/definitions/NAME`, …), recursion included.
     /// Accepted as annotations: `description` and `format` (kept), `title`, `default`,
     /// `examples`, `$comment`, `deprecated`, `readOnly`, `writeOnly`, `contentEncoding`,
-    /// `contentMediaType`, `contentSchema`, `$anchor`, a known `$schema`, and `$id` at the
+    /// `contentMediaType`, `contentSchema`, `$anchor`, OpenAPI's `example`, `externalDocs`,
+    /// `xml` and `discriminator`, a known `$schema`, and `$id` at the
     /// root. `$defs` and `definitions` count only where a `$ref` reaches them. A keyword
     /// whose value is `null` counts as absent (SDK dumps write absent fields that way),
     /// except `const`, where `null` is the value.
