@@ -133,19 +133,29 @@ struct Parser<'a> {
 impl<'a> Parser<'a> {
     /// The whole text: one value, then only whitespace.
     ///
-    /// Elements wait on `members` with an empty key; an object's key is pushed with a `null`
-    /// placeholder that its value replaces when the value is complete.
+    /// Every value is written straight into its slot, the last entry of `members`: the root
+    /// slot pushed first, an element's slot (with an empty key) pushed when the element
+    /// starts, a member's slot pushed with its key. A closing bracket moves the slots above
+    /// its frame's base into the container's own slot. Writing in place, rather than
+    /// building a value and moving it, keeps the hot loop free of stack round trips.
     fn run(
         &mut self,
         frames: &mut Vec<Frame>,
         members: &mut Vec<Member<'a>>,
     ) -> Result<Value<'a>, Fail> {
+        members.push((Cow::Borrowed(""), Value::Null));
         self.skip_whitespace();
         'value: loop {
-            // At the first byte of a value, whitespace skipped.
-            let mut value = match self.peek() {
-                Some(b'"') => Value::String(self.parse_string()?),
-                Some(b'-' | b'0'..=b'9') => Value::Number(self.parse_number()?),
+            // At the first byte of a value, whitespace skipped, its slot on top of `members`.
+            match self.peek() {
+                Some(b'"') => {
+                    let text = self.parse_string()?;
+                    fill(members, Value::String(text));
+                }
+                Some(b'-' | b'0'..=b'9') => {
+                    let number = self.parse_number()?;
+                    fill(members, Value::Number(number));
+                }
                 Some(b'{') => {
                     self.open(frames, members, true)?;
                     self.skip_whitespace();
@@ -153,7 +163,7 @@ impl<'a> Parser<'a> {
                         Some(b'}') => {
                             self.pos += 1;
                             frames.pop();
-                            Value::Object(Vec::new())
+                            fill(members, Value::Object(Vec::new()));
                         }
                         Some(b'"') => {
                             self.parse_key(frames, members)?;
@@ -169,41 +179,42 @@ impl<'a> Parser<'a> {
                     if self.peek() == Some(b']') {
                         self.pos += 1;
                         frames.pop();
-                        Value::Array(Vec::new())
+                        fill(members, Value::Array(Vec::new()));
                     } else {
+                        members.push((Cow::Borrowed(""), Value::Null));
                         continue 'value;
                     }
                 }
-                Some(b't') => self.parse_literal(b"true", "'true'", Value::Bool(true))?,
-                Some(b'f') => self.parse_literal(b"false", "'false'", Value::Bool(false))?,
-                Some(b'n') => self.parse_literal(b"null", "'null'", Value::Null)?,
+                Some(b't') => {
+                    self.parse_literal(b"true", "'true'")?;
+                    fill(members, Value::Bool(true));
+                }
+                Some(b'f') => {
+                    self.parse_literal(b"false", "'false'")?;
+                    fill(members, Value::Bool(false));
+                }
+                Some(b'n') => self.parse_literal(b"null", "'null'")?,
                 Some(_) => return Err(self.unexpected(expected_value(frames, members))),
                 None => return Err(self.truncated(frames)),
-            };
-            // A value is complete: hand it to its container, and close every container
-            // that the input closes right after it.
+            }
+            // A value is complete: close every container that the input closes right after
+            // it, then go on to the next element or member.
             loop {
+                self.skip_whitespace();
                 let Some(frame) = frames.last().copied() else {
-                    self.skip_whitespace();
-                    return match self.peek() {
-                        None => Ok(value),
-                        Some(_) => {
+                    return match (self.peek(), members.pop()) {
+                        (None, Some((_, value))) => Ok(value),
+                        (None, None) => Err(self.truncated(frames)),
+                        (Some(_), _) => {
                             Err(self.error_with(self.pos, ErrorKind::TrailingCharacters, ""))
                         }
                     };
                 };
-                if frame.is_object {
-                    if let Some(member) = members.last_mut() {
-                        member.1 = value;
-                    }
-                } else {
-                    members.push((Cow::Borrowed(""), value));
-                }
-                self.skip_whitespace();
                 match (self.peek(), frame.is_object) {
                     (Some(b','), false) => {
                         self.pos += 1;
                         self.skip_whitespace();
+                        members.push((Cow::Borrowed(""), Value::Null));
                         continue 'value;
                     }
                     (Some(b','), true) => {
@@ -222,12 +233,14 @@ impl<'a> Parser<'a> {
                         self.pos += 1;
                         frames.pop();
                         let items = members.drain(frame.base..).map(|(_, item)| item);
-                        value = Value::Array(items.collect());
+                        let items = Value::Array(items.collect());
+                        fill(members, items);
                     }
                     (Some(b'}'), true) => {
                         self.pos += 1;
                         frames.pop();
-                        value = Value::Object(members.drain(frame.base..).collect());
+                        let object = Value::Object(members.drain(frame.base..).collect());
+                        fill(members, object);
                     }
                     (Some(_), false) => {
                         return Err(self.unexpected("',' or ']' after an array element"))
@@ -262,11 +275,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A key, `:` and the whitespace after it; the key waits on `members` for its value.
-    fn parse_key(
-        &mut self,
-        frames: &[Frame],
-        members: &mut Vec<Member<'a>>,
-    ) -> Result<(), Fail> {
+    fn parse_key(&mut self, frames: &[Frame], members: &mut Vec<Member<'a>>) -> Result<(), Fail> {
         let key = self.parse_string()?;
         self.skip_whitespace();
         match self.peek() {
@@ -281,17 +290,12 @@ impl<'a> Parser<'a> {
 
     /// `true`, `false` or `null`, checked byte by byte so that `tru` at the end of the
     /// input is truncated and `trux` is not.
-    fn parse_literal(
-        &mut self,
-        word: &'static [u8],
-        expected: &'static str,
-        value: Value<'a>,
-    ) -> Result<Value<'a>, Fail> {
+    fn parse_literal(&mut self, word: &'static [u8], expected: &'static str) -> Result<(), Fail> {
         let start = self.pos;
         let end = start + word.len();
         if self.bytes.get(start..end) == Some(word) {
             self.pos = end;
-            return Ok(value);
+            return Ok(());
         }
         for (at, want) in (start..end).zip(word) {
             match self.bytes.get(at) {
@@ -376,11 +380,7 @@ impl<'a> Parser<'a> {
 
     /// The rest of a string from its first `\`. The unescaped text is never longer than the
     /// raw text, so measuring the raw text first makes the string one allocation.
-    fn parse_escaped_string(
-        &mut self,
-        quote: usize,
-        first_escape: usize,
-    ) -> Result<String, Fail> {
+    fn parse_escaped_string(&mut self, quote: usize, first_escape: usize) -> Result<String, Fail> {
         let body = quote + 1;
         let raw_end = scan_to_closing_quote(self.bytes, first_escape).min(self.bytes.len());
         let mut out = String::with_capacity(raw_end.saturating_sub(body));
@@ -612,12 +612,21 @@ fn overlaps(range: (u32, u32), other: (u32, u32)) -> bool {
     range.0 <= other.1 && other.0 <= range.1
 }
 
+/// Writes a finished value into its slot, the top of the member stack.
+#[inline(always)]
+fn fill<'a>(members: &mut [Member<'a>], value: Value<'a>) {
+    if let Some(slot) = members.last_mut() {
+        slot.1 = value;
+    }
+}
+
 /// What a value position wants, in words, for `Unexpected`.
 fn expected_value(frames: &[Frame], members: &[Member<'_>]) -> &'static str {
     match frames.last() {
         None => "a JSON value",
         Some(frame) if frame.is_object => "a value after ':'",
-        Some(frame) if members.len() == frame.base => "a value or ']'",
+        // Only the element's own slot lies above the base: this is the first element.
+        Some(frame) if members.len() == frame.base + 1 => "a value or ']'",
         Some(_) => "a value after ','",
     }
 }
