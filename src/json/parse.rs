@@ -255,6 +255,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Opens an array or object at `[` or `{`, then steps past it.
+    #[inline(always)]
     fn open(
         &mut self,
         frames: &mut Vec<Frame>,
@@ -275,6 +276,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A key, `:` and the whitespace after it; the key waits on `members` for its value.
+    #[inline(always)]
     fn parse_key(&mut self, frames: &[Frame], members: &mut Vec<Member<'a>>) -> Result<(), Fail> {
         let key = self.parse_string()?;
         self.skip_whitespace();
@@ -290,6 +292,7 @@ impl<'a> Parser<'a> {
 
     /// `true`, `false` or `null`, checked byte by byte so that `tru` at the end of the
     /// input is truncated and `trux` is not.
+    #[inline(always)]
     fn parse_literal(&mut self, word: &'static [u8], expected: &'static str) -> Result<(), Fail> {
         let start = self.pos;
         let end = start + word.len();
@@ -309,6 +312,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A number in the RFC 8259 grammar, borrowed from the input as written.
+    #[inline(always)]
     fn parse_number(&mut self) -> Result<Number<'a>, Fail> {
         let start = self.pos;
         let mut pos = start;
@@ -342,6 +346,7 @@ impl<'a> Parser<'a> {
         Ok(Number::from_checked(self.slice(start, pos)?))
     }
 
+    #[inline(always)]
     fn skip_digits(&self, mut pos: usize) -> usize {
         while let Some(b'0'..=b'9') = self.bytes.get(pos) {
             pos += 1;
@@ -349,6 +354,7 @@ impl<'a> Parser<'a> {
         pos
     }
 
+    #[inline(always)]
     fn one_or_more_digits(
         &self,
         start: usize,
@@ -363,6 +369,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A string at its opening quote: borrowed when it holds no escape.
+    #[inline(always)]
     fn parse_string(&mut self) -> Result<Cow<'a, str>, Fail> {
         let quote = self.pos;
         let body = quote + 1;
@@ -380,6 +387,7 @@ impl<'a> Parser<'a> {
 
     /// The rest of a string from its first `\`. The unescaped text is never longer than the
     /// raw text, so measuring the raw text first makes the string one allocation.
+    #[inline(never)]
     fn parse_escaped_string(&mut self, quote: usize, first_escape: usize) -> Result<String, Fail> {
         let body = quote + 1;
         let raw_end = scan_to_closing_quote(self.bytes, first_escape).min(self.bytes.len());
@@ -524,11 +532,13 @@ impl<'a> Parser<'a> {
         }
     }
 
+    #[inline(always)]
     fn peek(&self) -> Option<u8> {
         self.bytes.get(self.pos).copied()
     }
 
     /// RFC 8259 section 2: whitespace is space, tab, line feed and carriage return only.
+    #[inline(always)]
     fn skip_whitespace(&mut self) {
         while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.bytes.get(self.pos) {
             self.pos += 1;
@@ -536,6 +546,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The input between two offsets that sit next to ASCII bytes (so on char boundaries).
+    #[inline(always)]
     fn slice(&self, start: usize, end: usize) -> Result<&'a str, Fail> {
         // `get` cannot fail for such offsets; the error only keeps this path panic-free.
         self.text
@@ -640,6 +651,7 @@ const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
 /// (for `x` = word XOR a repeated byte: the bytes equal to it), and `(w - 0x20..) & !w &
 /// 0x80..` the bytes below 0x20. A borrow can only flag bytes *above* a truly flagged one,
 /// so the lowest flag is exact.
+#[inline(always)]
 fn scan_plain(bytes: &[u8], mut pos: usize) -> usize {
     while let Some(chunk) = bytes.get(pos..pos.saturating_add(8)) {
         let Ok(chunk) = <[u8; 8]>::try_from(chunk) else {
