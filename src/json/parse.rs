@@ -93,17 +93,22 @@ pub fn parse_with(text: &str, limits: Limits) -> Result<Value<'_>, ParseError> {
     if text.len() > limits.max_bytes {
         return Err(too_large(text.as_bytes(), limits));
     }
-    let (mut frames, spare_members) = take_spare_stacks();
+    let Spare {
+        mut frames,
+        members,
+        unescaped,
+    } = take_spare();
     // `Vec<Member<'static>>` is a `Vec<Member<'a>>` by covariance: the spare stack is empty.
-    let mut members: Vec<Member<'_>> = spare_members;
+    let mut members: Vec<Member<'_>> = members;
     let mut parser = Parser {
         text,
         bytes: text.as_bytes(),
         pos: 0,
         max_depth: limits.max_depth,
+        unescaped,
     };
     let result = parser.run(&mut frames, &mut members).map_err(|fail| *fail);
-    give_back_spare_stacks(frames, members);
+    give_back_spare(frames, members, parser.unescaped);
     result
 }
 
@@ -128,6 +133,8 @@ struct Parser<'a> {
     /// of a truncated escape), so adding a small constant never overflows.
     pos: usize,
     max_depth: usize,
+    /// Where a string with escapes is unescaped before it is copied out at its exact size.
+    unescaped: String,
 }
 
 impl<'a> Parser<'a> {
@@ -385,22 +392,33 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// The rest of a string from its first `\`. The unescaped text is never longer than the
-    /// raw text, so measuring the raw text first makes the string one allocation.
+    /// The rest of a string from its first `\`: unescaped into the reused `unescaped`
+    /// buffer in one pass, then copied out at its exact size (one allocation).
     #[inline(never)]
     fn parse_escaped_string(&mut self, quote: usize, first_escape: usize) -> Result<String, Fail> {
-        let body = quote + 1;
-        let raw_end = scan_to_closing_quote(self.bytes, first_escape).min(self.bytes.len());
-        let mut out = String::with_capacity(raw_end.saturating_sub(body));
-        out.push_str(self.slice(body, first_escape)?);
+        let mut out = std::mem::take(&mut self.unescaped);
+        out.clear();
+        let result = self.unescape_into(quote, first_escape, &mut out);
+        let string = result.map(|()| String::from(out.as_str()));
+        self.unescaped = out;
+        string
+    }
+
+    fn unescape_into(
+        &mut self,
+        quote: usize,
+        first_escape: usize,
+        out: &mut String,
+    ) -> Result<(), Fail> {
+        out.push_str(self.slice(quote + 1, first_escape)?);
         let mut pos = first_escape;
         loop {
             match self.bytes.get(pos) {
                 Some(b'"') => {
                     self.pos = pos + 1;
-                    return Ok(out);
+                    return Ok(());
                 }
-                Some(b'\\') => pos = self.parse_escape(quote, pos, &mut out)?,
+                Some(b'\\') => pos = self.parse_escape(quote, pos, out)?,
                 Some(&byte) => return Err(self.error(pos, ErrorKind::ControlCharacter { byte })),
                 None => return Err(self.truncated_at(Inside::String, quote)),
             }
@@ -678,18 +696,6 @@ fn scan_plain(bytes: &[u8], mut pos: usize) -> usize {
     pos
 }
 
-/// The offset of the quote that closes a string, given an offset inside its body (or where
-/// the scan stopped: a control byte or the end). Escapes are stepped over, not checked.
-fn scan_to_closing_quote(bytes: &[u8], mut pos: usize) -> usize {
-    loop {
-        pos = scan_plain(bytes, pos);
-        match bytes.get(pos) {
-            Some(b'\\') => pos += 2,
-            _ => return pos,
-        }
-    }
-}
-
 fn too_large(bytes: &[u8], limits: Limits) -> ParseError {
     ParseError {
         kind: ErrorKind::TooLarge {
@@ -742,19 +748,31 @@ fn utf8_error(bytes: &[u8], utf8: &std::str::Utf8Error, limits: Limits) -> Parse
     }
 }
 
-/// The stacks a parse works on, kept per thread between parses so that parsing a small
-/// document allocates only what the document itself needs.
-type SpareStacks = (Vec<Frame>, Vec<Member<'static>>);
-
-thread_local! {
-    static SPARE_STACKS: RefCell<SpareStacks> = const { RefCell::new((Vec::new(), Vec::new())) };
+/// The stacks and buffer a parse works on, kept per thread between parses so that parsing
+/// a small document allocates only what the document itself needs.
+#[derive(Default)]
+struct Spare {
+    frames: Vec<Frame>,
+    members: Vec<Member<'static>>,
+    unescaped: String,
 }
 
-/// Spare stacks bigger than this many entries are freed rather than kept.
+thread_local! {
+    static SPARE: RefCell<Spare> = const {
+        RefCell::new(Spare {
+            frames: Vec::new(),
+            members: Vec::new(),
+            unescaped: String::new(),
+        })
+    };
+}
+
+/// Spare stacks bigger than this many entries (and buffers of this many bytes) are freed
+/// rather than kept.
 const MAX_KEPT: usize = 1 << 12;
 
-fn take_spare_stacks() -> SpareStacks {
-    SPARE_STACKS
+fn take_spare() -> Spare {
+    SPARE
         .try_with(|spare| {
             spare
                 .try_borrow_mut()
@@ -764,20 +782,28 @@ fn take_spare_stacks() -> SpareStacks {
         .unwrap_or_default()
 }
 
-fn give_back_spare_stacks(mut frames: Vec<Frame>, mut members: Vec<Member<'_>>) {
-    if frames.capacity() > MAX_KEPT || members.capacity() > MAX_KEPT {
+fn give_back_spare(mut frames: Vec<Frame>, mut members: Vec<Member<'_>>, mut unescaped: String) {
+    if frames.capacity() > MAX_KEPT
+        || members.capacity() > MAX_KEPT
+        || unescaped.capacity() > MAX_KEPT * 16
+    {
         return;
     }
     frames.clear();
     members.clear();
+    unescaped.clear();
     // An empty `Vec<Member<'a>>` becomes a `Vec<Member<'static>>` keeping its buffer: std
     // collects `vec::IntoIter` adapters in place when the element layout is the same.
     // (`filter` would keep the lifetime; `filter_map` is what changes the element type.)
     #[allow(clippy::unnecessary_filter_map)]
     let members: Vec<Member<'static>> = members.into_iter().filter_map(|_| None).collect();
-    let _ = SPARE_STACKS.try_with(|spare| {
+    let _ = SPARE.try_with(|spare| {
         if let Ok(mut spare) = spare.try_borrow_mut() {
-            *spare = (frames, members);
+            *spare = Spare {
+                frames,
+                members,
+                unescaped,
+            };
         }
     });
 }
