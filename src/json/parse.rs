@@ -246,7 +246,9 @@ impl<'a> Parser<'a> {
                     (Some(b'}'), true) => {
                         self.pos += 1;
                         frames.pop();
-                        let object = Value::Object(members.drain(frame.base..).collect());
+                        // One copy of the members, at their exact number (`split_off` gives
+                        // away the whole buffer only at 0, and the root slot sits there).
+                        let object = Value::Object(members.split_off(frame.base));
                         fill(members, object);
                     }
                     (Some(_), false) => {
