@@ -2,10 +2,11 @@
 //!
 //! One pass over the input and no recursion. Open arrays and objects live on an explicit
 //! stack of frames, so a million `[` meet the depth limit instead of the thread's stack.
-//! Finished elements and members wait on a scratch stack until their container closes, then
-//! move into one `Vec` of exactly the right size: a small object costs one allocation. Both
-//! stacks are kept per thread between parses, so a parse of a small document allocates only
-//! its containers and the strings that held an escape.
+//! Each value is written into a slot on a member stack (an element's slot has the empty
+//! key); a closing bracket moves the slots above its frame into one `Vec` of exactly the
+//! right size, so a small object costs one allocation. The stacks, and the buffer strings
+//! are unescaped into, are kept per thread between parses: parsing a small document
+//! allocates only its non-empty containers and the strings that held an escape.
 //!
 //! Strings without escapes borrow from the input. String bodies are scanned eight bytes at a
 //! time (a `u64` read with `from_le_bytes`, no `unsafe`) for the three bytes that end a fast
@@ -129,8 +130,8 @@ struct Frame {
 struct Parser<'a> {
     text: &'a str,
     bytes: &'a [u8],
-    /// Invariant: `pos <= bytes.len() + 1` at all times (a scan may step one past the end
-    /// of a truncated escape), so adding a small constant never overflows.
+    /// Invariant: `pos <= bytes.len()`, and a `str` is at most `isize::MAX` bytes, so the
+    /// small constants added to offsets below never overflow.
     pos: usize,
     max_depth: usize,
     /// Where a string with escapes is unescaped before it is copied out at its exact size.
