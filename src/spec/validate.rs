@@ -60,6 +60,8 @@
 
 mod equal;
 pub(crate) mod number;
+#[cfg(test)]
+mod scratch_suite;
 
 use super::{ArrayRules, Bound, Field, Kinds, ObjectType, Rule, Schema, ToolSpec, Type, Violation};
 use crate::json::{Member, Value};
