@@ -60,11 +60,15 @@
 
 mod equal;
 pub(crate) mod number;
+mod report;
+#[cfg(test)]
+mod tests;
 
-use super::{ArrayRules, Bound, Field, Kinds, ObjectType, Rule, Schema, ToolSpec, Type, Violation};
+#[cfg(doc)]
+use super::Rule;
+use super::{ArrayRules, Bound, Field, Kinds, ObjectType, Schema, ToolSpec, Type, Violation};
 use crate::json::{Member, Value};
 use equal::{equal, first_repeat};
-use number::Decimal;
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
@@ -81,6 +85,13 @@ pub const STEP_BUDGET: u32 = 1_000_000;
 
 /// Objects up to this size are checked for repeated keys pair by pair, without allocating.
 const PAIRWISE_KEYS: usize = 32;
+
+/// Objects up to this size remember which declared field each member is (on the stack).
+const MAPPED_MEMBERS: usize = 32;
+
+/// "Not a declared field" in that record; objects with this many fields or more compare
+/// names instead.
+const NOT_DECLARED: u8 = u8::MAX;
 
 /// Received values are cut to this many characters.
 const RECEIVED_CHARS: usize = 120;
@@ -187,7 +198,10 @@ fn scan<'v>(value: &'v Value<'v>, depth: usize) -> Checked<'static, 'v> {
             if depth >= MAX_VALUE_DEPTH {
                 return fail(Broken::TooDeep(MAX_VALUE_DEPTH));
             }
-            items.iter().try_for_each(|item| scan(item, depth + 1))
+            items
+                .iter()
+                .filter(|item| is_container(item))
+                .try_for_each(|item| scan(item, depth + 1))
         }
         Value::Object(members) => {
             if depth >= MAX_VALUE_DEPTH {
@@ -198,10 +212,17 @@ fn scan<'v>(value: &'v Value<'v>, depth: usize) -> Checked<'static, 'v> {
             }
             members
                 .iter()
+                .filter(|(_, item)| is_container(item))
                 .try_for_each(|(_, item)| scan(item, depth + 1))
         }
         _ => Ok(()),
     }
+}
+
+/// Only arrays and objects need scanning; skipping the call for scalars is most of the
+/// scan's speed on typical arguments.
+fn is_container(value: &Value<'_>) -> bool {
+    matches!(value, Value::Array(_) | Value::Object(_))
 }
 
 /// The first key that repeats an earlier one, in input order.
@@ -254,7 +275,15 @@ fn check<'s, 'v>(
         None => return fail(Broken::TooComplex),
     }
     if let Some(allowed) = &ty.enumeration {
-        if !allowed.iter().any(|candidate| equal(candidate, value)) {
+        let found = match value {
+            // The common enum: strings, compared without the general equality's dispatch.
+            Value::String(text) => allowed.iter().any(|candidate| match candidate {
+                Value::String(allowed_text) => same_name(allowed_text, text),
+                _ => false,
+            }),
+            _ => allowed.iter().any(|candidate| equal(candidate, value)),
+        };
+        if !found {
             return fail(Broken::Enum(allowed));
         }
     }
@@ -325,18 +354,17 @@ fn check_number<'s>(ty: &'s Type, text: &str) -> Result<(), Broken<'s, 'static>>
     {
         return Ok(());
     }
-    let decimal = Decimal::parse(text);
-    if !(kinds.accepts_fractions() || (kinds.contains(Kinds::INTEGER) && decimal.is_i64())) {
+    if !(kinds.accepts_fractions() || (kinds.contains(Kinds::INTEGER) && number::is_i64(text))) {
         return Err(Broken::Kind(kinds));
     }
     if let Some(bound) = &rules.minimum {
-        let order = decimal.compare(&Decimal::parse(bound.value.as_str()));
+        let order = number::compare(text, bound.value.as_str());
         if order == Ordering::Less || (bound.exclusive && order == Ordering::Equal) {
             return Err(Broken::Minimum(bound, ty));
         }
     }
     if let Some(bound) = &rules.maximum {
-        let order = decimal.compare(&Decimal::parse(bound.value.as_str()));
+        let order = number::compare(text, bound.value.as_str());
         if order == Ordering::Greater || (bound.exclusive && order == Ordering::Equal) {
             return Err(Broken::Maximum(bound, ty));
         }
@@ -353,19 +381,43 @@ fn check_number<'s>(ty: &'s Type, text: &str) -> Result<(), Broken<'s, 'static>>
 /// decide (a code point takes one to four bytes).
 fn check_length<'s>(ty: &'s Type, text: &str) -> Result<(), Broken<'s, 'static>> {
     let rules = &ty.string;
-    let n_bytes = u64::try_from(text.len()).unwrap_or(u64::MAX);
-    let n_chars = || u64::try_from(text.chars().count()).unwrap_or(u64::MAX);
     if let Some(min) = rules.min_length {
-        if n_bytes < min || (n_bytes / 4 < min && n_chars() < min) {
+        if !has_at_least_chars(text, min) {
             return Err(Broken::MinLength(min, rules.max_length));
         }
     }
     if let Some(max) = rules.max_length {
-        if n_bytes > max && n_chars() > max {
+        if has_at_least_chars(text, max.saturating_add(1)) {
             return Err(Broken::MaxLength(max, rules.min_length));
         }
     }
     Ok(())
+}
+
+/// True if `text` has at least `n` code points. A code point takes one to four bytes, so
+/// the byte length often decides; otherwise short counts walk `n` characters and long ones
+/// count them all.
+fn has_at_least_chars(text: &str, n: u64) -> bool {
+    let n_bytes = u64::try_from(text.len()).unwrap_or(u64::MAX);
+    if n_bytes < n {
+        return false;
+    }
+    if n_bytes / 4 >= n {
+        return true;
+    }
+    // The first `n` bytes all ASCII: `n` characters (the usual case for ids and names).
+    if let Some(head) = usize::try_from(n)
+        .ok()
+        .and_then(|n| text.as_bytes().get(..n))
+    {
+        if head.is_ascii() {
+            return true;
+        }
+    }
+    match usize::try_from(n) {
+        Ok(n @ 1..=32) => text.chars().nth(n - 1).is_some(),
+        _ => u64::try_from(text.chars().count()).unwrap_or(u64::MAX) >= n,
+    }
 }
 
 fn check_array<'s, 'v>(
@@ -410,19 +462,28 @@ fn check_object<'s, 'v>(
     let fail = |what| Err(Fail { at: value, what });
     let fields = object.fields.as_slice();
     let open = !matches!(object.additional, super::Additional::Forbidden);
-    // Fields present, one bit per declared field for the first 64 (beyond that, presence
-    // is looked up again: no allocation either way).
+    // Which declared field each member is (`NOT_DECLARED` for none), kept on the stack for
+    // objects of up to `MAPPED_MEMBERS` members, so field values are found again without
+    // comparing names; and one presence bit per field for the first 64 fields. Beyond
+    // either bound, names are compared again: no allocation either way.
+    let mapped = members.len() <= MAPPED_MEMBERS && fields.len() < usize::from(NOT_DECLARED);
+    let mut field_of = [NOT_DECLARED; MAPPED_MEMBERS];
     let mut present: u64 = 0;
-    for (key, _) in members {
-        match fields.iter().position(|field| field.name == *key) {
-            Some(index) => present |= 1u64.checked_shl(to_u32(index)).unwrap_or(0),
+    for (member_index, (key, _)) in members.iter().enumerate() {
+        match fields.iter().position(|field| same_name(&field.name, key)) {
+            Some(index) => {
+                present |= 1u64.checked_shl(to_u32(index)).unwrap_or(0);
+                if let (true, Some(slot)) = (mapped, field_of.get_mut(member_index)) {
+                    *slot = u8::try_from(index).unwrap_or(NOT_DECLARED);
+                }
+            }
             None if open => {}
             None => return fail(Broken::Unknown(key, fields)),
         }
     }
     let is_present = |index: usize, name: &str| match 1u64.checked_shl(to_u32(index)) {
         Some(bit) if index < 64 => present & bit != 0,
-        _ => members.iter().any(|(key, _)| key == name),
+        _ => members.iter().any(|(key, _)| same_name(key, name)),
     };
     for (index, field) in fields.iter().enumerate() {
         if field.required && !is_present(index, &field.name) {
@@ -434,17 +495,31 @@ fn check_object<'s, 'v>(
             check_name(cx, names, key, value, depth)?;
         }
     }
+    let field_of = field_of.get(..members.len()).unwrap_or(&[]);
     for (index, field) in fields.iter().enumerate() {
         if !is_present(index, &field.name) {
             continue;
         }
-        if let Some((_, item)) = members.iter().find(|(key, _)| *key == field.name) {
+        let member = if mapped {
+            let wanted = u8::try_from(index).unwrap_or(NOT_DECLARED);
+            field_of
+                .iter()
+                .position(|&of| of == wanted)
+                .and_then(|member_index| members.get(member_index))
+        } else {
+            members.iter().find(|(key, _)| same_name(key, &field.name))
+        };
+        if let Some((_, item)) = member {
             check(cx, &field.ty, item, depth + 1)?;
         }
     }
     if let super::Additional::Typed(additional) = &object.additional {
-        for (key, item) in members {
-            if !fields.iter().any(|field| field.name == *key) {
+        for (member_index, (key, item)) in members.iter().enumerate() {
+            let declared = match field_of.get(member_index) {
+                Some(&of) if mapped => of != NOT_DECLARED,
+                _ => fields.iter().any(|field| same_name(&field.name, key)),
+            };
+            if !declared {
                 check(cx, additional, item, depth + 1)?;
             }
         }
@@ -544,7 +619,7 @@ pub(crate) fn admits(kinds: Kinds, value: &Value<'_>) -> bool {
         Value::Bool(_) => kinds.contains(Kinds::BOOLEAN),
         Value::Number(number) => {
             kinds.accepts_fractions()
-                || (kinds.contains(Kinds::INTEGER) && Decimal::parse(number.as_str()).is_i64())
+                || (kinds.contains(Kinds::INTEGER) && number::is_i64(number.as_str()))
         }
         Value::String(_) => kinds.contains(Kinds::STRING),
         Value::Array(_) => kinds.contains(Kinds::ARRAY),
@@ -593,7 +668,7 @@ pub(crate) fn kind_of(value: &Value<'_>) -> Kinds {
     match value {
         Value::Null => Kinds::NULL,
         Value::Bool(_) => Kinds::BOOLEAN,
-        Value::Number(number) if Decimal::parse(number.as_str()).is_i64() => Kinds::INTEGER,
+        Value::Number(text) if number::is_i64(text.as_str()) => Kinds::INTEGER,
         Value::Number(_) => Kinds(Kinds::NUMBER.0 & !Kinds::INTEGER.0),
         Value::String(_) => Kinds::STRING,
         Value::Array(_) => Kinds::ARRAY,
@@ -601,157 +676,19 @@ pub(crate) fn kind_of(value: &Value<'_>) -> Kinds {
     }
 }
 
-fn to_u32(index: usize) -> u32 {
-    u32::try_from(index).unwrap_or(u32::MAX)
-}
-
-impl<'s, 'v> Fail<'s, 'v> {
-    /// A validator limit: it ends the whole validation, even inside an alternative (where
-    /// an ordinary failure only means "try the next one").
-    fn is_fatal(&self) -> bool {
-        matches!(self.what, Broken::TooDeep(_) | Broken::TooComplex)
-    }
-
-    fn into_violation(self, root: &Value<'_>) -> Violation {
-        let received = match &self.what {
-            Broken::PropertyName(key, _) => {
-                crate::json::preview(&Value::String(Cow::Borrowed(key)), RECEIVED_CHARS)
-            }
-            _ => crate::json::preview(self.at, RECEIVED_CHARS),
-        };
-        Violation {
-            path: path_to(root, self.at),
-            rule: Box::new(self.what.into_rule()),
-            received,
-        }
-    }
-}
-
-impl Broken<'_, '_> {
-    fn into_rule(self) -> Rule {
-        match self {
-            Broken::Kind(expected) => Rule::Type { expected },
-            Broken::Enum(allowed) => Rule::Enum {
-                allowed: allowed.to_vec(),
-            },
-            Broken::Const(expected) => Rule::Const {
-                expected: expected.clone(),
-            },
-            Broken::Minimum(bound, ty) => Rule::Minimum {
-                minimum: bound.clone(),
-                maximum: ty.number.maximum.clone(),
-                integer: !ty.kinds.accepts_fractions(),
-            },
-            Broken::Maximum(bound, ty) => Rule::Maximum {
-                maximum: bound.clone(),
-                minimum: ty.number.minimum.clone(),
-                integer: !ty.kinds.accepts_fractions(),
-            },
-            Broken::MultipleOf(divisor) => Rule::MultipleOf { divisor },
-            Broken::MinLength(min, max) => Rule::MinLength { min, max },
-            Broken::MaxLength(max, min) => Rule::MaxLength { max, min },
-            Broken::MinItems(min, max) => Rule::MinItems { min, max },
-            Broken::MaxItems(max, min) => Rule::MaxItems { max, min },
-            Broken::Unique(first, second) => Rule::UniqueItems { first, second },
-            Broken::Required(field) => Rule::Required {
-                field: field.to_owned(),
-            },
-            Broken::Unknown(field, fields) => Rule::Unknown {
-                field: field.to_owned(),
-                allowed: fields.iter().map(|f| f.name.clone()).collect(),
-            },
-            Broken::DuplicateKey(key) => Rule::DuplicateKey {
-                key: key.to_owned(),
-            },
-            Broken::PropertyName(name, rule) => Rule::PropertyName {
-                name: name.to_owned(),
-                rule: Box::new(rule.into_rule()),
-            },
-            Broken::AnyOf(alternatives) => Rule::AnyOf { alternatives },
-            Broken::OneOf(alternatives, matched) => Rule::OneOf {
-                alternatives,
-                matched,
-            },
-            Broken::TooDeep(limit) => Rule::TooDeep { limit },
-            Broken::TooComplex => Rule::TooComplex { steps: STEP_BUDGET },
-        }
-    }
-}
-
-impl NameRule<'_> {
-    fn into_rule(self) -> Rule {
-        match self {
-            NameRule::Kind(kinds) => Broken::Kind(kinds),
-            NameRule::Enum(allowed) => Broken::Enum(allowed),
-            NameRule::Const(expected) => Broken::Const(expected),
-            NameRule::MinLength(min, max) => Broken::MinLength(min, max),
-            NameRule::MaxLength(max, min) => Broken::MaxLength(max, min),
-            NameRule::AnyOf(n) => Broken::AnyOf(n),
-            NameRule::OneOf(n, matched) => Broken::OneOf(n, matched),
-        }
-        .into_rule()
-    }
-}
-
-/// The dotted path from `root` to the value at `target`'s address (`filters.limit`,
-/// `items.2.sku`), found by a depth-bounded search; `""` for the root.
-fn path_to(root: &Value<'_>, target: &Value<'_>) -> String {
-    let mut segments: Vec<Segment<'_>> = Vec::new();
-    find(root, target, &mut segments, 0);
-    let mut path = String::new();
-    for segment in segments.iter().rev() {
-        if !path.is_empty() {
-            path.push('.');
-        }
-        match segment {
-            Segment::Key(key) => path.push_str(key),
-            Segment::Index(index) => path.push_str(&index.to_string()),
-        }
-    }
-    path
-}
-
-fn address(value: &Value<'_>) -> *const () {
-    (value as *const Value<'_>).cast()
-}
-
-enum Segment<'v> {
-    Key(&'v str),
-    Index(usize),
-}
-
-/// Pushes the segments from `target` up to `node` (innermost first) and returns true if
-/// `target` lies within `node`.
-fn find<'v>(
-    node: &'v Value<'_>,
-    target: &Value<'_>,
-    out: &mut Vec<Segment<'v>>,
-    depth: usize,
-) -> bool {
-    if std::ptr::eq(address(node), address(target)) {
-        return true;
-    }
-    if depth > MAX_VALUE_DEPTH {
+/// String equality that settles most differing names on length and first byte, before a
+/// full comparison (names are short, and a library call per comparison showed in profiles).
+pub(crate) fn same_name(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() || a.first() != b.first() {
         return false;
     }
-    match node {
-        Value::Array(items) => {
-            for (index, item) in items.iter().enumerate() {
-                if find(item, target, out, depth + 1) {
-                    out.push(Segment::Index(index));
-                    return true;
-                }
-            }
-        }
-        Value::Object(members) => {
-            for (key, item) in members {
-                if find(item, target, out, depth + 1) {
-                    out.push(Segment::Key(key));
-                    return true;
-                }
-            }
-        }
-        _ => {}
+    if a.len() <= 24 {
+        return a.iter().zip(b).all(|(x, y)| x == y);
     }
-    false
+    a == b
+}
+
+fn to_u32(index: usize) -> u32 {
+    u32::try_from(index).unwrap_or(u32::MAX)
 }

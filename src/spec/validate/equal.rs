@@ -5,7 +5,7 @@
 //! `Value`'s own `PartialEq` is textual (`1.0 != 1`, member order matters), which is right
 //! for a parser's round trip and wrong here, hence this module.
 
-use super::number::Decimal;
+use super::number::{compare, Decimal};
 use crate::json::Value;
 use std::cmp::Ordering;
 
@@ -30,11 +30,9 @@ fn equal_within(a: &Value<'_>, b: &Value<'_>, depth: usize) -> bool {
         (Value::Null, Value::Null) => true,
         (Value::Bool(x), Value::Bool(y)) => x == y,
         (Value::Number(x), Value::Number(y)) => {
-            x.as_str() == y.as_str()
-                || Decimal::parse(x.as_str()).compare(&Decimal::parse(y.as_str()))
-                    == Ordering::Equal
+            x.as_str() == y.as_str() || compare(x.as_str(), y.as_str()) == Ordering::Equal
         }
-        (Value::String(x), Value::String(y)) => x == y,
+        (Value::String(x), Value::String(y)) => super::same_name(x, y),
         (Value::Array(xs), Value::Array(ys)) => {
             xs.len() == ys.len()
                 && xs
