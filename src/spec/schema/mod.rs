@@ -9,11 +9,11 @@
 //! lists every [`Unenforced`] keyword, and what it loads only ever accepts *more* than the
 //! schema does, never less.
 //!
-//! - [`import`]: the compiler from a JSON Schema document to a [`Schema`].
-//! - [`keywords`]: which keyword is enforced, an annotation, or refused, per dialect.
-//! - [`pointer`]: `$ref` targets (JSON pointers) and the dotted paths errors show.
-//! - [`rules`]: reading each enforced keyword's value into the rules of a type.
-//! - [`graph`]: checks over the compiled definitions (reference cycles, weakened branches).
+//! - `import`: the compiler from a JSON Schema document to a [`Schema`].
+//! - `keywords`: which keyword is enforced, an annotation, or refused, per dialect.
+//! - `pointer`: `$ref` targets (JSON pointers) and the dotted paths errors show.
+//! - `rules`: reading each enforced keyword's value into the rules of a type.
+//! - `graph`: checks over the compiled definitions (reference cycles, weakened branches).
 
 mod graph;
 mod import;
