@@ -413,18 +413,17 @@ fn has_schema_key(members: &[Member<'_>]) -> bool {
 
 /// Refuses a repeated key: two readers of the file could take different copies.
 fn unique(members: &[Member<'_>], path: &str) -> Result<(), LoadError> {
-    for (index, (key, _)) in members.iter().enumerate() {
-        if members
-            .get(..index)
-            .unwrap_or(&[])
-            .iter()
-            .any(|(other, _)| other == key)
-        {
-            return Err(LoadError::Shape {
-                path: path.to_string(),
-                expected: "each key once (two JSON readers may keep different copies)",
-                found: format!("\"{key}\" twice"),
-            });
+    let mut keys: Vec<&str> = members.iter().map(|(key, _)| key.as_ref()).collect();
+    keys.sort_unstable();
+    for pair in keys.windows(2) {
+        if let [first, second] = pair {
+            if first == second {
+                return Err(LoadError::Shape {
+                    path: path.to_string(),
+                    expected: "each key once (two JSON readers may keep different copies)",
+                    found: format!("\"{first}\" twice"),
+                });
+            }
         }
     }
     Ok(())
