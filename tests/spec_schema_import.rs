@@ -333,3 +333,31 @@ fn lenient_loads_skip_coupled_keywords_and_weakened_one_of() {
     // The `oneOf` without a weakened branch still holds.
     assert!(!accepts(&loaded, r#"{"w": true}"#));
 }
+
+#[test]
+fn a_tool_spec_from_a_json_schema_reads_its_root_as_an_object() {
+    use toolgate::spec::ToolSpec;
+    let value = parse(r#"{"properties": {"n": {"type": "integer"}}, "required": ["n"]}"#)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let spec =
+        ToolSpec::from_json_schema("count", "Counts.", &value).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        spec.params().to_json_schema().to_string(),
+        r#"{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}"#
+    );
+    let string = parse(r#"{"type": "string"}"#).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        ToolSpec::from_json_schema("count", "Counts.", &string)
+            .unwrap_err()
+            .to_string(),
+        "count: the arguments must be an object, but the schema accepts a string"
+    );
+    let pattern = parse(r#"{"type": "object", "properties": {"s": {"pattern": "x"}}}"#)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        ToolSpec::from_json_schema("count", "Counts.", &pattern)
+            .unwrap_err()
+            .to_string(),
+        "properties.s: 'pattern' is not enforced"
+    );
+}
