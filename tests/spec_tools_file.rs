@@ -640,3 +640,30 @@ fn schemas_from_the_usual_generators_load_with_everything_enforced() {
         "no additionalProperties: open"
     );
 }
+
+#[test]
+fn gemini_references_and_snake_case_read_as_json_schema_does() {
+    let gemini = load(
+        r##"[{"name": "adopt", "description": "d", "parameters": {"type": "OBJECT",
+            "properties": {"pet": {"ref": "#/defs/Pet"},
+                           "tag": {"any_of": [{"type": "STRING"}, {"type": "INTEGER"}]}},
+            "required": ["pet"],
+            "defs": {"Pet": {"type": "OBJECT", "properties": {"name": {"type": "STRING",
+                     "min_length": "1"}}, "required": ["name"], "additional_properties": false}}}}]"##,
+    );
+    let json_schema = load(
+        r##"[{"name": "adopt", "description": "d", "input_schema": {"type": "object",
+            "properties": {"pet": {"$ref": "#/$defs/Pet"},
+                           "tag": {"anyOf": [{"type": "string"}, {"type": "integer"}]}},
+            "required": ["pet"],
+            "$defs": {"Pet": {"type": "object", "properties": {"name": {"type": "string",
+                      "minLength": 1}}, "required": ["name"], "additionalProperties": false}}}}]"##,
+    );
+    assert_eq!(gemini, json_schema);
+    assert!(!accepts(&gemini[0], r#"{"pet": {"name": ""}}"#));
+    // References have no Gemini `parameters` spelling here: the export uses
+    // `parametersJsonSchema`, and reads back the same.
+    let exported = toolgate::spec::export_tools(&gemini, toolgate::spec::Provider::Gemini);
+    assert!(exported.to_string().contains(r#""parametersJsonSchema":"#));
+    assert_eq!(load(&exported.to_string()), gemini);
+}
