@@ -53,8 +53,9 @@
 //!
 //! On success, nothing is allocated for any value whose objects have at most 32 members and
 //! whose `uniqueItems` arrays have at most 32 items; a larger object sorts its keys for the
-//! repeat check and a larger unique array sorts item hashes (one allocation each), so that
-//! the check stays `O(n log n)` instead of `O(n²)`. On failure, the internal report holds
+//! repeat check (and, when compared by `enum`, `const` or `uniqueItems`, its members), and
+//! a larger unique array sorts item hashes (one allocation each), so that no check is
+//! quadratic in the size of the value. On failure, the internal report holds
 //! only borrowed references and the address of the failing value; the path is rebuilt by
 //! finding that address from the root, so nothing is collected while checking.
 
@@ -588,7 +589,7 @@ fn check_alternatives<'s, 'v>(
             Ok(()) => n_matched = n_matched.saturating_add(1),
             Err(fail) if fail.is_fatal() => return Err(fail),
             Err(fail) => {
-                if admits(kinds_of(cx.defs, alternative, 0), value) {
+                if admits(kinds_charged(cx, alternative), value) {
                     n_kind_fits = n_kind_fits.saturating_add(1);
                     kind_fit_failure.get_or_insert(fail);
                 }
@@ -601,7 +602,7 @@ fn check_alternatives<'s, 'v>(
         (0, 0, _) => {
             let accepted = alternatives
                 .iter()
-                .fold(Kinds::NONE, |all, alt| all.union(kinds_of(cx.defs, alt, 0)));
+                .fold(Kinds::NONE, |all, alt| all.union(kinds_charged(cx, alt)));
             Broken::Kind(accepted)
         }
         (0, 1, Some(failure)) => return Err(failure),
@@ -628,33 +629,53 @@ pub(crate) fn admits(kinds: Kinds, value: &Value<'_>) -> bool {
 }
 
 /// The kinds a type can accept at all, looking through `enum`, `const`, `$ref` and the
-/// alternatives (to a fixed depth; deeper, a type's own kinds). Used only to explain a
-/// failed `anyOf`/`oneOf`.
-pub(crate) fn kinds_of(defs: &[(String, Type)], ty: &Type, depth: usize) -> Kinds {
+/// alternatives. Used to explain a failed `anyOf`/`oneOf` and to check that a tool's root
+/// is an object. The walk visits at most [`KINDS_VISITS`] types (alternatives over shared
+/// definitions can branch exponentially, and this work is not counted against the step
+/// budget); past that, a type counts for its own kinds, a superset of the exact answer.
+pub(crate) fn kinds_of(defs: &[(String, Type)], ty: &Type) -> Kinds {
+    let mut visits_left = KINDS_VISITS;
+    kinds_within(defs, ty, &mut visits_left)
+}
+
+/// [`kinds_of`] during validation: its visits count against the step budget, so that
+/// explaining failures cannot cost more than checking did.
+fn kinds_charged(cx: &mut Cx<'_>, ty: &Type) -> Kinds {
+    let allowed = KINDS_VISITS.min(cx.fuel);
+    let mut visits_left = allowed;
+    let kinds = kinds_within(cx.defs, ty, &mut visits_left);
+    cx.fuel = cx.fuel.saturating_sub(allowed.saturating_sub(visits_left));
+    kinds
+}
+
+/// How many types one [`kinds_of`] looks at.
+const KINDS_VISITS: u32 = 256;
+
+fn kinds_within(defs: &[(String, Type)], ty: &Type, visits_left: &mut u32) -> Kinds {
     let mut kinds = ty.kinds;
-    if depth > 16 {
-        return kinds;
+    match visits_left.checked_sub(1) {
+        Some(left) => *visits_left = left,
+        None => return kinds,
     }
     if let Some(values) = &ty.enumeration {
-        kinds = kinds.intersection(
-            values
-                .iter()
-                .fold(Kinds::NONE, |all, v| all.union(kind_of(v))),
-        );
+        let of_values = values
+            .iter()
+            .fold(Kinds::NONE, |all, v| all.union(kind_of(v)));
+        kinds = kinds.intersection(of_values);
     }
     if let Some(value) = &ty.constant {
         kinds = kinds.intersection(kind_of(value));
     }
     if let Some((_, target)) = ty.reference.and_then(|index| defs.get(index)) {
-        kinds = kinds.intersection(kinds_of(defs, target, depth + 1));
+        kinds = kinds.intersection(kinds_within(defs, target, visits_left));
     }
     for branch in &ty.all_of {
-        kinds = kinds.intersection(kinds_of(defs, branch, depth + 1));
+        kinds = kinds.intersection(kinds_within(defs, branch, visits_left));
     }
     for alternatives in [&ty.any_of, &ty.one_of] {
         if !alternatives.is_empty() {
             let union = alternatives.iter().fold(Kinds::NONE, |all, alt| {
-                all.union(kinds_of(defs, alt, depth + 1))
+                all.union(kinds_within(defs, alt, visits_left))
             });
             kinds = kinds.intersection(union);
         }
