@@ -251,7 +251,7 @@ pub fn check_object(spec: &ToolSpec, call: &Call<'_>) -> Result<(), Rejection> {
             id: call.id.as_deref().map(String::from),
             tool: spec.name().to_owned(),
             found: other.kind(),
-            received: crate::rejection::preview(other, PREVIEW_CHARS),
+            received: crate::json::preview(other, PREVIEW_CHARS),
         }),
     }
 }

@@ -487,13 +487,3 @@ pub(crate) fn with_article(kind: Kind) -> &'static str {
         Kind::Object => "an object",
     }
 }
-
-/// A value as compact JSON, cut at `max_chars` characters on a character boundary.
-pub(crate) fn preview(value: &crate::json::Value<'_>, max_chars: usize) -> String {
-    // Until the JSON layer's `json::preview` lands: the same cut, done here.
-    let text = value.to_string();
-    match text.char_indices().nth(max_chars) {
-        Some((cut, _)) => format!("{}…", text.get(..cut).unwrap_or_default()),
-        None => text,
-    }
-}

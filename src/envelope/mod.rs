@@ -604,5 +604,5 @@ fn wrong_type(
 
 /// A received value as compact JSON, cut at [`PREVIEW_CHARS`] characters.
 fn preview(value: &Value<'_>) -> String {
-    crate::rejection::preview(value, PREVIEW_CHARS)
+    crate::json::preview(value, PREVIEW_CHARS)
 }

@@ -262,11 +262,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A key, `:` and the whitespace after it; the key waits on `members` for its value.
-    fn parse_key(
-        &mut self,
-        frames: &[Frame],
-        members: &mut Vec<Member<'a>>,
-    ) -> Result<(), Fail> {
+    fn parse_key(&mut self, frames: &[Frame], members: &mut Vec<Member<'a>>) -> Result<(), Fail> {
         let key = self.parse_string()?;
         self.skip_whitespace();
         match self.peek() {
@@ -376,11 +372,7 @@ impl<'a> Parser<'a> {
 
     /// The rest of a string from its first `\`. The unescaped text is never longer than the
     /// raw text, so measuring the raw text first makes the string one allocation.
-    fn parse_escaped_string(
-        &mut self,
-        quote: usize,
-        first_escape: usize,
-    ) -> Result<String, Fail> {
+    fn parse_escaped_string(&mut self, quote: usize, first_escape: usize) -> Result<String, Fail> {
         let body = quote + 1;
         let raw_end = scan_to_closing_quote(self.bytes, first_escape).min(self.bytes.len());
         let mut out = String::with_capacity(raw_end.saturating_sub(body));
