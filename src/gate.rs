@@ -32,7 +32,7 @@ pub const CLOSEST_SHOWN: usize = 3;
 ///
 /// let weather = ToolSpec::new("get_weather", "Current weather for a city")
 ///     .required("city", Type::string());
-/// let gate = Gate::new(vec![weather.unwrap()]).unwrap();
+/// let gate = Gate::new(vec![weather.build().unwrap()]).unwrap();
 ///
 /// let call = gate.check_call(r#"{"name":"get_weather","arguments":{"city":"Oslo"}}"#).unwrap();
 /// assert_eq!(call.name, "get_weather");

@@ -231,16 +231,29 @@ impl Registry {
 ///
 /// let mut registry = Registry::new();
 /// let spec = ToolSpec::new("get_weather", "Current weather for a city")
-///     .required("city", Type::string());
-/// registry
-///     .register(spec.unwrap(), |args| Ok(format!("Sunny in {}", args.get("city").and_then(|c| c.as_str()).unwrap_or("?"))))
-///     .unwrap();
+///     .required("city", Type::string())
+///     .build()?;
+/// registry.register(spec, |args| {
+///     let city = args.get("city").and_then(|city| city.as_str()).unwrap_or_default();
+///     Ok(format!("Sunny in {city}"))
+/// })?;
 ///
-/// let outcome = handle_tool_call(&registry, r#"{"name":"get_weather","arguments":{}}"#, |error| {
-///     assert_eq!(error, "get_weather rejected: the required field city is missing.");
+/// // The model forgot the city; it is asked once, and its answer runs.
+/// let raw = r#"{"name":"get_weather","arguments":{}}"#;
+/// let outcome = handle_tool_call(&registry, raw, |error| {
+///     assert_eq!(error, "get_weather rejected: missing required field 'city'.");
 ///     r#"{"name":"get_weather","arguments":{"city":"Oslo"}}"#.to_string()
 /// });
-/// assert!(matches!(outcome, Outcome::Dispatched { ref output, retried: true, .. } if output == "Sunny in Oslo"));
+/// assert_eq!(
+///     outcome,
+///     Outcome::Dispatched {
+///         id: None,
+///         tool: "get_weather".into(),
+///         output: "Sunny in Oslo".into(),
+///         retried: true,
+///     }
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn handle_tool_call(
     registry: &Registry,
