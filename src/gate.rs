@@ -57,14 +57,18 @@ pub struct Gate {
 pub struct DuplicateTool {
     /// The name given twice.
     pub name: String,
+    /// The position of the first spec with this name.
+    pub first: usize,
+    /// The position of the second.
+    pub second: usize,
 }
 
 impl fmt::Display for DuplicateTool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "the tool name '{}' is declared twice; every tool needs its own name",
-            self.name
+            "tools {} and {} are both named '{}'; every tool needs its own name",
+            self.first, self.second, self.name
         )
     }
 }
@@ -100,9 +104,11 @@ impl Gate {
             .by_name
             .binary_search_by(|(candidate, _)| candidate.as_str().cmp(spec.name()))
         {
-            Ok(_) => {
+            Ok(existing) => {
                 return Err(DuplicateTool {
                     name: spec.name().to_owned(),
+                    first: self.by_name.get(existing).map_or(0, |(_, index)| *index),
+                    second: self.specs.len(),
                 })
             }
             Err(position) => position,
@@ -120,8 +126,12 @@ impl Gate {
     /// be loaded, or two tools with the same name.
     pub fn from_tools_json(text: &str) -> Result<Gate, LoadError> {
         let specs = crate::spec::load_tools(text)?;
-        Gate::new(specs).map_err(|duplicate| LoadError {
-            message: duplicate.to_string(),
+        // `load_tools` already refuses two tools with one name, with their places in the
+        // file; this only keeps the gate's own check from being skipped.
+        Gate::new(specs).map_err(|duplicate| LoadError::DuplicateTool {
+            path: format!("tools[{}]", duplicate.second),
+            name: duplicate.name,
+            first: format!("tools[{}]", duplicate.first),
         })
     }
 

@@ -420,10 +420,13 @@ fn duplicate_tool_names_are_refused_when_the_gate_is_built() {
         spec("f").build().unwrap(),
     ])
     .unwrap_err();
-    assert_eq!(error.name, "f");
+    assert_eq!(
+        (error.name.as_str(), error.first, error.second),
+        ("f", 0, 2)
+    );
     assert_eq!(
         error.to_string(),
-        "the tool name 'f' is declared twice; every tool needs its own name"
+        "tools 0 and 2 are both named 'f'; every tool needs its own name"
     );
 }
 
