@@ -192,7 +192,7 @@
 //!
 //! # Answering the model
 //!
-//! Every [`Outcome`] carries the call id, and [`result_block`] turns it into the message the
+//! Every [`Outcome`] carries the call id, and [`result_block()`] turns it into the message the
 //! provider expects (Anthropic `tool_result`, OpenAI `role: tool`, Responses
 //! `function_call_output`, Gemini `functionResponse`, MCP `CallToolResult`), flagged as an
 //! error for failures and rejections.
@@ -202,7 +202,7 @@
 //! Modules form floors, each using only those below it: [`json`] (parser, values, writer) →
 //! [`spec`] (tool contracts) and [`envelope`] (provider shapes) with [`rejection`] (why a
 //! call is refused) and [`suggest`] (edit distance) → [`gate`] (the three gates) →
-//! [`registry`] (handlers, `handle_tool_call`) and [`result_block`] → [`guard`] and
+//! [`registry`] (handlers, `handle_tool_call`) and [`mod@result_block`] → [`guard`] and
 //! [`counters`] (loop safety) → the command line.
 
 #![forbid(unsafe_code)]
