@@ -2,10 +2,11 @@
 //!
 //! One pass over the input and no recursion. Open arrays and objects live on an explicit
 //! stack of frames, so a million `[` meet the depth limit instead of the thread's stack.
-//! Finished elements and members wait on a scratch stack until their container closes, then
-//! move into one `Vec` of exactly the right size: a small object costs one allocation. Both
-//! stacks are kept per thread between parses, so a parse of a small document allocates only
-//! its containers and the strings that held an escape.
+//! Each value is written into a slot on a member stack (an element's slot has the empty
+//! key); a closing bracket moves the slots above its frame into one `Vec` of exactly the
+//! right size, so a small object costs one allocation. The stacks, and the buffer strings
+//! are unescaped into, are kept per thread between parses: parsing a small document
+//! allocates only its non-empty containers and the strings that held an escape.
 //!
 //! Strings without escapes borrow from the input. String bodies are scanned eight bytes at a
 //! time (a `u64` read with `from_le_bytes`, no `unsafe`) for the three bytes that end a fast
@@ -15,10 +16,13 @@
 //! Input that stops early is [`ErrorKind::Truncated`] exactly when it is a proper prefix of
 //! some valid text: `-`, `1.`, `tru`, `"\u12`, `[1,` are; `-x`, `[1,]`, `"\uDC` are not.
 
+mod spare;
+mod string;
+
 use super::error::{ErrorKind, Inside, ParseError, Position};
 use super::value::{Member, Number, Value};
+use spare::{give_back_spare, take_spare, Spare};
 use std::borrow::Cow;
-use std::cell::RefCell;
 
 /// Bounds on what one parse may take.
 ///
@@ -93,17 +97,22 @@ pub fn parse_with(text: &str, limits: Limits) -> Result<Value<'_>, ParseError> {
     if text.len() > limits.max_bytes {
         return Err(too_large(text.as_bytes(), limits));
     }
-    let (mut frames, spare_members) = take_spare_stacks();
+    let Spare {
+        mut frames,
+        members,
+        unescaped,
+    } = take_spare();
     // `Vec<Member<'static>>` is a `Vec<Member<'a>>` by covariance: the spare stack is empty.
-    let mut members: Vec<Member<'_>> = spare_members;
+    let mut members: Vec<Member<'_>> = members;
     let mut parser = Parser {
         text,
         bytes: text.as_bytes(),
         pos: 0,
         max_depth: limits.max_depth,
+        unescaped,
     };
     let result = parser.run(&mut frames, &mut members).map_err(|fail| *fail);
-    give_back_spare_stacks(frames, members);
+    give_back_spare(frames, members, parser.unescaped);
     result
 }
 
@@ -124,28 +133,40 @@ struct Frame {
 struct Parser<'a> {
     text: &'a str,
     bytes: &'a [u8],
-    /// Invariant: `pos <= bytes.len() + 1` at all times (a scan may step one past the end
-    /// of a truncated escape), so adding a small constant never overflows.
+    /// Invariant: `pos <= bytes.len()`, and a `str` is at most `isize::MAX` bytes, so the
+    /// small constants added to offsets below never overflow.
     pos: usize,
     max_depth: usize,
+    /// Where a string with escapes is unescaped before it is copied out at its exact size.
+    unescaped: String,
 }
 
 impl<'a> Parser<'a> {
     /// The whole text: one value, then only whitespace.
     ///
-    /// Elements wait on `members` with an empty key; an object's key is pushed with a `null`
-    /// placeholder that its value replaces when the value is complete.
+    /// Every value is written straight into its slot, the last entry of `members`: the root
+    /// slot pushed first, an element's slot (with an empty key) pushed when the element
+    /// starts, a member's slot pushed with its key. A closing bracket moves the slots above
+    /// its frame's base into the container's own slot. Writing in place, rather than
+    /// building a value and moving it, keeps the hot loop free of stack round trips.
     fn run(
         &mut self,
         frames: &mut Vec<Frame>,
         members: &mut Vec<Member<'a>>,
     ) -> Result<Value<'a>, Fail> {
+        members.push((Cow::Borrowed(""), Value::Null));
         self.skip_whitespace();
         'value: loop {
-            // At the first byte of a value, whitespace skipped.
-            let mut value = match self.peek() {
-                Some(b'"') => Value::String(self.parse_string()?),
-                Some(b'-' | b'0'..=b'9') => Value::Number(self.parse_number()?),
+            // At the first byte of a value, whitespace skipped, its slot on top of `members`.
+            match self.peek() {
+                Some(b'"') => {
+                    let text = self.parse_string()?;
+                    fill(members, Value::String(text));
+                }
+                Some(b'-' | b'0'..=b'9') => {
+                    let number = self.parse_number()?;
+                    fill(members, Value::Number(number));
+                }
                 Some(b'{') => {
                     self.open(frames, members, true)?;
                     self.skip_whitespace();
@@ -153,7 +174,7 @@ impl<'a> Parser<'a> {
                         Some(b'}') => {
                             self.pos += 1;
                             frames.pop();
-                            Value::Object(Vec::new())
+                            fill(members, Value::Object(Vec::new()));
                         }
                         Some(b'"') => {
                             self.parse_key(frames, members)?;
@@ -169,41 +190,42 @@ impl<'a> Parser<'a> {
                     if self.peek() == Some(b']') {
                         self.pos += 1;
                         frames.pop();
-                        Value::Array(Vec::new())
+                        fill(members, Value::Array(Vec::new()));
                     } else {
+                        members.push((Cow::Borrowed(""), Value::Null));
                         continue 'value;
                     }
                 }
-                Some(b't') => self.parse_literal(b"true", "'true'", Value::Bool(true))?,
-                Some(b'f') => self.parse_literal(b"false", "'false'", Value::Bool(false))?,
-                Some(b'n') => self.parse_literal(b"null", "'null'", Value::Null)?,
+                Some(b't') => {
+                    self.parse_literal(b"true", "'true'")?;
+                    fill(members, Value::Bool(true));
+                }
+                Some(b'f') => {
+                    self.parse_literal(b"false", "'false'")?;
+                    fill(members, Value::Bool(false));
+                }
+                Some(b'n') => self.parse_literal(b"null", "'null'")?,
                 Some(_) => return Err(self.unexpected(expected_value(frames, members))),
                 None => return Err(self.truncated(frames)),
-            };
-            // A value is complete: hand it to its container, and close every container
-            // that the input closes right after it.
+            }
+            // A value is complete: close every container that the input closes right after
+            // it, then go on to the next element or member.
             loop {
+                self.skip_whitespace();
                 let Some(frame) = frames.last().copied() else {
-                    self.skip_whitespace();
-                    return match self.peek() {
-                        None => Ok(value),
-                        Some(_) => {
+                    return match (self.peek(), members.pop()) {
+                        (None, Some((_, value))) => Ok(value),
+                        (None, None) => Err(self.truncated(frames)),
+                        (Some(_), _) => {
                             Err(self.error_with(self.pos, ErrorKind::TrailingCharacters, ""))
                         }
                     };
                 };
-                if frame.is_object {
-                    if let Some(member) = members.last_mut() {
-                        member.1 = value;
-                    }
-                } else {
-                    members.push((Cow::Borrowed(""), value));
-                }
-                self.skip_whitespace();
                 match (self.peek(), frame.is_object) {
                     (Some(b','), false) => {
                         self.pos += 1;
                         self.skip_whitespace();
+                        members.push((Cow::Borrowed(""), Value::Null));
                         continue 'value;
                     }
                     (Some(b','), true) => {
@@ -222,12 +244,16 @@ impl<'a> Parser<'a> {
                         self.pos += 1;
                         frames.pop();
                         let items = members.drain(frame.base..).map(|(_, item)| item);
-                        value = Value::Array(items.collect());
+                        let items = Value::Array(items.collect());
+                        fill(members, items);
                     }
                     (Some(b'}'), true) => {
                         self.pos += 1;
                         frames.pop();
-                        value = Value::Object(members.drain(frame.base..).collect());
+                        // One copy of the members, at their exact number (`split_off` gives
+                        // away the whole buffer only at 0, and the root slot sits there).
+                        let object = Value::Object(members.split_off(frame.base));
+                        fill(members, object);
                     }
                     (Some(_), false) => {
                         return Err(self.unexpected("',' or ']' after an array element"))
@@ -242,6 +268,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Opens an array or object at `[` or `{`, then steps past it.
+    #[inline(always)]
     fn open(
         &mut self,
         frames: &mut Vec<Frame>,
@@ -262,6 +289,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A key, `:` and the whitespace after it; the key waits on `members` for its value.
+    #[inline(always)]
     fn parse_key(&mut self, frames: &[Frame], members: &mut Vec<Member<'a>>) -> Result<(), Fail> {
         let key = self.parse_string()?;
         self.skip_whitespace();
@@ -277,17 +305,13 @@ impl<'a> Parser<'a> {
 
     /// `true`, `false` or `null`, checked byte by byte so that `tru` at the end of the
     /// input is truncated and `trux` is not.
-    fn parse_literal(
-        &mut self,
-        word: &'static [u8],
-        expected: &'static str,
-        value: Value<'a>,
-    ) -> Result<Value<'a>, Fail> {
+    #[inline(always)]
+    fn parse_literal(&mut self, word: &'static [u8], expected: &'static str) -> Result<(), Fail> {
         let start = self.pos;
         let end = start + word.len();
         if self.bytes.get(start..end) == Some(word) {
             self.pos = end;
-            return Ok(value);
+            return Ok(());
         }
         for (at, want) in (start..end).zip(word) {
             match self.bytes.get(at) {
@@ -301,6 +325,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A number in the RFC 8259 grammar, borrowed from the input as written.
+    #[inline(always)]
     fn parse_number(&mut self) -> Result<Number<'a>, Fail> {
         let start = self.pos;
         let mut pos = start;
@@ -334,6 +359,7 @@ impl<'a> Parser<'a> {
         Ok(Number::from_checked(self.slice(start, pos)?))
     }
 
+    #[inline(always)]
     fn skip_digits(&self, mut pos: usize) -> usize {
         while let Some(b'0'..=b'9') = self.bytes.get(pos) {
             pos += 1;
@@ -341,6 +367,7 @@ impl<'a> Parser<'a> {
         pos
     }
 
+    #[inline(always)]
     fn one_or_more_digits(
         &self,
         start: usize,
@@ -354,173 +381,13 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// A string at its opening quote: borrowed when it holds no escape.
-    fn parse_string(&mut self) -> Result<Cow<'a, str>, Fail> {
-        let quote = self.pos;
-        let body = quote + 1;
-        let stop = scan_plain(self.bytes, body);
-        match self.bytes.get(stop) {
-            Some(b'"') => {
-                self.pos = stop + 1;
-                Ok(Cow::Borrowed(self.slice(body, stop)?))
-            }
-            Some(b'\\') => self.parse_escaped_string(quote, stop).map(Cow::Owned),
-            Some(&byte) => Err(self.error(stop, ErrorKind::ControlCharacter { byte })),
-            None => Err(self.truncated_at(Inside::String, quote)),
-        }
-    }
-
-    /// The rest of a string from its first `\`. The unescaped text is never longer than the
-    /// raw text, so measuring the raw text first makes the string one allocation.
-    fn parse_escaped_string(&mut self, quote: usize, first_escape: usize) -> Result<String, Fail> {
-        let body = quote + 1;
-        let raw_end = scan_to_closing_quote(self.bytes, first_escape).min(self.bytes.len());
-        let mut out = String::with_capacity(raw_end.saturating_sub(body));
-        out.push_str(self.slice(body, first_escape)?);
-        let mut pos = first_escape;
-        loop {
-            match self.bytes.get(pos) {
-                Some(b'"') => {
-                    self.pos = pos + 1;
-                    return Ok(out);
-                }
-                Some(b'\\') => pos = self.parse_escape(quote, pos, &mut out)?,
-                Some(&byte) => return Err(self.error(pos, ErrorKind::ControlCharacter { byte })),
-                None => return Err(self.truncated_at(Inside::String, quote)),
-            }
-            let run_end = scan_plain(self.bytes, pos);
-            out.push_str(self.slice(pos, run_end)?);
-            pos = run_end;
-        }
-    }
-
-    /// One escape at its `\`: appends what it stands for, returns the offset after it.
-    fn parse_escape(
-        &self,
-        quote: usize,
-        backslash: usize,
-        out: &mut String,
-    ) -> Result<usize, Fail> {
-        let short = match self.bytes.get(backslash + 1) {
-            Some(b'"') => '"',
-            Some(b'\\') => '\\',
-            Some(b'/') => '/',
-            Some(b'b') => '\u{8}',
-            Some(b'f') => '\u{c}',
-            Some(b'n') => '\n',
-            Some(b'r') => '\r',
-            Some(b't') => '\t',
-            Some(b'u') => return self.parse_unicode_escape(quote, backslash, out),
-            Some(_) => {
-                return Err(self.error_with(
-                    backslash + 1,
-                    ErrorKind::InvalidEscape,
-                    "expected one of \" \\ / b f n r t u after a backslash",
-                ))
-            }
-            None => return Err(self.truncated_at(Inside::String, quote)),
-        };
-        out.push(short);
-        Ok(backslash + 2)
-    }
-
-    /// `\uXXXX`, or a high-low pair `\uD83D\uDE4F`, at its `\`.
-    fn parse_unicode_escape(
-        &self,
-        quote: usize,
-        backslash: usize,
-        out: &mut String,
-    ) -> Result<usize, Fail> {
-        // The escape's own text says what arrived; the backslash under it would not.
-        let lone = |detail| {
-            let mut error = self.error_with(backslash, ErrorKind::LoneSurrogate, detail);
-            error.found = None;
-            error
-        };
-        const HIGH: &str =
-            "a high surrogate \\uD800-\\uDBFF must be followed by a low one \\uDC00-\\uDFFF";
-        const LOW: &str = "a low surrogate \\uDC00-\\uDFFF must follow a high one \\uD800-\\uDBFF";
-        let unit = match self.hex4(backslash + 2) {
-            Ok(unit) => unit,
-            // Every completion of `\uDC` is a lone low surrogate: not a prefix of valid text.
-            Err(HexStop::End(range)) if is_within(range, LOW_SURROGATES) => return Err(lone(LOW)),
-            Err(stop) => return Err(self.hex_error(stop, quote)),
-        };
-        let after = backslash + 6;
-        if (LOW_SURROGATES.0..=LOW_SURROGATES.1).contains(&unit) {
-            return Err(lone(LOW));
-        }
-        if !(0xD800..=0xDBFF).contains(&unit) {
-            return match char::from_u32(unit) {
-                Some(c) => {
-                    out.push(c);
-                    Ok(after)
-                }
-                None => Err(lone(LOW)),
-            };
-        }
-        match (self.bytes.get(after), self.bytes.get(after + 1)) {
-            (Some(b'\\'), Some(b'u')) => {}
-            (None, _) | (Some(b'\\'), None) => return Err(self.truncated_at(Inside::String, quote)),
-            _ => return Err(lone(HIGH)),
-        }
-        let low = match self.hex4(after + 2) {
-            Ok(low) => low,
-            // `\uD83D\uD8` can never become a pair: not a prefix of valid text.
-            Err(HexStop::End(range)) if !overlaps(range, LOW_SURROGATES) => return Err(lone(HIGH)),
-            Err(stop) => return Err(self.hex_error(stop, quote)),
-        };
-        if !(LOW_SURROGATES.0..=LOW_SURROGATES.1).contains(&low) {
-            return Err(lone(HIGH));
-        }
-        let scalar = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
-        match char::from_u32(scalar) {
-            Some(c) => {
-                out.push(c);
-                Ok(after + 6)
-            }
-            None => Err(lone(HIGH)),
-        }
-    }
-
-    /// Four hex digits from `pos`.
-    fn hex4(&self, pos: usize) -> Result<u32, HexStop> {
-        let mut unit = 0;
-        for (n_digits, at) in (pos..pos + 4).enumerate() {
-            let digit = match self.bytes.get(at) {
-                Some(&b @ b'0'..=b'9') => b - b'0',
-                Some(&b @ b'a'..=b'f') => b - b'a' + 10,
-                Some(&b @ b'A'..=b'F') => b - b'A' + 10,
-                Some(_) => return Err(HexStop::NotHex(at)),
-                None => {
-                    // The units that the digits read so far can still become.
-                    let shift = 4 * (4 - n_digits);
-                    let low = unit << shift;
-                    return Err(HexStop::End((low, low | ((1 << shift) - 1))));
-                }
-            };
-            unit = unit << 4 | u32::from(digit);
-        }
-        Ok(unit)
-    }
-
-    #[cold]
-    fn hex_error(&self, stop: HexStop, quote: usize) -> Fail {
-        match stop {
-            HexStop::NotHex(at) => self.error_with(
-                at,
-                ErrorKind::InvalidEscape,
-                "expected four hex digits after \\u",
-            ),
-            HexStop::End(_) => self.truncated_at(Inside::String, quote),
-        }
-    }
-
+    #[inline(always)]
     fn peek(&self) -> Option<u8> {
         self.bytes.get(self.pos).copied()
     }
 
     /// RFC 8259 section 2: whitespace is space, tab, line feed and carriage return only.
+    #[inline(always)]
     fn skip_whitespace(&mut self) {
         while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.bytes.get(self.pos) {
             self.pos += 1;
@@ -528,6 +395,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The input between two offsets that sit next to ASCII bytes (so on char boundaries).
+    #[inline(always)]
     fn slice(&self, start: usize, end: usize) -> Result<&'a str, Fail> {
         // `get` cannot fail for such offsets; the error only keeps this path panic-free.
         self.text
@@ -586,22 +454,12 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// Why four hex digits were not read.
-enum HexStop {
-    /// A byte that is not a hex digit, at this offset.
-    NotHex(usize),
-    /// The end of the input, with the range of units the digits so far could still become.
-    End((u32, u32)),
-}
-
-const LOW_SURROGATES: (u32, u32) = (0xDC00, 0xDFFF);
-
-fn is_within(range: (u32, u32), outer: (u32, u32)) -> bool {
-    outer.0 <= range.0 && range.1 <= outer.1
-}
-
-fn overlaps(range: (u32, u32), other: (u32, u32)) -> bool {
-    range.0 <= other.1 && other.0 <= range.1
+/// Writes a finished value into its slot, the top of the member stack.
+#[inline(always)]
+fn fill<'a>(members: &mut [Member<'a>], value: Value<'a>) {
+    if let Some(slot) = members.last_mut() {
+        slot.1 = value;
+    }
 }
 
 /// What a value position wants, in words, for `Unexpected`.
@@ -609,55 +467,9 @@ fn expected_value(frames: &[Frame], members: &[Member<'_>]) -> &'static str {
     match frames.last() {
         None => "a JSON value",
         Some(frame) if frame.is_object => "a value after ':'",
-        Some(frame) if members.len() == frame.base => "a value or ']'",
+        // Only the element's own slot lies above the base: this is the first element.
+        Some(frame) if members.len() == frame.base + 1 => "a value or ']'",
         Some(_) => "a value after ','",
-    }
-}
-
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
-
-/// The offset of the first `"`, `\` or control byte at or after `pos`, or the input's length.
-///
-/// Eight bytes at a time: `(x - 0x01..) & !x & 0x80..` flags the bytes of `x` that are zero
-/// (for `x` = word XOR a repeated byte: the bytes equal to it), and `(w - 0x20..) & !w &
-/// 0x80..` the bytes below 0x20. A borrow can only flag bytes *above* a truly flagged one,
-/// so the lowest flag is exact.
-fn scan_plain(bytes: &[u8], mut pos: usize) -> usize {
-    while let Some(chunk) = bytes.get(pos..pos.saturating_add(8)) {
-        let Ok(chunk) = <[u8; 8]>::try_from(chunk) else {
-            break;
-        };
-        let word = u64::from_le_bytes(chunk);
-        let quotes = word ^ (ONES * u64::from(b'"'));
-        let backslashes = word ^ (ONES * u64::from(b'\\'));
-        let flags = (quotes.wrapping_sub(ONES) & !quotes
-            | backslashes.wrapping_sub(ONES) & !backslashes
-            | word.wrapping_sub(ONES * 0x20) & !word)
-            & HIGH_BITS;
-        if flags != 0 {
-            return pos + (flags.trailing_zeros() / 8) as usize;
-        }
-        pos += 8;
-    }
-    while let Some(&byte) = bytes.get(pos) {
-        if byte == b'"' || byte == b'\\' || byte < 0x20 {
-            return pos;
-        }
-        pos += 1;
-    }
-    pos
-}
-
-/// The offset of the quote that closes a string, given an offset inside its body (or where
-/// the scan stopped: a control byte or the end). Escapes are stepped over, not checked.
-fn scan_to_closing_quote(bytes: &[u8], mut pos: usize) -> usize {
-    loop {
-        pos = scan_plain(bytes, pos);
-        match bytes.get(pos) {
-            Some(b'\\') => pos += 2,
-            _ => return pos,
-        }
     }
 }
 
@@ -711,44 +523,4 @@ fn utf8_error(bytes: &[u8], utf8: &std::str::Utf8Error, limits: Limits) -> Parse
         Err(error) if error.offset() < valid_up_to => error,
         _ => invalid,
     }
-}
-
-/// The stacks a parse works on, kept per thread between parses so that parsing a small
-/// document allocates only what the document itself needs.
-type SpareStacks = (Vec<Frame>, Vec<Member<'static>>);
-
-thread_local! {
-    static SPARE_STACKS: RefCell<SpareStacks> = const { RefCell::new((Vec::new(), Vec::new())) };
-}
-
-/// Spare stacks bigger than this many entries are freed rather than kept.
-const MAX_KEPT: usize = 1 << 12;
-
-fn take_spare_stacks() -> SpareStacks {
-    SPARE_STACKS
-        .try_with(|spare| {
-            spare
-                .try_borrow_mut()
-                .map(|mut spare| std::mem::take(&mut *spare))
-                .unwrap_or_default()
-        })
-        .unwrap_or_default()
-}
-
-fn give_back_spare_stacks(mut frames: Vec<Frame>, mut members: Vec<Member<'_>>) {
-    if frames.capacity() > MAX_KEPT || members.capacity() > MAX_KEPT {
-        return;
-    }
-    frames.clear();
-    members.clear();
-    // An empty `Vec<Member<'a>>` becomes a `Vec<Member<'static>>` keeping its buffer: std
-    // collects `vec::IntoIter` adapters in place when the element layout is the same.
-    // (`filter` would keep the lifetime; `filter_map` is what changes the element type.)
-    #[allow(clippy::unnecessary_filter_map)]
-    let members: Vec<Member<'static>> = members.into_iter().filter_map(|_| None).collect();
-    let _ = SPARE_STACKS.try_with(|spare| {
-        if let Ok(mut spare) = spare.try_borrow_mut() {
-            *spare = (frames, members);
-        }
-    });
 }
