@@ -53,18 +53,28 @@
 //!
 //! On success, nothing is allocated for any value whose objects have at most 32 members and
 //! whose `uniqueItems` arrays have at most 32 items; a larger object sorts its keys for the
-//! repeat check and a larger unique array sorts item hashes (one allocation each), so that
-//! the check stays `O(n log n)` instead of `O(n²)`. On failure, the internal report holds
+//! repeat check (and, when compared by `enum`, `const` or `uniqueItems`, its members), and
+//! a larger unique array sorts item hashes (one allocation each), so that no check is
+//! quadratic in the size of the value. On failure, the internal report holds
 //! only borrowed references and the address of the failing value; the path is rebuilt by
 //! finding that address from the root, so nothing is collected while checking.
 
 mod equal;
+mod kinds;
 pub(crate) mod number;
+mod report;
+mod scan;
+#[cfg(test)]
+mod tests;
 
-use super::{ArrayRules, Bound, Field, Kinds, ObjectType, Rule, Schema, ToolSpec, Type, Violation};
+#[cfg(doc)]
+use super::Rule;
+use super::{ArrayRules, Bound, Field, Kinds, ObjectType, Schema, ToolSpec, Type, Violation};
 use crate::json::{Member, Value};
 use equal::{equal, first_repeat};
-use number::Decimal;
+use kinds::kinds_charged;
+pub(crate) use kinds::{admits, kinds_of};
+use scan::scan;
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
@@ -81,6 +91,13 @@ pub const STEP_BUDGET: u32 = 1_000_000;
 
 /// Objects up to this size are checked for repeated keys pair by pair, without allocating.
 const PAIRWISE_KEYS: usize = 32;
+
+/// Objects up to this size remember which declared field each member is (on the stack).
+const MAPPED_MEMBERS: usize = 32;
+
+/// "Not a declared field" in that record; objects with this many fields or more compare
+/// names instead.
+const NOT_DECLARED: u8 = u8::MAX;
 
 /// Received values are cut to this many characters.
 const RECEIVED_CHARS: usize = 120;
@@ -179,65 +196,6 @@ enum NameRule<'s> {
 
 type Checked<'s, 'v> = Result<(), Fail<'s, 'v>>;
 
-/// Step 1: repeated keys and nesting depth, over the whole value.
-fn scan<'v>(value: &'v Value<'v>, depth: usize) -> Checked<'static, 'v> {
-    let fail = |what| Err(Fail { at: value, what });
-    match value {
-        Value::Array(items) => {
-            if depth >= MAX_VALUE_DEPTH {
-                return fail(Broken::TooDeep(MAX_VALUE_DEPTH));
-            }
-            items.iter().try_for_each(|item| scan(item, depth + 1))
-        }
-        Value::Object(members) => {
-            if depth >= MAX_VALUE_DEPTH {
-                return fail(Broken::TooDeep(MAX_VALUE_DEPTH));
-            }
-            if let Some(key) = first_duplicate(members) {
-                return fail(Broken::DuplicateKey(key));
-            }
-            members
-                .iter()
-                .try_for_each(|(_, item)| scan(item, depth + 1))
-        }
-        _ => Ok(()),
-    }
-}
-
-/// The first key that repeats an earlier one, in input order.
-fn first_duplicate<'v>(members: &'v [Member<'v>]) -> Option<&'v str> {
-    if members.len() <= PAIRWISE_KEYS {
-        return members
-            .iter()
-            .enumerate()
-            .skip(1)
-            .find_map(|(index, (key, _))| {
-                let earlier = members.get(..index)?;
-                earlier
-                    .iter()
-                    .any(|(other, _)| other == key)
-                    .then_some(key.as_ref())
-            });
-    }
-    // Sorted by (key, index), each run of equal keys lists its occurrences in input order;
-    // a pair of neighbours with equal keys ends at a repeat, and the earliest such end is
-    // the first repeat in input order.
-    let mut order: Vec<(&str, usize)> = members
-        .iter()
-        .enumerate()
-        .map(|(index, (key, _))| (key.as_ref(), index))
-        .collect();
-    order.sort_unstable();
-    let second = order
-        .windows(2)
-        .filter_map(|pair| match pair {
-            [(a, _), (b, index)] if a == b => Some(*index),
-            _ => None,
-        })
-        .min()?;
-    members.get(second).map(|(key, _)| key.as_ref())
-}
-
 /// Step 2: one value against one type.
 fn check<'s, 'v>(
     cx: &mut Cx<'s>,
@@ -254,7 +212,15 @@ fn check<'s, 'v>(
         None => return fail(Broken::TooComplex),
     }
     if let Some(allowed) = &ty.enumeration {
-        if !allowed.iter().any(|candidate| equal(candidate, value)) {
+        let found = match value {
+            // The common enum: strings, compared without the general equality's dispatch.
+            Value::String(text) => allowed.iter().any(|candidate| match candidate {
+                Value::String(allowed_text) => same_name(allowed_text, text),
+                _ => false,
+            }),
+            _ => allowed.iter().any(|candidate| equal(candidate, value)),
+        };
+        if !found {
             return fail(Broken::Enum(allowed));
         }
     }
@@ -325,18 +291,17 @@ fn check_number<'s>(ty: &'s Type, text: &str) -> Result<(), Broken<'s, 'static>>
     {
         return Ok(());
     }
-    let decimal = Decimal::parse(text);
-    if !(kinds.accepts_fractions() || (kinds.contains(Kinds::INTEGER) && decimal.is_i64())) {
+    if !(kinds.accepts_fractions() || (kinds.contains(Kinds::INTEGER) && number::is_i64(text))) {
         return Err(Broken::Kind(kinds));
     }
     if let Some(bound) = &rules.minimum {
-        let order = decimal.compare(&Decimal::parse(bound.value.as_str()));
+        let order = number::compare(text, bound.value.as_str());
         if order == Ordering::Less || (bound.exclusive && order == Ordering::Equal) {
             return Err(Broken::Minimum(bound, ty));
         }
     }
     if let Some(bound) = &rules.maximum {
-        let order = decimal.compare(&Decimal::parse(bound.value.as_str()));
+        let order = number::compare(text, bound.value.as_str());
         if order == Ordering::Greater || (bound.exclusive && order == Ordering::Equal) {
             return Err(Broken::Maximum(bound, ty));
         }
@@ -353,19 +318,43 @@ fn check_number<'s>(ty: &'s Type, text: &str) -> Result<(), Broken<'s, 'static>>
 /// decide (a code point takes one to four bytes).
 fn check_length<'s>(ty: &'s Type, text: &str) -> Result<(), Broken<'s, 'static>> {
     let rules = &ty.string;
-    let n_bytes = u64::try_from(text.len()).unwrap_or(u64::MAX);
-    let n_chars = || u64::try_from(text.chars().count()).unwrap_or(u64::MAX);
     if let Some(min) = rules.min_length {
-        if n_bytes < min || (n_bytes / 4 < min && n_chars() < min) {
+        if !has_at_least_chars(text, min) {
             return Err(Broken::MinLength(min, rules.max_length));
         }
     }
     if let Some(max) = rules.max_length {
-        if n_bytes > max && n_chars() > max {
+        if has_at_least_chars(text, max.saturating_add(1)) {
             return Err(Broken::MaxLength(max, rules.min_length));
         }
     }
     Ok(())
+}
+
+/// True if `text` has at least `n` code points. A code point takes one to four bytes, so
+/// the byte length often decides; otherwise short counts walk `n` characters and long ones
+/// count them all.
+fn has_at_least_chars(text: &str, n: u64) -> bool {
+    let n_bytes = u64::try_from(text.len()).unwrap_or(u64::MAX);
+    if n_bytes < n {
+        return false;
+    }
+    if n_bytes / 4 >= n {
+        return true;
+    }
+    // The first `n` bytes all ASCII: `n` characters (the usual case for ids and names).
+    if let Some(head) = usize::try_from(n)
+        .ok()
+        .and_then(|n| text.as_bytes().get(..n))
+    {
+        if head.is_ascii() {
+            return true;
+        }
+    }
+    match usize::try_from(n) {
+        Ok(n @ 1..=32) => text.chars().nth(n - 1).is_some(),
+        _ => u64::try_from(text.chars().count()).unwrap_or(u64::MAX) >= n,
+    }
 }
 
 fn check_array<'s, 'v>(
@@ -410,19 +399,28 @@ fn check_object<'s, 'v>(
     let fail = |what| Err(Fail { at: value, what });
     let fields = object.fields.as_slice();
     let open = !matches!(object.additional, super::Additional::Forbidden);
-    // Fields present, one bit per declared field for the first 64 (beyond that, presence
-    // is looked up again: no allocation either way).
+    // Which declared field each member is (`NOT_DECLARED` for none), kept on the stack for
+    // objects of up to `MAPPED_MEMBERS` members, so field values are found again without
+    // comparing names; and one presence bit per field for the first 64 fields. Beyond
+    // either bound, names are compared again: no allocation either way.
+    let mapped = members.len() <= MAPPED_MEMBERS && fields.len() < usize::from(NOT_DECLARED);
+    let mut field_of = [NOT_DECLARED; MAPPED_MEMBERS];
     let mut present: u64 = 0;
-    for (key, _) in members {
-        match fields.iter().position(|field| field.name == *key) {
-            Some(index) => present |= 1u64.checked_shl(to_u32(index)).unwrap_or(0),
+    for (member_index, (key, _)) in members.iter().enumerate() {
+        match fields.iter().position(|field| same_name(&field.name, key)) {
+            Some(index) => {
+                present |= 1u64.checked_shl(to_u32(index)).unwrap_or(0);
+                if let (true, Some(slot)) = (mapped, field_of.get_mut(member_index)) {
+                    *slot = u8::try_from(index).unwrap_or(NOT_DECLARED);
+                }
+            }
             None if open => {}
             None => return fail(Broken::Unknown(key, fields)),
         }
     }
     let is_present = |index: usize, name: &str| match 1u64.checked_shl(to_u32(index)) {
         Some(bit) if index < 64 => present & bit != 0,
-        _ => members.iter().any(|(key, _)| key == name),
+        _ => members.iter().any(|(key, _)| same_name(key, name)),
     };
     for (index, field) in fields.iter().enumerate() {
         if field.required && !is_present(index, &field.name) {
@@ -434,17 +432,31 @@ fn check_object<'s, 'v>(
             check_name(cx, names, key, value, depth)?;
         }
     }
+    let field_of = field_of.get(..members.len()).unwrap_or(&[]);
     for (index, field) in fields.iter().enumerate() {
         if !is_present(index, &field.name) {
             continue;
         }
-        if let Some((_, item)) = members.iter().find(|(key, _)| *key == field.name) {
+        let member = if mapped {
+            let wanted = u8::try_from(index).unwrap_or(NOT_DECLARED);
+            field_of
+                .iter()
+                .position(|&of| of == wanted)
+                .and_then(|member_index| members.get(member_index))
+        } else {
+            members.iter().find(|(key, _)| same_name(key, &field.name))
+        };
+        if let Some((_, item)) = member {
             check(cx, &field.ty, item, depth + 1)?;
         }
     }
     if let super::Additional::Typed(additional) = &object.additional {
-        for (key, item) in members {
-            if !fields.iter().any(|field| field.name == *key) {
+        for (member_index, (key, item)) in members.iter().enumerate() {
+            let declared = match field_of.get(member_index) {
+                Some(&of) if mapped => of != NOT_DECLARED,
+                _ => fields.iter().any(|field| same_name(&field.name, key)),
+            };
+            if !declared {
                 check(cx, additional, item, depth + 1)?;
             }
         }
@@ -513,7 +525,7 @@ fn check_alternatives<'s, 'v>(
             Ok(()) => n_matched = n_matched.saturating_add(1),
             Err(fail) if fail.is_fatal() => return Err(fail),
             Err(fail) => {
-                if admits(kinds_of(cx.defs, alternative, 0), value) {
+                if admits(kinds_charged(cx, alternative), value) {
                     n_kind_fits = n_kind_fits.saturating_add(1);
                     kind_fit_failure.get_or_insert(fail);
                 }
@@ -526,7 +538,7 @@ fn check_alternatives<'s, 'v>(
         (0, 0, _) => {
             let accepted = alternatives
                 .iter()
-                .fold(Kinds::NONE, |all, alt| all.union(kinds_of(cx.defs, alt, 0)));
+                .fold(Kinds::NONE, |all, alt| all.union(kinds_charged(cx, alt)));
             Broken::Kind(accepted)
         }
         (0, 1, Some(failure)) => return Err(failure),
@@ -537,221 +549,19 @@ fn check_alternatives<'s, 'v>(
     Err(Fail { at: value, what })
 }
 
-/// True if a value of this kind may be accepted by a type that accepts `kinds`.
-pub(crate) fn admits(kinds: Kinds, value: &Value<'_>) -> bool {
-    match value {
-        Value::Null => kinds.contains(Kinds::NULL),
-        Value::Bool(_) => kinds.contains(Kinds::BOOLEAN),
-        Value::Number(number) => {
-            kinds.accepts_fractions()
-                || (kinds.contains(Kinds::INTEGER) && Decimal::parse(number.as_str()).is_i64())
-        }
-        Value::String(_) => kinds.contains(Kinds::STRING),
-        Value::Array(_) => kinds.contains(Kinds::ARRAY),
-        Value::Object(_) => kinds.contains(Kinds::OBJECT),
+/// String equality that settles most differing names on length and first byte, before a
+/// full comparison (names are short, and a library call per comparison showed in profiles).
+pub(crate) fn same_name(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() || a.first() != b.first() {
+        return false;
     }
-}
-
-/// The kinds a type can accept at all, looking through `enum`, `const`, `$ref` and the
-/// alternatives (to a fixed depth; deeper, a type's own kinds). Used only to explain a
-/// failed `anyOf`/`oneOf`.
-pub(crate) fn kinds_of(defs: &[(String, Type)], ty: &Type, depth: usize) -> Kinds {
-    let mut kinds = ty.kinds;
-    if depth > 16 {
-        return kinds;
+    if a.len() <= 24 {
+        return a.iter().zip(b).all(|(x, y)| x == y);
     }
-    if let Some(values) = &ty.enumeration {
-        kinds = kinds.intersection(
-            values
-                .iter()
-                .fold(Kinds::NONE, |all, v| all.union(kind_of(v))),
-        );
-    }
-    if let Some(value) = &ty.constant {
-        kinds = kinds.intersection(kind_of(value));
-    }
-    if let Some((_, target)) = ty.reference.and_then(|index| defs.get(index)) {
-        kinds = kinds.intersection(kinds_of(defs, target, depth + 1));
-    }
-    for branch in &ty.all_of {
-        kinds = kinds.intersection(kinds_of(defs, branch, depth + 1));
-    }
-    for alternatives in [&ty.any_of, &ty.one_of] {
-        if !alternatives.is_empty() {
-            let union = alternatives.iter().fold(Kinds::NONE, |all, alt| {
-                all.union(kinds_of(defs, alt, depth + 1))
-            });
-            kinds = kinds.intersection(union);
-        }
-    }
-    kinds
-}
-
-/// The one kind a value is: an integer within `i64` is `INTEGER`, any other number the
-/// fractional part of `NUMBER`.
-pub(crate) fn kind_of(value: &Value<'_>) -> Kinds {
-    match value {
-        Value::Null => Kinds::NULL,
-        Value::Bool(_) => Kinds::BOOLEAN,
-        Value::Number(number) if Decimal::parse(number.as_str()).is_i64() => Kinds::INTEGER,
-        Value::Number(_) => Kinds(Kinds::NUMBER.0 & !Kinds::INTEGER.0),
-        Value::String(_) => Kinds::STRING,
-        Value::Array(_) => Kinds::ARRAY,
-        Value::Object(_) => Kinds::OBJECT,
-    }
+    a == b
 }
 
 fn to_u32(index: usize) -> u32 {
     u32::try_from(index).unwrap_or(u32::MAX)
-}
-
-impl<'s, 'v> Fail<'s, 'v> {
-    /// A validator limit: it ends the whole validation, even inside an alternative (where
-    /// an ordinary failure only means "try the next one").
-    fn is_fatal(&self) -> bool {
-        matches!(self.what, Broken::TooDeep(_) | Broken::TooComplex)
-    }
-
-    fn into_violation(self, root: &Value<'_>) -> Violation {
-        let received = match &self.what {
-            Broken::PropertyName(key, _) => {
-                crate::json::preview(&Value::String(Cow::Borrowed(key)), RECEIVED_CHARS)
-            }
-            _ => crate::json::preview(self.at, RECEIVED_CHARS),
-        };
-        Violation {
-            path: path_to(root, self.at),
-            rule: Box::new(self.what.into_rule()),
-            received,
-        }
-    }
-}
-
-impl Broken<'_, '_> {
-    fn into_rule(self) -> Rule {
-        match self {
-            Broken::Kind(expected) => Rule::Type { expected },
-            Broken::Enum(allowed) => Rule::Enum {
-                allowed: allowed.to_vec(),
-            },
-            Broken::Const(expected) => Rule::Const {
-                expected: expected.clone(),
-            },
-            Broken::Minimum(bound, ty) => Rule::Minimum {
-                minimum: bound.clone(),
-                maximum: ty.number.maximum.clone(),
-                integer: !ty.kinds.accepts_fractions(),
-            },
-            Broken::Maximum(bound, ty) => Rule::Maximum {
-                maximum: bound.clone(),
-                minimum: ty.number.minimum.clone(),
-                integer: !ty.kinds.accepts_fractions(),
-            },
-            Broken::MultipleOf(divisor) => Rule::MultipleOf { divisor },
-            Broken::MinLength(min, max) => Rule::MinLength { min, max },
-            Broken::MaxLength(max, min) => Rule::MaxLength { max, min },
-            Broken::MinItems(min, max) => Rule::MinItems { min, max },
-            Broken::MaxItems(max, min) => Rule::MaxItems { max, min },
-            Broken::Unique(first, second) => Rule::UniqueItems { first, second },
-            Broken::Required(field) => Rule::Required {
-                field: field.to_owned(),
-            },
-            Broken::Unknown(field, fields) => Rule::Unknown {
-                field: field.to_owned(),
-                allowed: fields.iter().map(|f| f.name.clone()).collect(),
-            },
-            Broken::DuplicateKey(key) => Rule::DuplicateKey {
-                key: key.to_owned(),
-            },
-            Broken::PropertyName(name, rule) => Rule::PropertyName {
-                name: name.to_owned(),
-                rule: Box::new(rule.into_rule()),
-            },
-            Broken::AnyOf(alternatives) => Rule::AnyOf { alternatives },
-            Broken::OneOf(alternatives, matched) => Rule::OneOf {
-                alternatives,
-                matched,
-            },
-            Broken::TooDeep(limit) => Rule::TooDeep { limit },
-            Broken::TooComplex => Rule::TooComplex { steps: STEP_BUDGET },
-        }
-    }
-}
-
-impl NameRule<'_> {
-    fn into_rule(self) -> Rule {
-        match self {
-            NameRule::Kind(kinds) => Broken::Kind(kinds),
-            NameRule::Enum(allowed) => Broken::Enum(allowed),
-            NameRule::Const(expected) => Broken::Const(expected),
-            NameRule::MinLength(min, max) => Broken::MinLength(min, max),
-            NameRule::MaxLength(max, min) => Broken::MaxLength(max, min),
-            NameRule::AnyOf(n) => Broken::AnyOf(n),
-            NameRule::OneOf(n, matched) => Broken::OneOf(n, matched),
-        }
-        .into_rule()
-    }
-}
-
-/// The dotted path from `root` to the value at `target`'s address (`filters.limit`,
-/// `items.2.sku`), found by a depth-bounded search; `""` for the root.
-fn path_to(root: &Value<'_>, target: &Value<'_>) -> String {
-    let mut segments: Vec<Segment<'_>> = Vec::new();
-    find(root, target, &mut segments, 0);
-    let mut path = String::new();
-    for segment in segments.iter().rev() {
-        if !path.is_empty() {
-            path.push('.');
-        }
-        match segment {
-            Segment::Key(key) => path.push_str(key),
-            Segment::Index(index) => path.push_str(&index.to_string()),
-        }
-    }
-    path
-}
-
-fn address(value: &Value<'_>) -> *const () {
-    (value as *const Value<'_>).cast()
-}
-
-enum Segment<'v> {
-    Key(&'v str),
-    Index(usize),
-}
-
-/// Pushes the segments from `target` up to `node` (innermost first) and returns true if
-/// `target` lies within `node`.
-fn find<'v>(
-    node: &'v Value<'_>,
-    target: &Value<'_>,
-    out: &mut Vec<Segment<'v>>,
-    depth: usize,
-) -> bool {
-    if std::ptr::eq(address(node), address(target)) {
-        return true;
-    }
-    if depth > MAX_VALUE_DEPTH {
-        return false;
-    }
-    match node {
-        Value::Array(items) => {
-            for (index, item) in items.iter().enumerate() {
-                if find(item, target, out, depth + 1) {
-                    out.push(Segment::Index(index));
-                    return true;
-                }
-            }
-        }
-        Value::Object(members) => {
-            for (key, item) in members {
-                if find(item, target, out, depth + 1) {
-                    out.push(Segment::Key(key));
-                    return true;
-                }
-            }
-        }
-        _ => {}
-    }
-    false
 }
