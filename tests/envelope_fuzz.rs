@@ -55,6 +55,16 @@ const TOKENS: &[&str] = &[
     "é",
     "😀",
     "\u{1}",
+    // Escapes the arguments-text reader must get exactly right.
+    "\\ud83d",
+    "\\ude00",
+    "\\ud83d\\ude00",
+    "\\x",
+    "\\u12G4",
+    "\\\\",
+    "\\n",
+    "\\/",
+    "\t",
 ];
 
 fn mutate(rng: &mut Rng, text: &str) -> String {

@@ -35,10 +35,11 @@
 
 mod rebase;
 mod scan;
+mod text;
 
 use crate::json::{self, Limits, Value};
 use crate::rejection::{EnvelopeProblem, Part, Rejection, PREVIEW_CHARS};
-use scan::{Cursor, KeySet, Parsed, Stop};
+use scan::{Cursor, KeySet, Stop};
 use std::borrow::Cow;
 
 /// One tool call, whatever shape it arrived in.
@@ -91,7 +92,7 @@ impl Call<'_> {
 pub fn read_call(raw: &str, limits: Limits) -> Result<Call<'_>, Rejection> {
     let mut outer = Outer::default();
     match scan_outer(raw, limits, &mut outer) {
-        Ok(()) => resolve(outer, limits),
+        Ok(()) => resolve(outer),
         Err(Stop) => Err(unscannable(raw, limits, &outer)),
     }
 }
@@ -99,14 +100,14 @@ pub fn read_call(raw: &str, limits: Limits) -> Result<Call<'_>, Rejection> {
 /// The envelope's top-level members that toolgate reads; `null` ones are left `None`.
 #[derive(Default)]
 struct Outer<'a> {
-    type_: Option<Parsed<'a>>,
-    id: Option<Parsed<'a>>,
-    call_id: Option<Parsed<'a>>,
-    name: Option<Parsed<'a>>,
-    arguments: Option<Parsed<'a>>,
-    input: Option<Parsed<'a>>,
-    args: Option<Parsed<'a>>,
-    parameters: Option<Parsed<'a>>,
+    type_: Option<Value<'a>>,
+    id: Option<Value<'a>>,
+    call_id: Option<Value<'a>>,
+    name: Option<Value<'a>>,
+    arguments: Option<Arguments<'a>>,
+    input: Option<Value<'a>>,
+    args: Option<Value<'a>>,
+    parameters: Option<Value<'a>>,
     /// OpenAI chat's `function`.
     function: Option<Nested<'a>>,
     /// Gemini's wire form `functionCall`.
@@ -119,16 +120,16 @@ struct Outer<'a> {
 /// A member that holds the call's own fields: read member by member when it is an object.
 enum Nested<'a> {
     Object(Inner<'a>),
-    Other(Parsed<'a>),
+    Other(Value<'a>),
 }
 
 /// The members of a nested call object that toolgate reads.
 #[derive(Default)]
 struct Inner<'a> {
-    id: Option<Parsed<'a>>,
-    name: Option<Parsed<'a>>,
-    arguments: Option<Parsed<'a>>,
-    args: Option<Parsed<'a>>,
+    id: Option<Value<'a>>,
+    name: Option<Value<'a>>,
+    arguments: Option<Arguments<'a>>,
+    args: Option<Value<'a>>,
     duplicate: Option<Cow<'a, str>>,
 }
 
@@ -144,10 +145,10 @@ enum Shape {
 }
 
 /// Keeps a member value unless it is `null`, which means absent.
-fn keep<'a>(slot: &mut Option<Parsed<'a>>, parsed: Parsed<'a>) {
-    *slot = match parsed.value {
+fn keep<'a>(slot: &mut Option<Value<'a>>, value: Value<'a>) {
+    *slot = match value {
         Value::Null => None,
-        _ => Some(parsed),
+        value => Some(value),
     };
 }
 
@@ -170,7 +171,10 @@ fn scan_outer<'a>(raw: &'a str, limits: Limits, outer: &mut Outer<'a>) -> Result
             "id" => &mut outer.id,
             "call_id" => &mut outer.call_id,
             "name" => &mut outer.name,
-            "arguments" => &mut outer.arguments,
+            "arguments" => {
+                outer.arguments = read_arguments(cursor, limits, 1, end)?;
+                return Ok(());
+            }
             "input" => &mut outer.input,
             "args" => &mut outer.args,
             "parameters" => &mut outer.parameters,
@@ -184,12 +188,11 @@ fn scan_outer<'a>(raw: &'a str, limits: Limits, outer: &mut Outer<'a>) -> Result
             }
             _ => {
                 // Not read, but it must still be valid JSON.
-                cursor.parse_last_value(limits, 1, end, false)?;
+                cursor.parse_last_value(limits, 1, end)?;
                 return Ok(());
             }
         };
-        let text = key.as_ref() == "arguments";
-        keep(slot, cursor.parse_last_value(limits, 1, end, text)?);
+        keep(slot, cursor.parse_last_value(limits, 1, end)?);
         Ok(())
     })?;
     outer.duplicate = keys.duplicate();
@@ -200,6 +203,26 @@ fn scan_outer<'a>(raw: &'a str, limits: Limits, outer: &mut Outer<'a>) -> Result
     }
 }
 
+/// Reads an `arguments` member: a string is arguments text, read and parsed now (its
+/// errors wait in the result until the envelope has been judged); anything else is a value.
+/// `null` is absent.
+fn read_arguments<'a>(
+    cursor: &mut Cursor<'a>,
+    limits: Limits,
+    depth: usize,
+    end: Option<usize>,
+) -> Result<Option<Arguments<'a>>, Stop> {
+    if !cursor.at_string() {
+        return Ok(match cursor.parse_last_value(limits, depth, end)? {
+            Value::Null => None,
+            value => Some(Arguments::Value(value)),
+        });
+    }
+    let (text, length) = text::read_text(cursor.rest(), limits)?;
+    cursor.advance(length);
+    Ok(Some(Arguments::Text(text)))
+}
+
 /// Reads `function`, `functionCall` or `function_call`: member by member when it is an
 /// object (filling the slot as it goes), else as one value for the error message.
 fn scan_nested<'a>(
@@ -208,10 +231,9 @@ fn scan_nested<'a>(
     slot: &mut Option<Nested<'a>>,
 ) -> Result<(), Stop> {
     if !cursor.at_object() || limits.max_depth < 2 {
-        let parsed = cursor.parse_value(limits, 1)?;
-        *slot = match parsed.value {
+        *slot = match cursor.parse_value(limits, 1)? {
             Value::Null => None,
-            _ => Some(Nested::Other(parsed)),
+            value => Some(Nested::Other(value)),
         };
         return Ok(());
     }
@@ -226,15 +248,17 @@ fn scan_nested<'a>(
         let slot = match key.as_ref() {
             "id" => &mut inner.id,
             "name" => &mut inner.name,
-            "arguments" => &mut inner.arguments,
+            "arguments" => {
+                inner.arguments = read_arguments(cursor, limits, 2, end)?;
+                return Ok(());
+            }
             "args" => &mut inner.args,
             _ => {
-                cursor.parse_last_value(limits, 2, end, false)?;
+                cursor.parse_last_value(limits, 2, end)?;
                 return Ok(());
             }
         };
-        let text = key.as_ref() == "arguments";
-        keep(slot, cursor.parse_last_value(limits, 2, end, text)?);
+        keep(slot, cursor.parse_last_value(limits, 2, end)?);
         Ok(())
     })?;
     inner.duplicate = keys.duplicate();
@@ -290,8 +314,8 @@ fn json_rejection(
 }
 
 /// The string in a slot, if it holds one.
-fn string<'p>(slot: &'p Option<Parsed<'_>>) -> Option<&'p str> {
-    slot.as_ref().and_then(|parsed| parsed.value.as_str())
+fn string<'p>(slot: &'p Option<Value<'_>>) -> Option<&'p str> {
+    slot.as_ref().and_then(Value::as_str)
 }
 
 fn inner_of<'o, 'a>(nested: &'o Option<Nested<'a>>) -> Option<&'o Inner<'a>> {
@@ -319,7 +343,7 @@ fn recovered_name<'o>(outer: &'o Outer<'_>) -> Option<&'o str> {
 }
 
 /// Turns the members read into a call, or the envelope problem that prevents it.
-fn resolve(mut outer: Outer<'_>, limits: Limits) -> Result<Call<'_>, Rejection> {
+fn resolve(mut outer: Outer<'_>) -> Result<Call<'_>, Rejection> {
     let fail = |outer: &Outer<'_>, problem| Rejection::BadEnvelope {
         id: recovered_id(outer).map(String::from),
         problem,
@@ -345,14 +369,14 @@ fn resolve(mut outer: Outer<'_>, limits: Limits) -> Result<Call<'_>, Rejection> 
             "id",
             outer.name,
             "name",
-            outer.input.map(text_not_allowed),
+            outer.input.map(Arguments::Value),
         ),
         Shape::Responses => (
             outer.call_id,
             "call_id",
             outer.name,
             "name",
-            outer.arguments.map(text_allowed),
+            outer.arguments,
         ),
         Shape::OpenAiChat => {
             let inner = nested_object(outer.function, "function", outer.id.as_ref())?;
@@ -362,13 +386,7 @@ fn resolve(mut outer: Outer<'_>, limits: Limits) -> Result<Call<'_>, Rejection> 
                 };
                 return Err(bad(string(&outer.id), problem));
             }
-            (
-                outer.id,
-                "id",
-                inner.name,
-                "function.name",
-                inner.arguments.map(text_allowed),
-            )
+            (outer.id, "id", inner.name, "function.name", inner.arguments)
         }
         Shape::Nested(key) => {
             let slot = if key == "functionCall" {
@@ -392,8 +410,8 @@ fn resolve(mut outer: Outer<'_>, limits: Limits) -> Result<Call<'_>, Rejection> 
                     };
                     return Err(bad(string(&inner.id), problem));
                 }
-                (Some(args), None) => Some(text_not_allowed(args)),
-                (None, arguments) => arguments.map(text_allowed),
+                (Some(args), None) => Some(Arguments::Value(args)),
+                (None, arguments) => arguments,
             };
             (inner.id, fields.id, inner.name, fields.name, arguments)
         }
@@ -401,21 +419,15 @@ fn resolve(mut outer: Outer<'_>, limits: Limits) -> Result<Call<'_>, Rejection> 
 
     let id = match id {
         None => None,
-        Some(Parsed {
-            value: Value::String(id),
-            ..
-        }) => Some(id),
+        Some(Value::String(id)) => Some(id),
         Some(other) => {
-            return Err(bad(None, wrong_type(id_field, "a string", &other.value)));
+            return Err(bad(None, wrong_type(id_field, "a string", &other)));
         }
     };
     let name = match name {
-        Some(Parsed {
-            value: Value::String(name),
-            ..
-        }) => name,
+        Some(Value::String(name)) => name,
         Some(other) => {
-            let problem = wrong_type(name_field, "a string", &other.value);
+            let problem = wrong_type(name_field, "a string", &other);
             return Err(bad(id.as_deref(), problem));
         }
         None => {
@@ -425,18 +437,15 @@ fn resolve(mut outer: Outer<'_>, limits: Limits) -> Result<Call<'_>, Rejection> 
     };
     let args = match arguments {
         None => Value::Object(Vec::new()),
-        Some(Arguments::Value(value)) => value,
-        Some(Arguments::Text { text, literal }) => match parse_text(text, literal, limits) {
-            Ok(args) => args,
-            Err(error) => {
-                return Err(json_rejection(
-                    error,
-                    Part::Arguments,
-                    id.map(Cow::into_owned),
-                    Some(name.into_owned()),
-                ))
-            }
-        },
+        Some(Arguments::Value(value) | Arguments::Text(Ok(value))) => value,
+        Some(Arguments::Text(Err(error))) => {
+            return Err(json_rejection(
+                *error,
+                Part::Arguments,
+                id.map(Cow::into_owned),
+                Some(name.into_owned()),
+            ))
+        }
     };
     Ok(Call { id, name, args })
 }
@@ -444,13 +453,13 @@ fn resolve(mut outer: Outer<'_>, limits: Limits) -> Result<Call<'_>, Rejection> 
 /// Which shape the members describe.
 fn shape(outer: &Outer<'_>) -> Result<Shape, EnvelopeProblem> {
     if let Some(type_) = &outer.type_ {
-        return match &type_.value {
+        return match type_ {
             Value::String(name) => match name.as_ref() {
                 "tool_use" => Ok(Shape::Anthropic),
                 "function_call" => Ok(Shape::Responses),
                 "function" => Ok(Shape::OpenAiChat),
                 _ => Err(EnvelopeProblem::NotACall {
-                    type_name: preview(&type_.value),
+                    type_name: preview(type_),
                 }),
             },
             other => Err(wrong_type("type", "a string", other)),
@@ -502,12 +511,12 @@ fn nested_fields(key: &str) -> NestedFields {
 fn nested_object<'a>(
     slot: Option<Nested<'a>>,
     key: &'static str,
-    id: Option<&Parsed<'_>>,
+    id: Option<&Value<'_>>,
 ) -> Result<Inner<'a>, Rejection> {
-    let id = id.and_then(|parsed| parsed.value.as_str());
+    let id = id.and_then(Value::as_str);
     match slot {
         Some(Nested::Object(inner)) => Ok(inner),
-        Some(Nested::Other(other)) => Err(bad(id, wrong_type(key, "an object", &other.value))),
+        Some(Nested::Other(other)) => Err(bad(id, wrong_type(key, "an object", &other))),
         None => {
             let field = if key == "function" {
                 "function.name"
@@ -524,70 +533,29 @@ fn nested_object<'a>(
 fn one_of<'a>(outer: &mut Outer<'a>) -> Result<Option<Arguments<'a>>, Rejection> {
     let places = [
         ("arguments", outer.arguments.take()),
-        ("input", outer.input.take()),
-        ("args", outer.args.take()),
-        ("parameters", outer.parameters.take()),
+        ("input", outer.input.take().map(Arguments::Value)),
+        ("args", outer.args.take().map(Arguments::Value)),
+        ("parameters", outer.parameters.take().map(Arguments::Value)),
     ];
-    let mut found: Option<(&'static str, Parsed<'a>)> = None;
+    let mut found: Option<(&'static str, Arguments<'a>)> = None;
     for (key, slot) in places {
-        let Some(parsed) = slot else { continue };
+        let Some(arguments) = slot else { continue };
         if let Some((first, _)) = found {
             let problem = EnvelopeProblem::Conflict { first, second: key };
             return Err(bad(string(&outer.id), problem));
         }
-        found = Some((key, parsed));
+        found = Some((key, arguments));
     }
-    Ok(found.map(|(key, parsed)| {
-        if key == "arguments" {
-            text_allowed(parsed)
-        } else {
-            text_not_allowed(parsed)
-        }
-    }))
+    Ok(found.map(|(_, arguments)| arguments))
 }
 
-/// Arguments as the envelope holds them.
+/// Arguments as the envelope holds them. Only `arguments` holds text; a string under
+/// `input` or `args` is just a string, which the object gate refuses.
 enum Arguments<'a> {
     /// A value: the arguments themselves.
     Value(Value<'a>),
-    /// Text holding the arguments, and its string literal in the raw call.
-    Text {
-        text: Cow<'a, str>,
-        literal: &'a str,
-    },
-}
-
-/// A place where a string is arguments text (`arguments` in the OpenAI shapes).
-fn text_allowed(parsed: Parsed<'_>) -> Arguments<'_> {
-    match parsed.value {
-        Value::String(text) => Arguments::Text {
-            text,
-            literal: parsed.raw,
-        },
-        value => Arguments::Value(value),
-    }
-}
-
-/// A place where a string is just a string (`input`, `args`): the object gate refuses it.
-fn text_not_allowed(parsed: Parsed<'_>) -> Arguments<'_> {
-    Arguments::Value(parsed.value)
-}
-
-/// Parses arguments text. Text without escapes is a slice of the raw call and parses in
-/// place; unescaped text is parsed from its buffer and then re-borrowed from the raw call
-/// wherever the bytes agree (see `rebase`), so strings are not copied one by one.
-fn parse_text<'a>(
-    text: Cow<'a, str>,
-    literal: &'a str,
-    limits: Limits,
-) -> Result<Value<'a>, json::ParseError> {
-    match text {
-        Cow::Borrowed(text) => json::parse_with(text, limits),
-        Cow::Owned(buffer) => {
-            let value = json::parse_with(&buffer, limits)?;
-            Ok(rebase::rebase(value, &buffer, literal))
-        }
-    }
+    /// Text holding the arguments, already parsed (or the parser's error for it).
+    Text(text::TextArgs<'a>),
 }
 
 fn bad(id: Option<&str>, problem: EnvelopeProblem) -> Rejection {

@@ -149,32 +149,5 @@ impl<'a> Walk<'a> {
 /// For the escape at the start of `bytes`: how many raw bytes it spans and how many bytes
 /// its character takes in UTF-8. `None` for anything the parser would have refused.
 fn escape_lengths(bytes: &[u8]) -> Option<(usize, usize)> {
-    match bytes.get(1)? {
-        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some((2, 1)),
-        b'u' => {
-            let unit = hex4(bytes.get(2..6)?)?;
-            if (0xD800..0xDC00).contains(&unit) {
-                // A high surrogate: the parser accepted it, so a low one follows, and the
-                // pair is one character outside the Basic Multilingual Plane.
-                if bytes.get(6..8)? != b"\\u" {
-                    return None;
-                }
-                let low = hex4(bytes.get(8..12)?)?;
-                (0xDC00..0xE000).contains(&low).then_some((12, 4))
-            } else {
-                let width = match unit {
-                    0..=0x7F => 1,
-                    0x80..=0x7FF => 2,
-                    _ => 3,
-                };
-                Some((6, width))
-            }
-        }
-        _ => None,
-    }
-}
-
-fn hex4(digits: &[u8]) -> Option<u32> {
-    let text = std::str::from_utf8(digits).ok()?;
-    u32::from_str_radix(text, 16).ok()
+    super::text::escape(bytes).map(|(c, length)| (length, c.len_utf8()))
 }

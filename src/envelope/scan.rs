@@ -77,6 +77,21 @@ impl<'a> Cursor<'a> {
         self.peek() == Some(b'{')
     }
 
+    /// True if the next value starts with `"`.
+    pub(crate) fn at_string(&self) -> bool {
+        self.peek() == Some(b'"')
+    }
+
+    /// The text from the cursor to the end.
+    pub(crate) fn rest(&self) -> &'a str {
+        self.text.get(self.pos..).unwrap_or_default()
+    }
+
+    /// Moves the cursor `length` bytes on (past a value its caller has read).
+    pub(crate) fn advance(&mut self, length: usize) {
+        self.pos = self.pos.saturating_add(length);
+    }
+
     /// The text from `start` to the cursor.
     fn slice_from(&self, start: usize) -> Result<&'a str, Stop> {
         self.text.get(start..self.pos).ok_or(Stop)
@@ -154,7 +169,7 @@ impl<'a> Cursor<'a> {
     /// Reads the value at the cursor, under `limits` with `depth` levels already open around
     /// it. Strings without escapes and scalars are read here (they are their own text, and
     /// RFC 8259 makes checking them one line each); everything else goes to the parser.
-    pub(crate) fn parse_value(&mut self, limits: Limits, depth: usize) -> Result<Parsed<'a>, Stop> {
+    pub(crate) fn parse_value(&mut self, limits: Limits, depth: usize) -> Result<Value<'a>, Stop> {
         let raw = self.skip_value()?;
         let value = match raw.as_bytes().first() {
             Some(b'"') => match plain_string(raw) {
@@ -170,7 +185,7 @@ impl<'a> Cursor<'a> {
             }
             _ => scalar(raw).ok_or(Stop)?,
         };
-        Ok(Parsed { value, raw })
+        Ok(value)
     }
 
     /// Like [`Cursor::parse_value`], but first bets that the value is the *last* member of
@@ -178,21 +193,16 @@ impl<'a> Cursor<'a> {
     /// `{"name":…,"arguments":{…}}`). Then it runs to that `}`, and one parse reads it
     /// without a separate pass to find its end. If the bet is wrong, the parser stops with
     /// trailing characters right where the value ends, and that exact slice is parsed
-    /// again; any other error sends the whole text to the parser. Only objects, arrays and
-    /// (when `strings` is set, for arguments text) strings are worth the bet.
+    /// again; any other error sends the whole text to the parser. Only objects and arrays
+    /// are worth the bet.
     pub(crate) fn parse_last_value(
         &mut self,
         limits: Limits,
         depth: usize,
         end: Option<usize>,
-        strings: bool,
-    ) -> Result<Parsed<'a>, Stop> {
+    ) -> Result<Value<'a>, Stop> {
         let start = self.pos;
-        let worth_it = match self.peek() {
-            Some(b'{' | b'[') => true,
-            Some(b'"') => strings,
-            _ => false,
-        };
+        let worth_it = matches!(self.peek(), Some(b'{' | b'['));
         let candidate = match end {
             Some(end) if worth_it && start < end => self.text.get(start..end).map(trim_end),
             _ => None,
@@ -207,10 +217,7 @@ impl<'a> Cursor<'a> {
         let raw = match json::parse_with(candidate, inner) {
             Ok(value) => {
                 self.pos = start.saturating_add(candidate.len());
-                return Ok(Parsed {
-                    value,
-                    raw: candidate,
-                });
+                return Ok(value);
             }
             Err(error) if matches!(error.kind(), ErrorKind::TrailingCharacters) => {
                 candidate.get(..error.offset()).map(trim_end).ok_or(Stop)?
@@ -219,7 +226,7 @@ impl<'a> Cursor<'a> {
         };
         let value = json::parse_with(raw, inner).map_err(|_| Stop)?;
         self.pos = start.saturating_add(raw.len());
-        Ok(Parsed { value, raw })
+        Ok(value)
     }
 
     /// Where the top-level object's closing `}` stands, if the text ends with one.
@@ -313,12 +320,6 @@ fn scalar(raw: &str) -> Option<Value<'_>> {
         "false" => Some(Value::Bool(false)),
         _ => Number::from_text(raw).map(Value::Number),
     }
-}
-
-/// A member value and the text it was parsed from.
-pub(crate) struct Parsed<'a> {
-    pub(crate) value: Value<'a>,
-    pub(crate) raw: &'a str,
 }
 
 /// The keys of one object, to find a key given twice without allocating in the common case.
