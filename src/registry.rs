@@ -167,11 +167,43 @@ impl Registry {
     /// it), and every try costs a model round trip. The outcome says so, so the agent loop
     /// can count it and stop.
     pub fn handle_tool_call(&self, raw: &str, ask_model: impl FnOnce(&str) -> String) -> Outcome {
+        self.handle_tool_call_with(raw, |rejection| ask_model(&rejection.to_string()))
+    }
+
+    /// [`Registry::handle_tool_call`], with `ask_model` given the [`Rejection`] itself: its
+    /// text (`Display`), and the call id the provider needs to pair the answer with the
+    /// refused call ([`Rejection::result_block`] builds that answer).
+    ///
+    /// ```
+    /// use toolgate::{Outcome, Registry, ToolSpec, Type};
+    /// use toolgate::spec::Provider;
+    ///
+    /// let mut registry = Registry::new();
+    /// let spec = ToolSpec::new("get_weather", "Current weather.").required("city", Type::string());
+    /// registry.register(spec.build()?, |_| Ok("Sunny".into()))?;
+    ///
+    /// let raw = r#"{"type":"tool_use","id":"toolu_01","name":"get_weather","input":{}}"#;
+    /// let outcome = registry.handle_tool_call_with(raw, |rejection| {
+    ///     // What goes back to the model, paired with toolu_01, before it tries again.
+    ///     assert_eq!(
+    ///         rejection.result_block(Provider::Anthropic).to_string(),
+    ///         r#"{"type":"tool_result","tool_use_id":"toolu_01","content":"get_weather rejected: missing required field 'city'.","is_error":true}"#
+    ///     );
+    ///     r#"{"type":"tool_use","id":"toolu_02","name":"get_weather","input":{"city":"Oslo"}}"#.into()
+    /// });
+    /// assert!(matches!(outcome, Outcome::Dispatched { retried: true, .. }));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn handle_tool_call_with(
+        &self,
+        raw: &str,
+        ask_model: impl FnOnce(&Rejection) -> String,
+    ) -> Outcome {
         let first = match self.gate.check(raw) {
             Ok((index, call)) => return self.dispatch(index, &call, false),
             Err(rejection) => rejection,
         };
-        let answer = ask_model(&first.to_string());
+        let answer = ask_model(&first);
         match self.gate.check(&answer) {
             Ok((index, call)) => {
                 let outcome = self.dispatch(index, &call, true);

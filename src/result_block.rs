@@ -19,6 +19,7 @@
 
 use crate::json::Value;
 use crate::registry::Outcome;
+use crate::rejection::Rejection;
 use crate::spec::Provider;
 use std::borrow::Cow;
 
@@ -99,6 +100,20 @@ impl Outcome {
     /// The provider's tool-result message for this outcome (see [`result_block`]).
     pub fn result_block(&self, provider: Provider) -> Value<'static> {
         result_block(self, provider)
+    }
+}
+
+impl Rejection {
+    /// The provider's tool-result message refusing this call: keyed to its id when it had
+    /// one, flagged as an error, with the rejection's text. It is what the model reads
+    /// before its one retry.
+    pub fn result_block(&self, provider: Provider) -> Value<'static> {
+        let outcome = Outcome::Rejected {
+            id: self.id().map(String::from),
+            error: self.clone(),
+            retried: false,
+        };
+        result_block(&outcome, provider)
     }
 }
 

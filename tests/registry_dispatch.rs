@@ -282,3 +282,34 @@ fn one_registry_serves_many_threads() {
     assert_eq!(runs.load(Ordering::SeqCst), n_threads * n_calls);
     assert_eq!(asked.load(Ordering::SeqCst), n_threads * n_calls / 5);
 }
+
+#[test]
+fn ask_model_can_get_the_rejection_itself() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let registry = registry(&runs);
+    let mut seen = Vec::new();
+    let outcome = registry.handle_tool_call_with(
+        r#"{"id":"call_1","type":"function","function":{"name":"ad","arguments":"{}"}}"#,
+        |rejection| {
+            seen.push((
+                rejection.kind().label(),
+                rejection.id().map(String::from),
+                rejection.tool().map(String::from),
+            ));
+            r#"{"id":"call_2","type":"function","function":{"name":"add","arguments":"{\"a\":1,\"b\":1}"}}"#
+                .to_string()
+        },
+    );
+    assert_eq!(
+        seen,
+        [(
+            "unknown_tool",
+            Some("call_1".to_string()),
+            Some("ad".to_string())
+        )]
+    );
+    assert!(
+        matches!(outcome, Outcome::Dispatched { ref output, retried: true, .. } if output == "2")
+    );
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+}
