@@ -125,7 +125,9 @@
 //! round trip, so the decision of what to do next belongs to the agent loop, with its
 //! [`guard`] that stops a run after repeated rejections of one tool. `ask_model` is an
 //! [`FnOnce`]: "at most once" is a fact the compiler checks. And whatever the input, an
-//! unchecked call never reaches a handler, and no handler runs twice.
+//! unchecked call never reaches a handler, and no handler runs twice. (To pair the text with
+//! the refused call's id, [`Registry::handle_tool_call_with`] hands `ask_model` the
+//! [`Rejection`] itself, whose [`Rejection::result_block`] is the provider's message.)
 //!
 //! ```
 //! use toolgate::{Outcome, Registry, ToolSpec, Type};
