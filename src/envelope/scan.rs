@@ -1,0 +1,386 @@
+//! Reading an envelope object member by member, without building its tree.
+//!
+//! An envelope is a small object around the arguments (`{"type":"tool_use","id":…,
+//! "name":…,"input":{…}}`). Building a `Value` for it would allocate a member vector only to
+//! pick three fields out of it, so the reader walks the object's punctuation itself and
+//! hands every member *value* to the JSON parser as a slice of the input. The parser still
+//! judges every byte: this file only finds where a value ends (matching brackets outside
+//! strings) and checks the object's own punctuation, which is the RFC 8259 `object` rule:
+//! `{ ws [ string ws : ws value ( ws , ws string ws : ws value )* ] ws }`.
+//!
+//! Any doubt ends the scan with [`Stop`]; the caller then parses the whole text with
+//! [`json::parse_with`], whose error (with its true position) is the one reported. So the
+//! scan accepts a text exactly when the parser would, and never has to explain an error.
+
+use crate::json::{self, ErrorKind, Limits, Number, Value};
+use std::borrow::Cow;
+
+/// The scan cannot go on: the text is not valid JSON (or the scanner is unsure), and the
+/// whole text must go to the parser for the authoritative error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Stop;
+
+/// A position in the raw call text.
+pub(crate) struct Cursor<'a> {
+    text: &'a str,
+    pos: usize,
+    /// Where the top-level object's closing `}` stands, if the text ends with one: the last
+    /// member's value ends before it (see [`Cursor::parse_value`]).
+    last_brace: Option<usize>,
+}
+
+impl<'a> Cursor<'a> {
+    pub(crate) fn new(text: &'a str) -> Cursor<'a> {
+        let trimmed = trim_end(text);
+        let last_brace = trimmed
+            .ends_with('}')
+            .then(|| trimmed.len().saturating_sub(1));
+        Cursor {
+            text,
+            pos: 0,
+            last_brace,
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.text.as_bytes().get(self.pos).copied()
+    }
+
+    fn bump(&mut self) {
+        self.pos = self.pos.saturating_add(1);
+    }
+
+    fn eat(&mut self, byte: u8) -> bool {
+        if self.peek() == Some(byte) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Skips JSON whitespace: space, tab, line feed, carriage return (RFC 8259 section 2).
+    pub(crate) fn skip_whitespace(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.bump();
+        }
+    }
+
+    /// True when only whitespace is left.
+    pub(crate) fn at_end(&mut self) -> bool {
+        self.skip_whitespace();
+        self.pos >= self.text.len()
+    }
+
+    /// True if the next value starts with `{`.
+    pub(crate) fn at_object(&self) -> bool {
+        self.peek() == Some(b'{')
+    }
+
+    /// True if the next value starts with `"`.
+    pub(crate) fn at_string(&self) -> bool {
+        self.peek() == Some(b'"')
+    }
+
+    /// The text from the cursor to the end.
+    pub(crate) fn rest(&self) -> &'a str {
+        self.text.get(self.pos..).unwrap_or_default()
+    }
+
+    /// Moves the cursor `length` bytes on (past a value its caller has read).
+    pub(crate) fn advance(&mut self, length: usize) {
+        self.pos = self.pos.saturating_add(length);
+    }
+
+    /// The text from `start` to the cursor.
+    fn slice_from(&self, start: usize) -> Result<&'a str, Stop> {
+        self.text.get(start..self.pos).ok_or(Stop)
+    }
+
+    /// Moves past a string literal (at its opening quote) and returns it, quotes included.
+    /// Escapes are skipped, not checked: the parser checks them when it reads the slice.
+    fn skip_string(&mut self) -> Result<&'a str, Stop> {
+        let start = self.pos;
+        let bytes = self.text.as_bytes();
+        if bytes.get(start) != Some(&b'"') {
+            return Err(Stop);
+        }
+        let mut at = start.saturating_add(1);
+        while let Some(&byte) = bytes.get(at) {
+            match byte {
+                b'"' => {
+                    self.pos = at.saturating_add(1);
+                    return self.slice_from(start);
+                }
+                // The next byte is escaped, whatever it is.
+                b'\\' => at = at.saturating_add(2),
+                _ => at = at.saturating_add(1),
+            }
+        }
+        Err(Stop)
+    }
+
+    /// Moves past one value of any kind and returns its text. Containers are matched by
+    /// counting brackets outside strings; a text whose brackets do not pair up yields a
+    /// slice the parser refuses, or leaves the cursor where the object rule fails.
+    fn skip_value(&mut self) -> Result<&'a str, Stop> {
+        let start = self.pos;
+        let bytes = self.text.as_bytes();
+        match self.peek() {
+            Some(b'"') => self.skip_string(),
+            Some(b'{' | b'[') => {
+                let mut depth = 0usize;
+                while let Some(&byte) = bytes.get(self.pos) {
+                    match byte {
+                        b'"' => {
+                            self.skip_string()?;
+                            continue;
+                        }
+                        b'{' | b'[' => depth = depth.saturating_add(1),
+                        b'}' | b']' => {
+                            depth = depth.checked_sub(1).ok_or(Stop)?;
+                            if depth == 0 {
+                                self.bump();
+                                return self.slice_from(start);
+                            }
+                        }
+                        _ => {}
+                    }
+                    self.bump();
+                }
+                Err(Stop)
+            }
+            Some(_) => {
+                // A number or a literal runs to the next delimiter.
+                let rest = bytes.get(start..).ok_or(Stop)?;
+                let length = rest
+                    .iter()
+                    .position(|&byte| {
+                        matches!(byte, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')
+                    })
+                    .unwrap_or(rest.len());
+                self.pos = start.saturating_add(length);
+                self.slice_from(start)
+            }
+            None => Err(Stop),
+        }
+    }
+
+    /// Reads the value at the cursor, under `limits` with `depth` levels already open around
+    /// it. Strings without escapes and scalars are read here (they are their own text, and
+    /// RFC 8259 makes checking them one line each); everything else goes to the parser.
+    pub(crate) fn parse_value(&mut self, limits: Limits, depth: usize) -> Result<Value<'a>, Stop> {
+        let raw = self.skip_value()?;
+        let value = match raw.as_bytes().first() {
+            Some(b'"') => match plain_string(raw) {
+                Some(text) => Value::String(Cow::Borrowed(text)),
+                None => json::parse(raw).map_err(|_| Stop)?,
+            },
+            Some(b'{' | b'[') => {
+                let inner = Limits {
+                    max_depth: limits.max_depth.saturating_sub(depth),
+                    ..limits
+                };
+                json::parse_with(raw, inner).map_err(|_| Stop)?
+            }
+            _ => scalar(raw).ok_or(Stop)?,
+        };
+        Ok(value)
+    }
+
+    /// Like [`Cursor::parse_value`], but first bets that the value is the *last* member of
+    /// an object that closes at `end` (the arguments usually are:
+    /// `{"name":…,"arguments":{…}}`). Then it runs to that `}`, and one parse reads it
+    /// without a separate pass to find its end. If the bet is wrong, the parser stops with
+    /// trailing characters right where the value ends, and that exact slice is parsed
+    /// again; any other error sends the whole text to the parser. Only objects and arrays
+    /// are worth the bet.
+    pub(crate) fn parse_last_value(
+        &mut self,
+        limits: Limits,
+        depth: usize,
+        end: Option<usize>,
+    ) -> Result<Value<'a>, Stop> {
+        let start = self.pos;
+        let worth_it = matches!(self.peek(), Some(b'{' | b'['));
+        let candidate = match end {
+            Some(end) if worth_it && start < end => self.text.get(start..end).map(trim_end),
+            _ => None,
+        };
+        let Some(candidate) = candidate else {
+            return self.parse_value(limits, depth);
+        };
+        let inner = Limits {
+            max_depth: limits.max_depth.saturating_sub(depth),
+            ..limits
+        };
+        let raw = match json::parse_with(candidate, inner) {
+            Ok(value) => {
+                self.pos = start.saturating_add(candidate.len());
+                return Ok(value);
+            }
+            Err(error) if matches!(error.kind(), ErrorKind::TrailingCharacters) => {
+                candidate.get(..error.offset()).map(trim_end).ok_or(Stop)?
+            }
+            Err(_) => return Err(Stop),
+        };
+        let value = json::parse_with(raw, inner).map_err(|_| Stop)?;
+        self.pos = start.saturating_add(raw.len());
+        Ok(value)
+    }
+
+    /// Where the top-level object's closing `}` stands, if the text ends with one.
+    pub(crate) fn last_brace(&self) -> Option<usize> {
+        self.last_brace
+    }
+
+    /// The `}` just before `end` (whitespace between), where an object that is the last
+    /// member of the object closing at `end` would close.
+    pub(crate) fn brace_before(&self, end: Option<usize>) -> Option<usize> {
+        let before = trim_end(self.text.get(..end?)?);
+        before
+            .ends_with('}')
+            .then(|| before.len().saturating_sub(1))
+    }
+
+    /// Walks the members of the object at the cursor, calling `member` with each key; the
+    /// callback must consume the value (with [`Cursor::parse_value`] or by walking a nested
+    /// object). Every key goes into `keys` so duplicates can be refused afterwards.
+    pub(crate) fn walk_object(
+        &mut self,
+        keys: &mut KeySet<'a>,
+        mut member: impl FnMut(&mut Cursor<'a>, &Cow<'a, str>) -> Result<(), Stop>,
+    ) -> Result<(), Stop> {
+        if !self.eat(b'{') {
+            return Err(Stop);
+        }
+        self.skip_whitespace();
+        if self.eat(b'}') {
+            return Ok(());
+        }
+        loop {
+            self.skip_whitespace();
+            let key = self.key()?;
+            self.skip_whitespace();
+            if !self.eat(b':') {
+                return Err(Stop);
+            }
+            self.skip_whitespace();
+            member(self, &key)?;
+            keys.insert(key);
+            self.skip_whitespace();
+            if self.eat(b'}') {
+                return Ok(());
+            }
+            if !self.eat(b',') {
+                return Err(Stop);
+            }
+        }
+    }
+
+    /// Reads a member key: borrowed when it is its own text, else through the parser.
+    fn key(&mut self) -> Result<Cow<'a, str>, Stop> {
+        let literal = self.skip_string()?;
+        if let Some(key) = plain_string(literal) {
+            return Ok(Cow::Borrowed(key));
+        }
+        match json::parse(literal) {
+            Ok(Value::String(key)) => Ok(key),
+            _ => Err(Stop),
+        }
+    }
+}
+
+/// The content of a string literal (quotes included) that holds no backslash and no control
+/// character: such a literal is valid JSON and means exactly its own text (RFC 8259 section
+/// 7; a `&str` is already UTF-8). `None` for any other, which the parser must read.
+fn plain_string(literal: &str) -> Option<&str> {
+    let content = literal.strip_prefix('"')?.strip_suffix('"')?;
+    content
+        .bytes()
+        .all(|byte| byte != b'\\' && byte >= 0x20)
+        .then_some(content)
+}
+
+/// `text` without its trailing JSON whitespace (space, tab, line feed, carriage return).
+fn trim_end(text: &str) -> &str {
+    let bytes = text.as_bytes();
+    let mut end = bytes.len();
+    while end > 0 && matches!(bytes.get(end - 1), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        end -= 1;
+    }
+    text.get(..end).unwrap_or(text)
+}
+
+/// A number or literal, if `raw` is exactly one (RFC 8259 sections 3 and 6).
+fn scalar(raw: &str) -> Option<Value<'_>> {
+    match raw {
+        "null" => Some(Value::Null),
+        "true" => Some(Value::Bool(true)),
+        "false" => Some(Value::Bool(false)),
+        _ => Number::from_text(raw).map(Value::Number),
+    }
+}
+
+/// The keys of one object, to find a key given twice without allocating in the common case.
+///
+/// Up to [`KeySet::INLINE`] keys are compared pairwise as they arrive (envelopes have a
+/// handful); past that every key moves to a vector that is sorted once at the end, so an
+/// object with a hundred thousand keys costs `n log n`, not `n²`.
+pub(crate) struct KeySet<'a> {
+    inline: [Option<Cow<'a, str>>; KeySet::INLINE],
+    n_inline: usize,
+    spilled: Vec<Cow<'a, str>>,
+    duplicate: Option<Cow<'a, str>>,
+}
+
+impl<'a> KeySet<'a> {
+    const INLINE: usize = 16;
+
+    pub(crate) fn new() -> KeySet<'a> {
+        KeySet {
+            inline: Default::default(),
+            n_inline: 0,
+            spilled: Vec::new(),
+            duplicate: None,
+        }
+    }
+
+    fn insert(&mut self, key: Cow<'a, str>) {
+        if self.duplicate.is_some() {
+            return;
+        }
+        if !self.spilled.is_empty() {
+            self.spilled.push(key);
+            return;
+        }
+        let seen = self.inline.iter().take(self.n_inline).flatten();
+        if seen.clone().any(|earlier| *earlier == key) {
+            self.duplicate = Some(key);
+            return;
+        }
+        match self.inline.get_mut(self.n_inline) {
+            Some(slot) => {
+                *slot = Some(key);
+                self.n_inline = self.n_inline.saturating_add(1);
+            }
+            None => {
+                self.spilled = self.inline.iter_mut().filter_map(Option::take).collect();
+                self.spilled.push(key);
+            }
+        }
+    }
+
+    /// The first key found twice (in the inline case, the second occurrence in input
+    /// order; past [`KeySet::INLINE`] keys, the alphabetically first duplicate).
+    pub(crate) fn duplicate(mut self) -> Option<Cow<'a, str>> {
+        if self.duplicate.is_some() || self.spilled.is_empty() {
+            return self.duplicate;
+        }
+        self.spilled.sort_unstable();
+        self.spilled
+            .windows(2)
+            .find(|pair| pair.first() == pair.get(1))
+            .and_then(|pair| pair.first().cloned())
+    }
+}
