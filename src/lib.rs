@@ -31,3 +31,5 @@ pub use gate::{Gate, Rejection, RejectionKind};
 pub use registry::{handle_tool_call, Handler, Outcome, Registry, RegistryError};
 
 // Re-exports of loop safety (issue #5).
+pub use counters::{Counters, Counts};
+pub use guard::{Guard, Unrecoverable};
