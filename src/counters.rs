@@ -153,11 +153,24 @@ impl fmt::Display for Counts {
         row(f, "tool failed", self.tool_failed, calls)?;
         row(f, "rejected", self.rejected_total(), calls)?;
         for kind in RejectionKind::ALL {
-            row(f, &format!("  {}", kind.label()), self.rejected_by(kind), calls)?;
+            row(
+                f,
+                &format!("  {}", kind.label()),
+                self.rejected_by(kind),
+                calls,
+            )?;
         }
         row(f, "retries asked", self.retries_asked, calls)?;
-        row(f, "retries succeeded", self.retries_succeeded, self.retries_asked)?;
-        write!(f, "(rates: share of calls; retries succeeded: share of retries asked)")
+        row(
+            f,
+            "retries succeeded",
+            self.retries_succeeded,
+            self.retries_asked,
+        )?;
+        write!(
+            f,
+            "(rates: share of calls; retries succeeded: share of retries asked)"
+        )
     }
 }
 

@@ -87,8 +87,9 @@ pub struct Unrecoverable {
     pub tool: Option<String>,
     /// Rejections in a row for that key, this one included (at least the guard's limit).
     pub rejections: u32,
-    /// The last rejection: its text is what the model was told last.
-    pub last: Rejection,
+    /// The last rejection: its text is what the model was told last. (Boxed: a `Result`
+    /// carrying this error stays small on the path that keeps going.)
+    pub last: Box<Rejection>,
 }
 
 /// One key's streak.
@@ -176,7 +177,7 @@ impl Guard {
             return Err(Unrecoverable {
                 tool: rejection.tool().map(str::to_owned),
                 rejections: count,
-                last: rejection.clone(),
+                last: Box::new(rejection.clone()),
             });
         }
         Ok(())
