@@ -14,6 +14,13 @@ use std::fmt;
 pub struct ParseError {
     pub(crate) kind: ErrorKind,
     pub(crate) at: Position,
+    /// For the kinds without data of their own (`InvalidNumber`, `InvalidEscape`,
+    /// `LoneSurrogate`, `TrailingCharacters`): what the grammar wanted, in words, so that
+    /// the message can say it. Empty when the kind says it all.
+    pub(crate) detail: &'static str,
+    /// The character at the error's offset, when there is one, so that the message can
+    /// say what arrived.
+    pub(crate) found: Option<char>,
 }
 
 /// A place in the input.
@@ -46,16 +53,21 @@ pub enum ErrorKind {
         /// The character found instead.
         found: char,
     },
-    /// A number that breaks the RFC 8259 grammar (`01`, `1.`, `-`, `1e`).
+    /// A number that breaks the RFC 8259 grammar: `-x`, `1.x`, `1ex`, or a leading zero
+    /// followed by a digit (`01`). (`-`, `1.` and `1e` at the very end of the input are
+    /// [`ErrorKind::Truncated`]: more input could still make them numbers.)
     InvalidNumber,
     /// An unescaped control character (U+0000 to U+001F) inside a string.
     ControlCharacter {
         /// The byte found.
         byte: u8,
     },
-    /// A backslash followed by something other than `"\/bfnrtu` or four hex digits.
+    /// A backslash followed by something other than `"\/bfnrtu`, or `\u` not followed
+    /// by four hex digits (`"\u 0041"` included: no whitespace inside a token).
     InvalidEscape,
-    /// A `\uD800`-`\uDFFF` escape that is not part of a surrogate pair.
+    /// A `\uD800`-`\uDFFF` escape that is not part of a high-low surrogate pair. RFC 8259
+    /// section 8.2 leaves such strings to the implementation; they cannot be held in a Rust
+    /// `str`, and replacing them would change what the model sent, so they are refused.
     LoneSurrogate,
     /// More than whitespace after the value.
     TrailingCharacters,
@@ -124,7 +136,9 @@ impl fmt::Display for ParseError {
         let (line, column) = (self.at.line, self.at.column);
         match &self.kind {
             ErrorKind::Truncated { inside, start } => match inside {
-                Inside::Document => f.write_str("the input is empty: expected a JSON value"),
+                Inside::Document => {
+                    f.write_str("the input is empty or only whitespace: expected a JSON value")
+                }
                 _ => write!(
                     f,
                     "the input ended inside {} that starts at line {}, column {}",
@@ -138,27 +152,30 @@ impl fmt::Display for ParseError {
                 "expected {expected} at line {line}, column {column}, found {found:?}"
             ),
             ErrorKind::InvalidNumber => {
-                write!(f, "invalid number at line {line}, column {column}")
+                write!(f, "invalid number at line {line}, column {column}")?;
+                self.write_detail(f)
             }
             ErrorKind::ControlCharacter { byte } => write!(
                 f,
-                "control character U+{byte:04X} in a string at line {line}, column {column}: \
-                 it must be escaped"
+                "unescaped control character U+{byte:04X} in a string at line {line}, \
+                 column {column}: write it as an escape such as \\n or \\u{byte:04x}"
             ),
-            ErrorKind::InvalidEscape => write!(
-                f,
-                "invalid escape at line {line}, column {column}: expected one of \
-                 \\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\u and four hex digits"
-            ),
-            ErrorKind::LoneSurrogate => write!(
-                f,
-                "lone surrogate escape at line {line}, column {column}: \\uD800 to \\uDFFF \
-                 must come in high-low pairs"
-            ),
-            ErrorKind::TrailingCharacters => write!(
-                f,
-                "trailing characters after the JSON value at line {line}, column {column}"
-            ),
+            ErrorKind::InvalidEscape => {
+                write!(f, "invalid escape at line {line}, column {column}")?;
+                self.write_detail(f)
+            }
+            ErrorKind::LoneSurrogate => {
+                write!(f, "lone surrogate escape at line {line}, column {column}")?;
+                self.write_detail(f)
+            }
+            ErrorKind::TrailingCharacters => {
+                write!(
+                    f,
+                    "expected the end of the input after the JSON value at line {line}, \
+                     column {column}"
+                )?;
+                self.write_detail(f)
+            }
             ErrorKind::TooDeep { limit } => write!(
                 f,
                 "nesting deeper than {limit} levels at line {line}, column {column}"
@@ -166,10 +183,27 @@ impl fmt::Display for ParseError {
             ErrorKind::TooLarge { limit, size } => {
                 write!(
                     f,
-                    "the input is {size} bytes, more than the limit of {limit}"
+                    "the input is {size} bytes, more than the limit of {limit} bytes"
                 )
             }
-            ErrorKind::InvalidUtf8 => write!(f, "invalid UTF-8 at byte {}", self.at.offset),
+            ErrorKind::InvalidUtf8 => write!(
+                f,
+                "invalid UTF-8 at byte {} (line {line}, column {column})",
+                self.at.offset
+            ),
+        }
+    }
+}
+
+impl ParseError {
+    /// Writes `: <detail>, found 'x'` (each part only when known).
+    fn write_detail(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.detail.is_empty() {
+            write!(f, ": {}", self.detail)?;
+        }
+        match self.found {
+            Some(found) => write!(f, ", found {found:?}"),
+            None => Ok(()),
         }
     }
 }
@@ -186,6 +220,32 @@ impl Inside {
             Inside::String => "a string",
             Inside::Array => "an array",
             Inside::Object => "an object",
+        }
+    }
+}
+
+impl Position {
+    /// The position of byte `offset` in `input`: lines are counted by `\n`, columns in
+    /// characters (UTF-8 continuation bytes are not counted), both from 1.
+    ///
+    /// Called only when an error is made, so its linear scan costs nothing on success.
+    pub(crate) fn locate(input: &[u8], offset: usize) -> Position {
+        let before = input.get(..offset).unwrap_or(input);
+        let line_start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |newline| newline + 1);
+        let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+        let column = 1 + before
+            .get(line_start..)
+            .unwrap_or(&[])
+            .iter()
+            .filter(|&&b| b & 0xC0 != 0x80)
+            .count();
+        Position {
+            offset,
+            line,
+            column,
         }
     }
 }

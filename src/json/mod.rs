@@ -14,4 +14,4 @@ mod write;
 pub use error::{ErrorKind, Inside, ParseError, Position};
 pub use parse::{parse, parse_bytes, parse_bytes_with, parse_with, Limits};
 pub use value::{Kind, Member, Number, Value};
-pub use write::{to_pretty_string, write_escaped_str};
+pub use write::{preview, to_pretty_string, write_escaped_str};

@@ -1,9 +1,29 @@
 //! The parser: bytes to [`Value`], strict RFC 8259, bounded in depth and size.
-//! (Skeleton: the implementation lands with issue #2.)
+//!
+//! One pass over the input and no recursion. Open arrays and objects live on an explicit
+//! stack of frames, so a million `[` meet the depth limit instead of the thread's stack.
+//! Finished elements and members wait on a scratch stack until their container closes, then
+//! move into one `Vec` of exactly the right size: a small object costs one allocation. Both
+//! stacks are kept per thread between parses, so a parse of a small document allocates only
+//! its containers and the strings that held an escape.
+//!
+//! Strings without escapes borrow from the input. String bodies are scanned eight bytes at a
+//! time (a `u64` read with `from_le_bytes`, no `unsafe`) for the three bytes that end a fast
+//! run: `"`, `\` and a control character. UTF-8 is never checked here: a `&str` is valid by
+//! type, and [`parse_bytes`] checks bytes once, up front, with `std::str::from_utf8`.
+//!
+//! Input that stops early is [`ErrorKind::Truncated`] exactly when it is a proper prefix of
+//! some valid text: `-`, `1.`, `tru`, `"\u12`, `[1,` are; `-x`, `[1,]`, `"\uDC` are not.
 
-use super::{ParseError, Value};
+use super::error::{ErrorKind, Inside, ParseError, Position};
+use super::value::{Member, Number, Value};
+use std::borrow::Cow;
+use std::cell::RefCell;
 
 /// Bounds on what one parse may take.
+///
+/// `max_depth` also bounds the recursion of the derived `Drop`, `Clone`, `PartialEq` and
+/// `Debug` of the resulting [`Value`]: raise it into the thousands, not the millions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Deepest nesting of arrays and objects accepted (the top-level value is level 1).
@@ -21,10 +41,16 @@ impl Default for Limits {
     }
 }
 
-/// Parses a JSON text under the default [`Limits`].
+/// Parses a JSON text under the default [`Limits`] (128 levels, 1 MiB).
+///
+/// ```
+/// let value = toolgate::json::parse(r#"{"city": "Zürich", "days": [1, 2]}"#)?;
+/// assert_eq!(value.get("city").and_then(|v| v.as_str()), Some("Zürich"));
+/// # Ok::<(), toolgate::json::ParseError>(())
+/// ```
 ///
 /// # Errors
-/// Any [`ParseError`].
+/// See [`parse_with`].
 pub fn parse(text: &str) -> Result<Value<'_>, ParseError> {
     parse_with(text, Limits::default())
 }
@@ -32,25 +58,693 @@ pub fn parse(text: &str) -> Result<Value<'_>, ParseError> {
 /// Parses bytes that should be a UTF-8 JSON text under the default [`Limits`].
 ///
 /// # Errors
-/// Any [`ParseError`]; invalid UTF-8 is `InvalidUtf8` at its byte offset.
+/// See [`parse_bytes_with`].
 pub fn parse_bytes(bytes: &[u8]) -> Result<Value<'_>, ParseError> {
     parse_bytes_with(bytes, Limits::default())
 }
 
-/// Parses bytes under the given limits.
+/// Parses bytes that should be a UTF-8 JSON text under the given limits.
 ///
 /// # Errors
-/// Any [`ParseError`].
+/// Those of [`parse_with`], and [`ErrorKind::InvalidUtf8`] at the first byte that is not
+/// UTF-8, unless a syntax error comes before it. A multi-byte character cut off by the end
+/// of the input inside a string is [`ErrorKind::Truncated`].
 pub fn parse_bytes_with(bytes: &[u8], limits: Limits) -> Result<Value<'_>, ParseError> {
-    let _ = (bytes, limits);
-    todo!("issue #2")
+    if bytes.len() > limits.max_bytes {
+        return Err(too_large(bytes, limits));
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(text) => parse_with(text, limits),
+        Err(utf8) => Err(utf8_error(bytes, &utf8, limits)),
+    }
 }
 
 /// Parses a JSON text under the given limits.
 ///
 /// # Errors
-/// Any [`ParseError`].
+/// - [`ErrorKind::Truncated`]: the input ended inside a value, or before one started.
+/// - [`ErrorKind::Unexpected`]: a character the grammar does not allow where it stands.
+/// - [`ErrorKind::InvalidNumber`]: a number against the RFC 8259 grammar (`-x`, `01`).
+/// - [`ErrorKind::ControlCharacter`]: an unescaped U+0000 to U+001F in a string.
+/// - [`ErrorKind::InvalidEscape`], [`ErrorKind::LoneSurrogate`]: a bad `\` escape.
+/// - [`ErrorKind::TrailingCharacters`]: more than whitespace after the value.
+/// - [`ErrorKind::TooDeep`], [`ErrorKind::TooLarge`]: beyond `limits`.
 pub fn parse_with(text: &str, limits: Limits) -> Result<Value<'_>, ParseError> {
-    let _ = (text, limits);
-    todo!("issue #2")
+    if text.len() > limits.max_bytes {
+        return Err(too_large(text.as_bytes(), limits));
+    }
+    let (mut frames, spare_members) = take_spare_stacks();
+    // `Vec<Member<'static>>` is a `Vec<Member<'a>>` by covariance: the spare stack is empty.
+    let mut members: Vec<Member<'_>> = spare_members;
+    let mut parser = Parser {
+        text,
+        bytes: text.as_bytes(),
+        pos: 0,
+        max_depth: limits.max_depth,
+    };
+    let result = parser.run(&mut frames, &mut members);
+    give_back_spare_stacks(frames, members);
+    result
+}
+
+/// An array or object whose closing bracket has not been seen yet.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    /// Offset of its `[` or `{`.
+    start: usize,
+    /// Length of the scratch member stack when it opened: its own members lie above.
+    base: usize,
+    is_object: bool,
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    /// Invariant: `pos <= bytes.len() + 1` at all times (a scan may step one past the end
+    /// of a truncated escape), so adding a small constant never overflows.
+    pos: usize,
+    max_depth: usize,
+}
+
+impl<'a> Parser<'a> {
+    /// The whole text: one value, then only whitespace.
+    ///
+    /// Elements wait on `members` with an empty key; an object's key is pushed with a `null`
+    /// placeholder that its value replaces when the value is complete.
+    fn run(
+        &mut self,
+        frames: &mut Vec<Frame>,
+        members: &mut Vec<Member<'a>>,
+    ) -> Result<Value<'a>, ParseError> {
+        self.skip_whitespace();
+        'value: loop {
+            // At the first byte of a value, whitespace skipped.
+            let mut value = match self.peek() {
+                Some(b'"') => Value::String(self.parse_string()?),
+                Some(b'-' | b'0'..=b'9') => Value::Number(self.parse_number()?),
+                Some(b'{') => {
+                    self.open(frames, members, true)?;
+                    self.skip_whitespace();
+                    match self.peek() {
+                        Some(b'}') => {
+                            self.pos += 1;
+                            frames.pop();
+                            Value::Object(Vec::new())
+                        }
+                        Some(b'"') => {
+                            self.parse_key(frames, members)?;
+                            continue 'value;
+                        }
+                        Some(_) => return Err(self.unexpected("a string key or '}'")),
+                        None => return Err(self.truncated(frames)),
+                    }
+                }
+                Some(b'[') => {
+                    self.open(frames, members, false)?;
+                    self.skip_whitespace();
+                    if self.peek() == Some(b']') {
+                        self.pos += 1;
+                        frames.pop();
+                        Value::Array(Vec::new())
+                    } else {
+                        continue 'value;
+                    }
+                }
+                Some(b't') => self.parse_literal(b"true", "'true'", Value::Bool(true))?,
+                Some(b'f') => self.parse_literal(b"false", "'false'", Value::Bool(false))?,
+                Some(b'n') => self.parse_literal(b"null", "'null'", Value::Null)?,
+                Some(_) => return Err(self.unexpected(expected_value(frames, members))),
+                None => return Err(self.truncated(frames)),
+            };
+            // A value is complete: hand it to its container, and close every container
+            // that the input closes right after it.
+            loop {
+                let Some(frame) = frames.last().copied() else {
+                    self.skip_whitespace();
+                    return match self.peek() {
+                        None => Ok(value),
+                        Some(_) => {
+                            Err(self.error_with(self.pos, ErrorKind::TrailingCharacters, ""))
+                        }
+                    };
+                };
+                if frame.is_object {
+                    if let Some(member) = members.last_mut() {
+                        member.1 = value;
+                    }
+                } else {
+                    members.push((Cow::Borrowed(""), value));
+                }
+                self.skip_whitespace();
+                match (self.peek(), frame.is_object) {
+                    (Some(b','), false) => {
+                        self.pos += 1;
+                        self.skip_whitespace();
+                        continue 'value;
+                    }
+                    (Some(b','), true) => {
+                        self.pos += 1;
+                        self.skip_whitespace();
+                        match self.peek() {
+                            Some(b'"') => {
+                                self.parse_key(frames, members)?;
+                                continue 'value;
+                            }
+                            Some(_) => return Err(self.unexpected("a string key after ','")),
+                            None => return Err(self.truncated(frames)),
+                        }
+                    }
+                    (Some(b']'), false) => {
+                        self.pos += 1;
+                        frames.pop();
+                        let items = members.drain(frame.base..).map(|(_, item)| item);
+                        value = Value::Array(items.collect());
+                    }
+                    (Some(b'}'), true) => {
+                        self.pos += 1;
+                        frames.pop();
+                        value = Value::Object(members.drain(frame.base..).collect());
+                    }
+                    (Some(_), false) => {
+                        return Err(self.unexpected("',' or ']' after an array element"))
+                    }
+                    (Some(_), true) => {
+                        return Err(self.unexpected("',' or '}' after an object member"))
+                    }
+                    (None, _) => return Err(self.truncated(frames)),
+                }
+            }
+        }
+    }
+
+    /// Opens an array or object at `[` or `{`, then steps past it.
+    fn open(
+        &mut self,
+        frames: &mut Vec<Frame>,
+        members: &[Member<'a>],
+        is_object: bool,
+    ) -> Result<(), ParseError> {
+        if frames.len() >= self.max_depth {
+            let limit = self.max_depth;
+            return Err(self.error(self.pos, ErrorKind::TooDeep { limit }));
+        }
+        frames.push(Frame {
+            start: self.pos,
+            base: members.len(),
+            is_object,
+        });
+        self.pos += 1;
+        Ok(())
+    }
+
+    /// A key, `:` and the whitespace after it; the key waits on `members` for its value.
+    fn parse_key(
+        &mut self,
+        frames: &[Frame],
+        members: &mut Vec<Member<'a>>,
+    ) -> Result<(), ParseError> {
+        let key = self.parse_string()?;
+        self.skip_whitespace();
+        match self.peek() {
+            Some(b':') => self.pos += 1,
+            Some(_) => return Err(self.unexpected("':' after an object key")),
+            None => return Err(self.truncated(frames)),
+        }
+        self.skip_whitespace();
+        members.push((key, Value::Null));
+        Ok(())
+    }
+
+    /// `true`, `false` or `null`, checked byte by byte so that `tru` at the end of the
+    /// input is truncated and `trux` is not.
+    fn parse_literal(
+        &mut self,
+        word: &'static [u8],
+        expected: &'static str,
+        value: Value<'a>,
+    ) -> Result<Value<'a>, ParseError> {
+        let start = self.pos;
+        let end = start + word.len();
+        if self.bytes.get(start..end) == Some(word) {
+            self.pos = end;
+            return Ok(value);
+        }
+        for (at, want) in (start..end).zip(word) {
+            match self.bytes.get(at) {
+                Some(got) if got == want => {}
+                Some(_) => return Err(self.unexpected_at(at, expected)),
+                None => return Err(self.truncated_at(Inside::Literal, start)),
+            }
+        }
+        // Unreachable: the loop returns unless all bytes matched, which the fast path took.
+        Err(self.unexpected_at(start, expected))
+    }
+
+    /// A number in the RFC 8259 grammar, borrowed from the input as written.
+    fn parse_number(&mut self) -> Result<Number<'a>, ParseError> {
+        let start = self.pos;
+        let mut pos = start;
+        if self.bytes.get(pos) == Some(&b'-') {
+            pos += 1;
+        }
+        match self.bytes.get(pos) {
+            Some(b'0') => {
+                pos += 1;
+                if let Some(b'0'..=b'9') = self.bytes.get(pos) {
+                    return Err(
+                        self.invalid_number(pos, "a leading 0 must not be followed by a digit")
+                    );
+                }
+            }
+            Some(b'1'..=b'9') => pos = self.skip_digits(pos + 1),
+            Some(_) => return Err(self.invalid_number(pos, "expected a digit after '-'")),
+            None => return Err(self.truncated_at(Inside::Number, start)),
+        }
+        if self.bytes.get(pos) == Some(&b'.') {
+            pos = self.one_or_more_digits(start, pos + 1, "expected a digit after '.'")?;
+        }
+        if let Some(b'e' | b'E') = self.bytes.get(pos) {
+            pos += 1;
+            if let Some(b'+' | b'-') = self.bytes.get(pos) {
+                pos += 1;
+            }
+            pos = self.one_or_more_digits(start, pos, "expected a digit in the exponent")?;
+        }
+        self.pos = pos;
+        Ok(Number::from_checked(self.slice(start, pos)?))
+    }
+
+    fn skip_digits(&self, mut pos: usize) -> usize {
+        while let Some(b'0'..=b'9') = self.bytes.get(pos) {
+            pos += 1;
+        }
+        pos
+    }
+
+    fn one_or_more_digits(
+        &self,
+        start: usize,
+        pos: usize,
+        expected: &'static str,
+    ) -> Result<usize, ParseError> {
+        match self.bytes.get(pos) {
+            Some(b'0'..=b'9') => Ok(self.skip_digits(pos + 1)),
+            Some(_) => Err(self.invalid_number(pos, expected)),
+            None => Err(self.truncated_at(Inside::Number, start)),
+        }
+    }
+
+    /// A string at its opening quote: borrowed when it holds no escape.
+    fn parse_string(&mut self) -> Result<Cow<'a, str>, ParseError> {
+        let quote = self.pos;
+        let body = quote + 1;
+        let stop = scan_plain(self.bytes, body);
+        match self.bytes.get(stop) {
+            Some(b'"') => {
+                self.pos = stop + 1;
+                Ok(Cow::Borrowed(self.slice(body, stop)?))
+            }
+            Some(b'\\') => self.parse_escaped_string(quote, stop).map(Cow::Owned),
+            Some(&byte) => Err(self.error(stop, ErrorKind::ControlCharacter { byte })),
+            None => Err(self.truncated_at(Inside::String, quote)),
+        }
+    }
+
+    /// The rest of a string from its first `\`. The unescaped text is never longer than the
+    /// raw text, so measuring the raw text first makes the string one allocation.
+    fn parse_escaped_string(
+        &mut self,
+        quote: usize,
+        first_escape: usize,
+    ) -> Result<String, ParseError> {
+        let body = quote + 1;
+        let raw_end = scan_to_closing_quote(self.bytes, first_escape).min(self.bytes.len());
+        let mut out = String::with_capacity(raw_end.saturating_sub(body));
+        out.push_str(self.slice(body, first_escape)?);
+        let mut pos = first_escape;
+        loop {
+            match self.bytes.get(pos) {
+                Some(b'"') => {
+                    self.pos = pos + 1;
+                    return Ok(out);
+                }
+                Some(b'\\') => pos = self.parse_escape(quote, pos, &mut out)?,
+                Some(&byte) => return Err(self.error(pos, ErrorKind::ControlCharacter { byte })),
+                None => return Err(self.truncated_at(Inside::String, quote)),
+            }
+            let run_end = scan_plain(self.bytes, pos);
+            out.push_str(self.slice(pos, run_end)?);
+            pos = run_end;
+        }
+    }
+
+    /// One escape at its `\`: appends what it stands for, returns the offset after it.
+    fn parse_escape(
+        &self,
+        quote: usize,
+        backslash: usize,
+        out: &mut String,
+    ) -> Result<usize, ParseError> {
+        let short = match self.bytes.get(backslash + 1) {
+            Some(b'"') => '"',
+            Some(b'\\') => '\\',
+            Some(b'/') => '/',
+            Some(b'b') => '\u{8}',
+            Some(b'f') => '\u{c}',
+            Some(b'n') => '\n',
+            Some(b'r') => '\r',
+            Some(b't') => '\t',
+            Some(b'u') => return self.parse_unicode_escape(quote, backslash, out),
+            Some(_) => {
+                return Err(self.error_with(
+                    backslash + 1,
+                    ErrorKind::InvalidEscape,
+                    "expected one of \" \\ / b f n r t u after a backslash",
+                ))
+            }
+            None => return Err(self.truncated_at(Inside::String, quote)),
+        };
+        out.push(short);
+        Ok(backslash + 2)
+    }
+
+    /// `\uXXXX`, or a high-low pair `\uD83D\uDE4F`, at its `\`.
+    fn parse_unicode_escape(
+        &self,
+        quote: usize,
+        backslash: usize,
+        out: &mut String,
+    ) -> Result<usize, ParseError> {
+        // The escape's own text says what arrived; the backslash under it would not.
+        let lone = |detail| ParseError {
+            found: None,
+            ..self.error_with(backslash, ErrorKind::LoneSurrogate, detail)
+        };
+        const HIGH: &str =
+            "a high surrogate \\uD800-\\uDBFF must be followed by a low one \\uDC00-\\uDFFF";
+        const LOW: &str = "a low surrogate \\uDC00-\\uDFFF must follow a high one \\uD800-\\uDBFF";
+        let unit = match self.hex4(backslash + 2) {
+            Ok(unit) => unit,
+            // Every completion of `\uDC` is a lone low surrogate: not a prefix of valid text.
+            Err(HexStop::End(range)) if is_within(range, LOW_SURROGATES) => return Err(lone(LOW)),
+            Err(stop) => return Err(self.hex_error(stop, quote)),
+        };
+        let after = backslash + 6;
+        if (LOW_SURROGATES.0..=LOW_SURROGATES.1).contains(&unit) {
+            return Err(lone(LOW));
+        }
+        if !(0xD800..=0xDBFF).contains(&unit) {
+            return match char::from_u32(unit) {
+                Some(c) => {
+                    out.push(c);
+                    Ok(after)
+                }
+                None => Err(lone(LOW)),
+            };
+        }
+        match (self.bytes.get(after), self.bytes.get(after + 1)) {
+            (Some(b'\\'), Some(b'u')) => {}
+            (None, _) | (Some(b'\\'), None) => return Err(self.truncated_at(Inside::String, quote)),
+            _ => return Err(lone(HIGH)),
+        }
+        let low = match self.hex4(after + 2) {
+            Ok(low) => low,
+            // `\uD83D\uD8` can never become a pair: not a prefix of valid text.
+            Err(HexStop::End(range)) if !overlaps(range, LOW_SURROGATES) => return Err(lone(HIGH)),
+            Err(stop) => return Err(self.hex_error(stop, quote)),
+        };
+        if !(LOW_SURROGATES.0..=LOW_SURROGATES.1).contains(&low) {
+            return Err(lone(HIGH));
+        }
+        let scalar = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
+        match char::from_u32(scalar) {
+            Some(c) => {
+                out.push(c);
+                Ok(after + 6)
+            }
+            None => Err(lone(HIGH)),
+        }
+    }
+
+    /// Four hex digits from `pos`.
+    fn hex4(&self, pos: usize) -> Result<u32, HexStop> {
+        let mut unit = 0;
+        for (n_digits, at) in (pos..pos + 4).enumerate() {
+            let digit = match self.bytes.get(at) {
+                Some(&b @ b'0'..=b'9') => b - b'0',
+                Some(&b @ b'a'..=b'f') => b - b'a' + 10,
+                Some(&b @ b'A'..=b'F') => b - b'A' + 10,
+                Some(_) => return Err(HexStop::NotHex(at)),
+                None => {
+                    // The units that the digits read so far can still become.
+                    let shift = 4 * (4 - n_digits);
+                    let low = unit << shift;
+                    return Err(HexStop::End((low, low | ((1 << shift) - 1))));
+                }
+            };
+            unit = unit << 4 | u32::from(digit);
+        }
+        Ok(unit)
+    }
+
+    fn hex_error(&self, stop: HexStop, quote: usize) -> ParseError {
+        match stop {
+            HexStop::NotHex(at) => self.error_with(
+                at,
+                ErrorKind::InvalidEscape,
+                "expected four hex digits after \\u",
+            ),
+            HexStop::End(_) => self.truncated_at(Inside::String, quote),
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    /// RFC 8259 section 2: whitespace is space, tab, line feed and carriage return only.
+    fn skip_whitespace(&mut self) {
+        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.bytes.get(self.pos) {
+            self.pos += 1;
+        }
+    }
+
+    /// The input between two offsets that sit next to ASCII bytes (so on char boundaries).
+    fn slice(&self, start: usize, end: usize) -> Result<&'a str, ParseError> {
+        // `get` cannot fail for such offsets; the error only keeps this path panic-free.
+        self.text
+            .get(start..end)
+            .ok_or_else(|| self.error(start, ErrorKind::InvalidUtf8))
+    }
+
+    fn error(&self, offset: usize, kind: ErrorKind) -> ParseError {
+        self.error_with(offset, kind, "")
+    }
+
+    fn error_with(&self, offset: usize, kind: ErrorKind, detail: &'static str) -> ParseError {
+        ParseError {
+            kind,
+            at: Position::locate(self.bytes, offset),
+            detail,
+            found: self.text.get(offset..).and_then(|rest| rest.chars().next()),
+        }
+    }
+
+    fn invalid_number(&self, offset: usize, detail: &'static str) -> ParseError {
+        self.error_with(offset, ErrorKind::InvalidNumber, detail)
+    }
+
+    fn unexpected(&self, expected: &'static str) -> ParseError {
+        self.unexpected_at(self.pos, expected)
+    }
+
+    fn unexpected_at(&self, offset: usize, expected: &'static str) -> ParseError {
+        let found = self
+            .text
+            .get(offset..)
+            .and_then(|rest| rest.chars().next())
+            .unwrap_or('\u{FFFD}');
+        self.error(offset, ErrorKind::Unexpected { expected, found })
+    }
+
+    /// The input ended inside the innermost open container, or before any value.
+    fn truncated(&self, frames: &[Frame]) -> ParseError {
+        match frames.last() {
+            Some(frame) if frame.is_object => self.truncated_at(Inside::Object, frame.start),
+            Some(frame) => self.truncated_at(Inside::Array, frame.start),
+            None => self.truncated_at(Inside::Document, self.bytes.len()),
+        }
+    }
+
+    fn truncated_at(&self, inside: Inside, start: usize) -> ParseError {
+        let start = Position::locate(self.bytes, start);
+        self.error(self.bytes.len(), ErrorKind::Truncated { inside, start })
+    }
+}
+
+/// Why four hex digits were not read.
+enum HexStop {
+    /// A byte that is not a hex digit, at this offset.
+    NotHex(usize),
+    /// The end of the input, with the range of units the digits so far could still become.
+    End((u32, u32)),
+}
+
+const LOW_SURROGATES: (u32, u32) = (0xDC00, 0xDFFF);
+
+fn is_within(range: (u32, u32), outer: (u32, u32)) -> bool {
+    outer.0 <= range.0 && range.1 <= outer.1
+}
+
+fn overlaps(range: (u32, u32), other: (u32, u32)) -> bool {
+    range.0 <= other.1 && other.0 <= range.1
+}
+
+/// What a value position wants, in words, for `Unexpected`.
+fn expected_value(frames: &[Frame], members: &[Member<'_>]) -> &'static str {
+    match frames.last() {
+        None => "a JSON value",
+        Some(frame) if frame.is_object => "a value after ':'",
+        Some(frame) if members.len() == frame.base => "a value or ']'",
+        Some(_) => "a value after ','",
+    }
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+/// The offset of the first `"`, `\` or control byte at or after `pos`, or the input's length.
+///
+/// Eight bytes at a time: `(x - 0x01..) & !x & 0x80..` flags the bytes of `x` that are zero
+/// (for `x` = word XOR a repeated byte: the bytes equal to it), and `(w - 0x20..) & !w &
+/// 0x80..` the bytes below 0x20. A borrow can only flag bytes *above* a truly flagged one,
+/// so the lowest flag is exact.
+fn scan_plain(bytes: &[u8], mut pos: usize) -> usize {
+    while let Some(chunk) = bytes.get(pos..pos.saturating_add(8)) {
+        let Ok(chunk) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        let word = u64::from_le_bytes(chunk);
+        let quotes = word ^ (ONES * u64::from(b'"'));
+        let backslashes = word ^ (ONES * u64::from(b'\\'));
+        let flags = (quotes.wrapping_sub(ONES) & !quotes
+            | backslashes.wrapping_sub(ONES) & !backslashes
+            | word.wrapping_sub(ONES * 0x20) & !word)
+            & HIGH_BITS;
+        if flags != 0 {
+            return pos + (flags.trailing_zeros() / 8) as usize;
+        }
+        pos += 8;
+    }
+    while let Some(&byte) = bytes.get(pos) {
+        if byte == b'"' || byte == b'\\' || byte < 0x20 {
+            return pos;
+        }
+        pos += 1;
+    }
+    pos
+}
+
+/// The offset of the quote that closes a string, given an offset inside its body (or where
+/// the scan stopped: a control byte or the end). Escapes are stepped over, not checked.
+fn scan_to_closing_quote(bytes: &[u8], mut pos: usize) -> usize {
+    loop {
+        pos = scan_plain(bytes, pos);
+        match bytes.get(pos) {
+            Some(b'\\') => pos += 2,
+            _ => return pos,
+        }
+    }
+}
+
+fn too_large(bytes: &[u8], limits: Limits) -> ParseError {
+    ParseError {
+        kind: ErrorKind::TooLarge {
+            limit: limits.max_bytes,
+            size: bytes.len(),
+        },
+        at: Position::locate(bytes, limits.max_bytes),
+        detail: "",
+        found: None,
+    }
+}
+
+/// The error for bytes that are not all UTF-8: a syntax error in the valid part comes first;
+/// a character cut off at the very end inside a string is truncation; else `InvalidUtf8`.
+fn utf8_error(bytes: &[u8], utf8: &std::str::Utf8Error, limits: Limits) -> ParseError {
+    let valid_up_to = utf8.valid_up_to();
+    let invalid = ParseError {
+        kind: ErrorKind::InvalidUtf8,
+        at: Position::locate(bytes, valid_up_to),
+        detail: "",
+        found: None,
+    };
+    let valid = bytes.get(..valid_up_to).unwrap_or(&[]);
+    let Ok(valid) = std::str::from_utf8(valid) else {
+        return invalid;
+    };
+    if utf8.error_len().is_some() {
+        // Bytes that no continuation can make UTF-8: only an earlier syntax error wins.
+        return match parse_with(valid, limits) {
+            Err(error) if !error.is_truncated() && error.offset() < valid_up_to => error,
+            _ => invalid,
+        };
+    }
+    // A cut-off character at the end. It is a prefix of valid text exactly when some
+    // character could stand there, so complete it with one and look at the verdict.
+    let mut completed = String::with_capacity(valid_up_to + 2);
+    completed.push_str(valid);
+    completed.push('é');
+    let unlimited = Limits {
+        max_bytes: usize::MAX,
+        ..limits
+    };
+    match parse_with(&completed, unlimited) {
+        Err(error) if error.is_truncated() => ParseError {
+            at: Position::locate(bytes, bytes.len()),
+            ..error
+        },
+        Err(error) if error.offset() < valid_up_to => error,
+        _ => invalid,
+    }
+}
+
+/// The stacks a parse works on, kept per thread between parses so that parsing a small
+/// document allocates only what the document itself needs.
+type SpareStacks = (Vec<Frame>, Vec<Member<'static>>);
+
+thread_local! {
+    static SPARE_STACKS: RefCell<SpareStacks> = const { RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// Spare stacks bigger than this many entries are freed rather than kept.
+const MAX_KEPT: usize = 1 << 12;
+
+fn take_spare_stacks() -> SpareStacks {
+    SPARE_STACKS
+        .try_with(|spare| {
+            spare
+                .try_borrow_mut()
+                .map(|mut spare| std::mem::take(&mut *spare))
+                .unwrap_or_default()
+        })
+        .unwrap_or_default()
+}
+
+fn give_back_spare_stacks(mut frames: Vec<Frame>, mut members: Vec<Member<'_>>) {
+    if frames.capacity() > MAX_KEPT || members.capacity() > MAX_KEPT {
+        return;
+    }
+    frames.clear();
+    members.clear();
+    // An empty `Vec<Member<'a>>` becomes a `Vec<Member<'static>>` keeping its buffer: std
+    // collects `vec::IntoIter` adapters in place when the element layout is the same.
+    // (`filter` would keep the lifetime; `filter_map` is what changes the element type.)
+    #[allow(clippy::unnecessary_filter_map)]
+    let members: Vec<Member<'static>> = members.into_iter().filter_map(|_| None).collect();
+    let _ = SPARE_STACKS.try_with(|spare| {
+        if let Ok(mut spare) = spare.try_borrow_mut() {
+            *spare = (frames, members);
+        }
+    });
 }
