@@ -72,28 +72,116 @@ use Outcome::{Refused, Written};
 
 /// `(file, outcome, reason)` for every `test_transform` file.
 const TRANSFORMS: &[(&str, Outcome, &str)] = &[
-    ("number_-9223372036854775808.json", Written("[-9223372036854775808]", Some(Some(i64::MIN))), "i64::MIN exactly"),
-    ("number_-9223372036854775809.json", Written("[-9223372036854775809]", Some(None)), "kept as written; below i64"),
-    ("number_1.0.json", Written("[1.0]", Some(Some(1))), "written as it came; 1.0 is the integer 1"),
-    ("number_1.000000000000000005.json", Written("[1.000000000000000005]", Some(None)), "decided exactly, not through f64 (which rounds it to 1.0)"),
-    ("number_1000000000000000.json", Written("[1000000000000000]", Some(Some(1_000_000_000_000_000))), "an ordinary integer"),
-    ("number_10000000000000000999.json", Written("[10000000000000000999]", Some(None)), "kept as written; beyond i64"),
-    ("number_1e-999.json", Written("[1E-999]", Some(None)), "kept as written; as_f64 is 0.0"),
-    ("number_1e6.json", Written("[1E6]", Some(Some(1_000_000))), "kept as written; the integer 1000000"),
-    ("number_9223372036854775807.json", Written("[9223372036854775807]", Some(Some(i64::MAX))), "i64::MAX exactly"),
-    ("number_9223372036854775808.json", Written("[9223372036854775808]", Some(None)), "kept as written; beyond i64"),
-    ("object_key_nfc_nfd.json", Written("{\"\u{e9}\":\"NFC\",\"e\u{301}\":\"NFD\"}", None), "keys are compared as bytes, never normalized: two members"),
-    ("object_key_nfd_nfc.json", Written("{\"e\u{301}\":\"NFD\",\"\u{e9}\":\"NFC\"}", None), "keys are compared as bytes, never normalized: two members"),
-    ("object_same_key_different_values.json", Written("{\"a\":1,\"a\":2}", None), "both members kept in order; the gate refuses the duplicate"),
-    ("object_same_key_same_value.json", Written("{\"a\":1,\"a\":1}", None), "both members kept in order; the gate refuses the duplicate"),
-    ("object_same_key_unclear_values.json", Written("{\"a\":0,\"a\":-0}", None), "both kept, -0 as written"),
-    ("string_1_escaped_invalid_codepoint.json", Refused("LoneSurrogate"), "a lone surrogate escape is refused"),
-    ("string_1_invalid_codepoint.json", Refused("InvalidUtf8"), "an encoded surrogate is not UTF-8"),
-    ("string_2_escaped_invalid_codepoints.json", Refused("LoneSurrogate"), "two high surrogates are not a pair"),
-    ("string_2_invalid_codepoints.json", Refused("InvalidUtf8"), "encoded surrogates are not UTF-8"),
-    ("string_3_escaped_invalid_codepoints.json", Refused("LoneSurrogate"), "three high surrogates are not pairs"),
-    ("string_3_invalid_codepoints.json", Refused("InvalidUtf8"), "encoded surrogates are not UTF-8"),
-    ("string_with_escaped_NULL.json", Written("[\"A\\u0000B\"]", None), "U+0000 is kept, and escaped again when written"),
+    (
+        "number_-9223372036854775808.json",
+        Written("[-9223372036854775808]", Some(Some(i64::MIN))),
+        "i64::MIN exactly",
+    ),
+    (
+        "number_-9223372036854775809.json",
+        Written("[-9223372036854775809]", Some(None)),
+        "kept as written; below i64",
+    ),
+    (
+        "number_1.0.json",
+        Written("[1.0]", Some(Some(1))),
+        "written as it came; 1.0 is the integer 1",
+    ),
+    (
+        "number_1.000000000000000005.json",
+        Written("[1.000000000000000005]", Some(None)),
+        "decided exactly, not through f64 (which rounds it to 1.0)",
+    ),
+    (
+        "number_1000000000000000.json",
+        Written("[1000000000000000]", Some(Some(1_000_000_000_000_000))),
+        "an ordinary integer",
+    ),
+    (
+        "number_10000000000000000999.json",
+        Written("[10000000000000000999]", Some(None)),
+        "kept as written; beyond i64",
+    ),
+    (
+        "number_1e-999.json",
+        Written("[1E-999]", Some(None)),
+        "kept as written; as_f64 is 0.0",
+    ),
+    (
+        "number_1e6.json",
+        Written("[1E6]", Some(Some(1_000_000))),
+        "kept as written; the integer 1000000",
+    ),
+    (
+        "number_9223372036854775807.json",
+        Written("[9223372036854775807]", Some(Some(i64::MAX))),
+        "i64::MAX exactly",
+    ),
+    (
+        "number_9223372036854775808.json",
+        Written("[9223372036854775808]", Some(None)),
+        "kept as written; beyond i64",
+    ),
+    (
+        "object_key_nfc_nfd.json",
+        Written("{\"\u{e9}\":\"NFC\",\"e\u{301}\":\"NFD\"}", None),
+        "keys are compared as bytes, never normalized: two members",
+    ),
+    (
+        "object_key_nfd_nfc.json",
+        Written("{\"e\u{301}\":\"NFD\",\"\u{e9}\":\"NFC\"}", None),
+        "keys are compared as bytes, never normalized: two members",
+    ),
+    (
+        "object_same_key_different_values.json",
+        Written("{\"a\":1,\"a\":2}", None),
+        "both members kept in order; the gate refuses the duplicate",
+    ),
+    (
+        "object_same_key_same_value.json",
+        Written("{\"a\":1,\"a\":1}", None),
+        "both members kept in order; the gate refuses the duplicate",
+    ),
+    (
+        "object_same_key_unclear_values.json",
+        Written("{\"a\":0,\"a\":-0}", None),
+        "both kept, -0 as written",
+    ),
+    (
+        "string_1_escaped_invalid_codepoint.json",
+        Refused("LoneSurrogate"),
+        "a lone surrogate escape is refused",
+    ),
+    (
+        "string_1_invalid_codepoint.json",
+        Refused("InvalidUtf8"),
+        "an encoded surrogate is not UTF-8",
+    ),
+    (
+        "string_2_escaped_invalid_codepoints.json",
+        Refused("LoneSurrogate"),
+        "two high surrogates are not a pair",
+    ),
+    (
+        "string_2_invalid_codepoints.json",
+        Refused("InvalidUtf8"),
+        "encoded surrogates are not UTF-8",
+    ),
+    (
+        "string_3_escaped_invalid_codepoints.json",
+        Refused("LoneSurrogate"),
+        "three high surrogates are not pairs",
+    ),
+    (
+        "string_3_invalid_codepoints.json",
+        Refused("InvalidUtf8"),
+        "encoded surrogates are not UTF-8",
+    ),
+    (
+        "string_with_escaped_NULL.json",
+        Written("[\"A\\u0000B\"]", None),
+        "U+0000 is kept, and escaped again when written",
+    ),
 ];
 
 fn kind_name(kind: &ErrorKind) -> &'static str {
@@ -117,7 +205,10 @@ fn suite() -> Option<PathBuf> {
     match std::env::var_os("TOOLGATE_JSONTESTSUITE") {
         Some(dir) => {
             let dir = PathBuf::from(dir);
-            assert!(dir.is_dir(), "TOOLGATE_JSONTESTSUITE is set but {dir:?} is not a folder");
+            assert!(
+                dir.is_dir(),
+                "TOOLGATE_JSONTESTSUITE is set but {dir:?} is not a folder"
+            );
             Some(dir)
         }
         None => {
@@ -137,9 +228,16 @@ fn files(dir: PathBuf) -> Vec<(String, Vec<u8>)> {
     let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("cannot list {dir:?}: {e}"))
         .map(|entry| {
-            let path = entry.unwrap_or_else(|e| panic!("cannot list {dir:?}: {e}")).path();
-            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
-            let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {path:?}: {e}"));
+            let path = entry
+                .unwrap_or_else(|e| panic!("cannot list {dir:?}: {e}"))
+                .path();
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default()
+                .to_string();
+            let bytes =
+                std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {path:?}: {e}"));
             (name, bytes)
         })
         .collect();
@@ -156,7 +254,11 @@ fn every_test_parsing_file_gets_its_verdict() {
     for (name, bytes) in files(dir.join("test_parsing")) {
         let result = parse_bytes(&bytes);
         if let Err(error) = &result {
-            assert!(error.offset() <= bytes.len(), "{name}: offset {} beyond the input", error.offset());
+            assert!(
+                error.offset() <= bytes.len(),
+                "{name}: offset {} beyond the input",
+                error.offset()
+            );
             assert!(!error.to_string().is_empty(), "{name}: empty message");
         }
         if name.starts_with("y_") {
@@ -177,7 +279,10 @@ fn every_test_parsing_file_gets_its_verdict() {
             }
         } else if name.starts_with("i_") {
             n_implementation += 1;
-            let Some(row) = IMPLEMENTATION_DEFINED.iter().position(|(file, ..)| *file == name) else {
+            let Some(row) = IMPLEMENTATION_DEFINED
+                .iter()
+                .position(|(file, ..)| *file == name)
+            else {
                 failures.push(format!("{name}: no row in IMPLEMENTATION_DEFINED"));
                 continue;
             };
@@ -188,7 +293,9 @@ fn every_test_parsing_file_gets_its_verdict() {
             };
             let (_, decision, reason) = IMPLEMENTATION_DEFINED[row];
             if decided != decision {
-                failures.push(format!("{name}: decided {decision:?} ({reason}), got {decided:?}"));
+                failures.push(format!(
+                    "{name}: decided {decision:?} ({reason}), got {decided:?}"
+                ));
             }
         } else {
             failures.push(format!("{name}: neither y_, n_ nor i_"));
@@ -202,11 +309,26 @@ fn every_test_parsing_file_gets_its_verdict() {
     println!(
         "JSONTestSuite: {n_accepted} y_ parsed, {n_rejected} n_ refused, {n_implementation} i_ \
          decided ({} accepted, {} refused)",
-        IMPLEMENTATION_DEFINED.iter().filter(|row| row.1 == Accept).count(),
-        IMPLEMENTATION_DEFINED.iter().filter(|row| row.1 != Accept).count(),
+        IMPLEMENTATION_DEFINED
+            .iter()
+            .filter(|row| row.1 == Accept)
+            .count(),
+        IMPLEMENTATION_DEFINED
+            .iter()
+            .filter(|row| row.1 != Accept)
+            .count(),
     );
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
-    assert!(n_accepted > 0 && n_rejected > 0, "the corpus at {:?} looks empty", suite());
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(
+        n_accepted > 0 && n_rejected > 0,
+        "the corpus at {:?} looks empty",
+        suite()
+    );
 }
 
 #[test]
@@ -214,7 +336,10 @@ fn five_hundred_nested_arrays_parse_when_the_limit_allows_them() {
     let Some(dir) = suite() else { return };
     let bytes = std::fs::read(dir.join("test_parsing/i_structure_500_nested_arrays.json"))
         .unwrap_or_else(|e| panic!("cannot read the 500 nested arrays: {e}"));
-    let limits = Limits { max_depth: 500, ..Limits::default() };
+    let limits = Limits {
+        max_depth: 500,
+        ..Limits::default()
+    };
     let mut value = parse_bytes_with(&bytes, limits).map_err(|e| e.to_string());
     let mut depth = 0;
     while let Ok(Value::Array(items)) = value {
@@ -239,17 +364,26 @@ fn every_test_transform_file_has_its_documented_outcome() {
         match (parse_bytes(&bytes), outcome) {
             (Ok(value), Written(text, integer)) => {
                 if value.to_string() != text {
-                    failures.push(format!("{name}: written as {value}, expected {text} ({reason})"));
+                    failures.push(format!(
+                        "{name}: written as {value}, expected {text} ({reason})"
+                    ));
                 }
                 if let Some(integer) = integer {
-                    let first = value.as_array().and_then(|items| items.first()).and_then(Value::as_i64);
+                    let first = value
+                        .as_array()
+                        .and_then(|items| items.first())
+                        .and_then(Value::as_i64);
                     if first != integer {
-                        failures.push(format!("{name}: as_i64 {first:?}, expected {integer:?} ({reason})"));
+                        failures.push(format!(
+                            "{name}: as_i64 {first:?}, expected {integer:?} ({reason})"
+                        ));
                     }
                 }
             }
             (Err(error), Refused(kind)) if kind_name(error.kind()) == kind => {}
-            (got, _) => failures.push(format!("{name}: expected {outcome:?} ({reason}), got {got:?}")),
+            (got, _) => failures.push(format!(
+                "{name}: expected {outcome:?} ({reason}), got {got:?}"
+            )),
         }
     }
     for (seen, (file, ..)) in rows_seen.iter().zip(TRANSFORMS) {
@@ -257,6 +391,14 @@ fn every_test_transform_file_has_its_documented_outcome() {
             failures.push(format!("{file}: a row without a file"));
         }
     }
-    println!("JSONTestSuite test_transform: {} files, each as documented", TRANSFORMS.len());
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    println!(
+        "JSONTestSuite test_transform: {} files, each as documented",
+        TRANSFORMS.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -1,11 +1,200 @@
 //! `toolgate bench`: in-process measurements on realistic data, reported as medians.
-//! (Skeleton: `bench parse` lands with issue #2, `bench check` with issue #5.)
+//!
+//! `bench parse FILE...` times `toolgate::json::parse_with` over each file (a `.jsonl` file
+//! is one document per line) and counts the heap allocations one pass makes, through the
+//! counting allocator in `alloc.rs`. The helpers below (`median`, `time_passes`,
+//! `allocations_during`, `read_documents`, `take_passes_option`) are public so that other
+//! `bench` subcommands measure the same way.
+//!
+//! Speed is measured here and only here: no test asserts a time.
 
+use crate::alloc::{self, AllocCount};
+use std::hint::black_box;
 use std::process::ExitCode;
+use std::time::Instant;
+use toolgate::json::{self, Limits};
 
-/// `toolgate bench parse FILE...`.
-pub fn parse_command(files: &[&str]) -> ExitCode {
-    let _ = files;
-    eprintln!("toolgate bench parse: not built yet (issue #2)");
-    ExitCode::from(2)
+/// Passes timed when `--passes` is not given.
+pub const DEFAULT_PASSES: usize = 21;
+
+/// The documents of one input file.
+pub struct Documents {
+    /// The file as given on the command line.
+    pub path: String,
+    /// The whole file.
+    pub text: String,
+    /// Byte ranges of the documents in `text`: one per non-empty line for `.jsonl`, else one.
+    pub ranges: Vec<std::ops::Range<usize>>,
+}
+
+impl Documents {
+    /// Each document's text.
+    pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
+        self.ranges
+            .iter()
+            .map(|range| self.text.get(range.clone()).unwrap_or(""))
+    }
+
+    /// Total bytes over all documents (line ends of `.jsonl` files not included).
+    pub fn bytes(&self) -> usize {
+        self.ranges.iter().map(|range| range.len()).sum()
+    }
+}
+
+/// `toolgate bench parse [--passes N] FILE...`.
+pub fn parse_command(args: &[&str]) -> ExitCode {
+    let (passes, files) = match take_passes_option(args) {
+        Ok(parsed) => parsed,
+        Err(message) => {
+            eprintln!("toolgate bench parse: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    if files.is_empty() {
+        eprintln!("toolgate bench parse: give at least one file");
+        return ExitCode::from(2);
+    }
+    if cfg!(debug_assertions) {
+        println!("note: this is a debug build; measure with `cargo run --release -- bench parse`");
+    }
+    println!(
+        "toolgate::json::parse_with on &str (UTF-8 checked once, outside the timing), \
+         median of {passes} passes, 1 MB = 10^6 bytes"
+    );
+    println!(
+        "{:<34} {:>6} {:>9} {:>8} {:>9} {:>11} {:>12}",
+        "file", "docs", "bytes", "MB/s", "ns/doc", "allocs/doc", "ok docs"
+    );
+    let mut status = ExitCode::SUCCESS;
+    for path in files {
+        match read_documents(path) {
+            Ok(documents) => print_parse_row(&documents, passes),
+            Err(message) => {
+                eprintln!("toolgate bench parse: {message}");
+                status = ExitCode::from(1);
+            }
+        }
+    }
+    status
+}
+
+fn print_parse_row(documents: &Documents, passes: usize) {
+    // No size limit: big.json is larger than the default 1 MiB.
+    let limits = Limits {
+        max_bytes: usize::MAX,
+        ..Limits::default()
+    };
+    let parse_all = || {
+        let mut n_ok = 0usize;
+        for document in documents.iter() {
+            if black_box(json::parse_with(black_box(document), limits)).is_ok() {
+                n_ok += 1;
+            }
+        }
+        n_ok
+    };
+    let n_ok = parse_all(); // also warms caches and the parser's spare stacks
+    let mut seconds = time_passes(passes, || {
+        black_box(parse_all());
+    });
+    let (_, allocated) = allocations_during(parse_all);
+    let n_docs = documents.ranges.len().max(1);
+    let median_seconds = median(&mut seconds);
+    let mb_per_s = documents.bytes() as f64 / median_seconds / 1e6;
+    println!(
+        "{:<34} {:>6} {:>9} {:>8.1} {:>9.0} {:>11.2} {:>12}",
+        documents.path,
+        documents.ranges.len(),
+        documents.bytes(),
+        mb_per_s,
+        median_seconds * 1e9 / n_docs as f64,
+        allocated.allocations as f64 / n_docs as f64,
+        format!("{n_ok}/{}", documents.ranges.len()),
+    );
+}
+
+/// Splits `--passes N` off the arguments: `(passes, the other arguments)`.
+///
+/// # Errors
+/// A message when `N` is missing, not a number, or zero.
+pub fn take_passes_option<'a>(args: &[&'a str]) -> Result<(usize, Vec<&'a str>), String> {
+    let mut passes = DEFAULT_PASSES;
+    let mut rest = Vec::new();
+    let mut args = args.iter();
+    while let Some(&arg) = args.next() {
+        if arg == "--passes" {
+            let value = args.next().ok_or("--passes needs a number")?;
+            passes = match value.parse() {
+                Ok(n) if n > 0 => n,
+                _ => return Err(format!("--passes needs a positive number, got {value:?}")),
+            };
+        } else {
+            rest.push(arg);
+        }
+    }
+    Ok((passes, rest))
+}
+
+/// Reads a file as documents: one per non-empty line if it ends in `.jsonl`, else one.
+///
+/// # Errors
+/// A message when the file cannot be read or is not UTF-8.
+pub fn read_documents(path: &str) -> Result<Documents, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let text = String::from_utf8(bytes).map_err(|e| format!("{path} is not UTF-8: {e}"))?;
+    let ranges = if path.ends_with(".jsonl") {
+        let mut ranges = Vec::new();
+        let mut start = 0;
+        for line in text.split_inclusive('\n') {
+            let end = start + line.len();
+            let content = line.trim_end_matches(['\n', '\r']);
+            if !content.trim().is_empty() {
+                ranges.push(start..start + content.len());
+            }
+            start = end;
+        }
+        ranges
+    } else {
+        let whole = 0..text.len();
+        vec![whole]
+    };
+    Ok(Documents {
+        path: path.to_string(),
+        text,
+        ranges,
+    })
+}
+
+/// Runs `run` `passes` times and returns each pass's wall time in seconds.
+pub fn time_passes(passes: usize, mut run: impl FnMut()) -> Vec<f64> {
+    (0..passes)
+        .map(|_| {
+            let start = Instant::now();
+            run();
+            start.elapsed().as_secs_f64()
+        })
+        .collect()
+}
+
+/// The median of `samples` (sorted in place); 0 for none.
+pub fn median(samples: &mut [f64]) -> f64 {
+    samples.sort_by(f64::total_cmp);
+    let middle = samples.len() / 2;
+    match (samples.get(middle), samples.len() % 2) {
+        (Some(&upper), 0) => (samples.get(middle - 1).copied().unwrap_or(upper) + upper) / 2.0,
+        (Some(&value), _) => value,
+        (None, _) => 0.0,
+    }
+}
+
+/// Runs `run` and returns its result with the heap allocations it made (on any thread).
+pub fn allocations_during<R>(run: impl FnOnce() -> R) -> (R, AllocCount) {
+    let before = alloc::snapshot();
+    let result = run();
+    let after = alloc::snapshot();
+    let made = AllocCount {
+        allocations: after.allocations.saturating_sub(before.allocations),
+        bytes: after.bytes.saturating_sub(before.bytes),
+    };
+    (result, made)
 }
