@@ -37,8 +37,8 @@ const TOP_USAGE: &str = "\
 usage: toolgate                                    play the demo agent loop
        toolgate check --tools TOOLS.json [--summary] [CALLS.jsonl]
        toolgate schema --tools TOOLS.json --to PROVIDER
-       toolgate bench parse FILE...
-       toolgate bench check --tools TOOLS.json CALLS.jsonl
+       toolgate bench parse [--passes N] FILE...
+       toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl
        toolgate --version";
 
 #[test]
@@ -53,16 +53,34 @@ fn version_prints_the_package_version() {
 #[test]
 fn help_is_printed_on_stdout_for_every_command() {
     let cases: [(&[&str], &str); 11] = [
-        (&["--help"], "toolgate: checks a language model's tool calls"),
+        (
+            &["--help"],
+            "toolgate: checks a language model's tool calls",
+        ),
         (&["-h"], "toolgate: checks a language model's tool calls"),
         (&["help"], "toolgate: checks a language model's tool calls"),
-        (&["check", "--help"], "toolgate check: run each raw tool call"),
+        (
+            &["check", "--help"],
+            "toolgate check: run each raw tool call",
+        ),
         (&["check", "-h"], "toolgate check: run each raw tool call"),
         (&["help", "check"], "toolgate check: run each raw tool call"),
-        (&["schema", "--help"], "toolgate schema: convert tool declarations"),
-        (&["schema", "--tools", "x.json", "-h"], "toolgate schema: convert"),
-        (&["bench", "--help"], "usage: toolgate bench parse FILE..."),
-        (&["bench", "check", "--help"], "toolgate bench check: time Gate::check_call"),
+        (
+            &["schema", "--help"],
+            "toolgate schema: convert tool declarations",
+        ),
+        (
+            &["schema", "--tools", "x.json", "-h"],
+            "toolgate schema: convert",
+        ),
+        (
+            &["bench", "--help"],
+            "usage: toolgate bench parse [--passes N] FILE...",
+        ),
+        (
+            &["bench", "check", "--help"],
+            "toolgate bench check: time Gate::check_call",
+        ),
         (&["demo", "--help"], "toolgate: play the demo agent loop"),
     ];
     for (args, start) in cases {
@@ -164,11 +182,13 @@ fn other_mistakes_are_usage_errors() {
     check_usage_error(
         &["bench"],
         "toolgate bench: a benchmark name is required",
-        "usage: toolgate bench parse FILE...\n       toolgate bench check --tools TOOLS.json CALLS.jsonl",
+        "usage: toolgate bench parse [--passes N] FILE...\n       toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl",
         "toolgate bench --help",
     );
     check_usage_error(
-        &["bench", "check", "--tools", "t.json", "--passes", "0", "c.jsonl"],
+        &[
+            "bench", "check", "--tools", "t.json", "--passes", "0", "c.jsonl",
+        ],
         "toolgate bench check: --passes expects a whole number of at least 1, got '0'",
         "usage: toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl",
         "toolgate bench check --help",

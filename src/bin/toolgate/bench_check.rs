@@ -8,10 +8,9 @@
 //! Speed is reported, never asserted: no test depends on these numbers.
 
 use crate::args::{set_once, Arg, Args, UsageError};
-use crate::{alloc, tools};
+use crate::{bench, tools};
 use std::hint::black_box;
 use std::process::ExitCode;
-use std::time::Instant;
 use toolgate::Gate;
 
 /// The usage line.
@@ -24,15 +23,12 @@ toolgate bench check: time Gate::check_call on a log of raw calls
 usage: toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl
 
   --tools TOOLS.json  the tools array
-  --passes N          timed passes over the log (default 7, at least 1); the median is shown
+  --passes N          timed passes over the log (default 21, at least 1); the median is shown
   CALLS.jsonl         one raw call per line
   -h, --help          print this help
 
 Build with --release (cargo run --release -- bench check ...): a debug build's numbers
 say nothing about the library.";
-
-/// Timed passes when `--passes` is not given: odd, so the median is one measured pass.
-const DEFAULT_PASSES: usize = 7;
 
 /// What `bench check` was asked to do.
 #[derive(Debug)]
@@ -70,7 +66,7 @@ pub fn parse_args(mut args: Args) -> Result<Option<Options>, UsageError> {
     let tools = tools.ok_or_else(|| args.error("--tools TOOLS.json is required".into()))?;
     let calls = calls.ok_or_else(|| args.error("CALLS.jsonl is required".into()))?;
     let passes = match passes {
-        None => DEFAULT_PASSES,
+        None => bench::DEFAULT_PASSES,
         Some(text) => match text.parse::<usize>() {
             Ok(n) if n >= 1 => n,
             _ => {
@@ -178,7 +174,8 @@ pub fn run(options: &Options) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Times `passes` passes over `calls` and counts one pass's allocations.
+/// Times `passes` passes over `calls` and counts one pass's allocations, with the helpers
+/// `bench parse` uses, so both benchmarks measure the same way.
 fn measure(
     gate: &Gate,
     label: &'static str,
@@ -210,34 +207,15 @@ fn measure(
             }
         }
     };
-    // One untimed pass warms caches and the allocator; it also gives the allocation count.
-    let before = alloc::snapshot();
-    one_pass();
-    let after = alloc::snapshot();
+    // The counted pass also warms caches and the allocator before the timed ones.
+    let ((), allocated) = bench::allocations_during(one_pass);
+    let mut seconds = bench::time_passes(passes, one_pass);
     let n = calls.len() as f64;
-    let mut per_call: Vec<f64> = (0..passes)
-        .map(|_| {
-            let start = Instant::now();
-            one_pass();
-            start.elapsed().as_nanos() as f64 / n
-        })
-        .collect();
-    per_call.sort_by(f64::total_cmp);
     Measure {
         label,
         n_calls: calls.len(),
-        median_ns: median(&per_call),
-        allocations: after.allocations.saturating_sub(before.allocations) as f64 / n,
-        bytes: after.bytes.saturating_sub(before.bytes) as f64 / n,
-    }
-}
-
-/// The middle of sorted values (the mean of the two middles for an even count).
-fn median(sorted: &[f64]) -> Option<f64> {
-    let mid = sorted.len() / 2;
-    if sorted.len() % 2 == 1 {
-        sorted.get(mid).copied()
-    } else {
-        Some((sorted.get(mid.checked_sub(1)?)? + sorted.get(mid)?) / 2.0)
+        median_ns: Some(bench::median(&mut seconds) * 1e9 / n),
+        allocations: allocated.allocations as f64 / n,
+        bytes: allocated.bytes as f64 / n,
     }
 }

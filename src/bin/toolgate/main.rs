@@ -30,8 +30,8 @@ const USAGE: &str = "\
 usage: toolgate                                    play the demo agent loop
        toolgate check --tools TOOLS.json [--summary] [CALLS.jsonl]
        toolgate schema --tools TOOLS.json --to PROVIDER
-       toolgate bench parse FILE...
-       toolgate bench check --tools TOOLS.json CALLS.jsonl
+       toolgate bench parse [--passes N] FILE...
+       toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl
        toolgate --version";
 
 /// `toolgate --help`.
@@ -41,8 +41,8 @@ toolgate: checks a language model's tool calls before any tool code runs
 usage: toolgate                                    play the demo agent loop
        toolgate check --tools TOOLS.json [--summary] [CALLS.jsonl]
        toolgate schema --tools TOOLS.json --to PROVIDER
-       toolgate bench parse FILE...
-       toolgate bench check --tools TOOLS.json CALLS.jsonl
+       toolgate bench parse [--passes N] FILE...
+       toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl
        toolgate --version
 
   (no command)  an agent loop against a scripted model that makes the real mistakes
@@ -54,8 +54,8 @@ Run 'toolgate COMMAND --help' for a command's options.";
 
 /// `toolgate bench --help`.
 const BENCH_USAGE: &str = "\
-usage: toolgate bench parse FILE...
-       toolgate bench check --tools TOOLS.json CALLS.jsonl";
+usage: toolgate bench parse [--passes N] FILE...
+       toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl";
 
 /// What the command line asked for.
 enum Command {
@@ -157,18 +157,7 @@ fn parse_bench(words: Vec<String>) -> Result<Command, UsageError> {
             if rest.iter().any(|word| word == "-h" || word == "--help") {
                 return Ok(Command::Print(BENCH_USAGE));
             }
-            if let Some(flag) = rest.iter().find(|word| word.starts_with('-')) {
-                return Err(UsageError {
-                    command: "bench parse",
-                    problem: format!("unknown option '{flag}'"),
-                });
-            }
-            if rest.is_empty() {
-                return Err(UsageError {
-                    command: "bench parse",
-                    problem: String::from("FILE... is required"),
-                });
-            }
+            // `bench parse` reads its own options (`--passes N`) and reports its own errors.
             Ok(Command::BenchParse(rest))
         }
         Some("check") => Ok(bench_check::parse_args(Args::new("bench check", rest))?
