@@ -11,7 +11,9 @@ const TOOLS: &str = r#"[{"name": "get_order", "description": "Fetch one order.",
 /// A real rejection of each kind the test uses.
 fn rejection(raw: &str, kind: RejectionKind) -> Rejection {
     let gate = Gate::from_tools_json(TOOLS).expect("the test's tools load");
-    let rejection = gate.check_call(raw).expect_err("the test's call is refused");
+    let rejection = gate
+        .check_call(raw)
+        .expect_err("the test's call is refused");
     assert_eq!(rejection.kind(), kind, "{raw}");
     rejection
 }
@@ -24,7 +26,10 @@ fn schema_violation() -> Rejection {
 }
 
 fn unknown_tool() -> Rejection {
-    rejection(r#"{"name":"get_ordr","arguments":{}}"#, RejectionKind::UnknownTool)
+    rejection(
+        r#"{"name":"get_ordr","arguments":{}}"#,
+        RejectionKind::UnknownTool,
+    )
 }
 
 fn dispatched(retried: bool) -> Outcome {
@@ -168,5 +173,8 @@ fn rates_of_nothing_are_a_dash() {
         .lines()
         .find(|line| line.starts_with("dispatched"))
         .expect("a dispatched row");
-    assert_eq!(dispatched_row, "dispatched                       0        -");
+    assert_eq!(
+        dispatched_row,
+        "dispatched                       0        -"
+    );
 }

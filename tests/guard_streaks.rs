@@ -19,14 +19,19 @@ fn gate() -> Gate {
 
 /// A real rejection of `raw`, with the kind the test expects.
 fn rejection(raw: &str, kind: RejectionKind) -> Rejection {
-    let rejection = gate().check_call(raw).expect_err("the test's call is refused");
+    let rejection = gate()
+        .check_call(raw)
+        .expect_err("the test's call is refused");
     assert_eq!(rejection.kind(), kind, "{raw}");
     rejection
 }
 
 /// `get_order` with a missing field: a schema violation named `get_order`.
 fn bad_get_order() -> Rejection {
-    rejection(r#"{"name":"get_order","arguments":{}}"#, RejectionKind::SchemaViolation)
+    rejection(
+        r#"{"name":"get_order","arguments":{}}"#,
+        RejectionKind::SchemaViolation,
+    )
 }
 
 /// `send_email` with a wrong type.
@@ -46,7 +51,10 @@ fn truncated() -> Rejection {
 }
 
 fn unknown() -> Rejection {
-    rejection(r#"{"name":"get_ordr","arguments":{}}"#, RejectionKind::UnknownTool)
+    rejection(
+        r#"{"name":"get_ordr","arguments":{}}"#,
+        RejectionKind::UnknownTool,
+    )
 }
 
 fn dispatched(tool: &str) -> Outcome {
@@ -98,9 +106,15 @@ fn the_limit_is_configurable() {
     for limit in 1..=6 {
         let mut guard = Guard::new(limit);
         for n in 1..limit {
-            assert_eq!(guard.record_rejection(&bad_get_order()), Ok(()), "{n} of {limit}");
+            assert_eq!(
+                guard.record_rejection(&bad_get_order()),
+                Ok(()),
+                "{n} of {limit}"
+            );
         }
-        let stuck = guard.record_rejection(&bad_get_order()).expect_err("at the limit");
+        let stuck = guard
+            .record_rejection(&bad_get_order())
+            .expect_err("at the limit");
         assert_eq!(stuck.rejections, limit);
     }
 }
@@ -116,12 +130,16 @@ fn a_limit_of_zero_stops_at_the_first_rejection() {
 fn a_success_of_the_tool_ends_its_streak() {
     let mut guard = Guard::default();
     for _ in 0..2 {
-        guard.record_rejection(&bad_get_order()).expect("below the limit");
+        guard
+            .record_rejection(&bad_get_order())
+            .expect("below the limit");
     }
     assert_eq!(guard.record(&dispatched("get_order")), Ok(()));
     assert_eq!(guard.streak(Some("get_order")), 0);
     for _ in 0..2 {
-        guard.record_rejection(&bad_get_order()).expect("a new streak");
+        guard
+            .record_rejection(&bad_get_order())
+            .expect("a new streak");
     }
     assert!(guard.record_rejection(&bad_get_order()).is_err());
 }
@@ -130,12 +148,16 @@ fn a_success_of_the_tool_ends_its_streak() {
 fn a_tool_failure_counts_as_success() {
     let mut guard = Guard::default();
     for _ in 0..2 {
-        guard.record_rejection(&bad_get_order()).expect("below the limit");
+        guard
+            .record_rejection(&bad_get_order())
+            .expect("below the limit");
     }
     assert_eq!(guard.record(&tool_failed("get_order")), Ok(()));
     assert_eq!(guard.streak(Some("get_order")), 0);
     for _ in 0..2 {
-        guard.record_rejection(&bad_get_order()).expect("a new streak");
+        guard
+            .record_rejection(&bad_get_order())
+            .expect("a new streak");
     }
 }
 
@@ -162,7 +184,9 @@ fn another_tools_success_does_not_end_a_streak() {
     let mut guard = Guard::default();
     guard.record(&rejected(bad_get_order())).expect("A 1");
     guard.record(&dispatched("send_email")).expect("B ok");
-    guard.record(&rejected(bad_get_order())).expect("A 2: exploring, not stuck");
+    guard
+        .record(&rejected(bad_get_order()))
+        .expect("A 2: exploring, not stuck");
     let stuck = guard.record(&rejected(bad_get_order())).expect_err("A 3");
     assert_eq!(stuck.tool.as_deref(), Some("get_order"));
 }
@@ -217,7 +241,9 @@ fn once_tripped_it_stays_tripped_until_a_success() {
     let mut guard = Guard::new(2);
     guard.record_rejection(&bad_get_order()).expect("1");
     assert!(guard.record_rejection(&bad_get_order()).is_err());
-    let again = guard.record_rejection(&bad_get_order()).expect_err("still stuck");
+    let again = guard
+        .record_rejection(&bad_get_order())
+        .expect_err("still stuck");
     assert_eq!(again.rejections, 3);
     guard.record_success("get_order");
     assert_eq!(guard.record_rejection(&bad_get_order()), Ok(()));
@@ -229,7 +255,9 @@ fn two_guards_share_nothing() {
     let mut second = Guard::default();
     first.record_rejection(&bad_get_order()).expect("1");
     first.record_rejection(&bad_get_order()).expect("2");
-    second.record_rejection(&bad_get_order()).expect("the other run's first");
+    second
+        .record_rejection(&bad_get_order())
+        .expect("the other run's first");
     assert_eq!(first.streak(Some("get_order")), 2);
     assert_eq!(second.streak(Some("get_order")), 1);
 }
