@@ -102,10 +102,14 @@ pub fn parse_with(text: &str, limits: Limits) -> Result<Value<'_>, ParseError> {
         pos: 0,
         max_depth: limits.max_depth,
     };
-    let result = parser.run(&mut frames, &mut members);
+    let result = parser.run(&mut frames, &mut members).map_err(|fail| *fail);
     give_back_spare_stacks(frames, members);
     result
 }
+
+/// A parse error on its way out. Boxed so that the `Result`s of the hot path stay small
+/// (an error happens at most once per parse, so the allocation costs nothing that matters).
+type Fail = Box<ParseError>;
 
 /// An array or object whose closing bracket has not been seen yet.
 #[derive(Clone, Copy, Debug)]
@@ -135,7 +139,7 @@ impl<'a> Parser<'a> {
         &mut self,
         frames: &mut Vec<Frame>,
         members: &mut Vec<Member<'a>>,
-    ) -> Result<Value<'a>, ParseError> {
+    ) -> Result<Value<'a>, Fail> {
         self.skip_whitespace();
         'value: loop {
             // At the first byte of a value, whitespace skipped.
@@ -243,7 +247,7 @@ impl<'a> Parser<'a> {
         frames: &mut Vec<Frame>,
         members: &[Member<'a>],
         is_object: bool,
-    ) -> Result<(), ParseError> {
+    ) -> Result<(), Fail> {
         if frames.len() >= self.max_depth {
             let limit = self.max_depth;
             return Err(self.error(self.pos, ErrorKind::TooDeep { limit }));
@@ -262,7 +266,7 @@ impl<'a> Parser<'a> {
         &mut self,
         frames: &[Frame],
         members: &mut Vec<Member<'a>>,
-    ) -> Result<(), ParseError> {
+    ) -> Result<(), Fail> {
         let key = self.parse_string()?;
         self.skip_whitespace();
         match self.peek() {
@@ -282,7 +286,7 @@ impl<'a> Parser<'a> {
         word: &'static [u8],
         expected: &'static str,
         value: Value<'a>,
-    ) -> Result<Value<'a>, ParseError> {
+    ) -> Result<Value<'a>, Fail> {
         let start = self.pos;
         let end = start + word.len();
         if self.bytes.get(start..end) == Some(word) {
@@ -301,7 +305,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A number in the RFC 8259 grammar, borrowed from the input as written.
-    fn parse_number(&mut self) -> Result<Number<'a>, ParseError> {
+    fn parse_number(&mut self) -> Result<Number<'a>, Fail> {
         let start = self.pos;
         let mut pos = start;
         if self.bytes.get(pos) == Some(&b'-') {
@@ -346,7 +350,7 @@ impl<'a> Parser<'a> {
         start: usize,
         pos: usize,
         expected: &'static str,
-    ) -> Result<usize, ParseError> {
+    ) -> Result<usize, Fail> {
         match self.bytes.get(pos) {
             Some(b'0'..=b'9') => Ok(self.skip_digits(pos + 1)),
             Some(_) => Err(self.invalid_number(pos, expected)),
@@ -355,7 +359,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A string at its opening quote: borrowed when it holds no escape.
-    fn parse_string(&mut self) -> Result<Cow<'a, str>, ParseError> {
+    fn parse_string(&mut self) -> Result<Cow<'a, str>, Fail> {
         let quote = self.pos;
         let body = quote + 1;
         let stop = scan_plain(self.bytes, body);
@@ -376,7 +380,7 @@ impl<'a> Parser<'a> {
         &mut self,
         quote: usize,
         first_escape: usize,
-    ) -> Result<String, ParseError> {
+    ) -> Result<String, Fail> {
         let body = quote + 1;
         let raw_end = scan_to_closing_quote(self.bytes, first_escape).min(self.bytes.len());
         let mut out = String::with_capacity(raw_end.saturating_sub(body));
@@ -404,7 +408,7 @@ impl<'a> Parser<'a> {
         quote: usize,
         backslash: usize,
         out: &mut String,
-    ) -> Result<usize, ParseError> {
+    ) -> Result<usize, Fail> {
         let short = match self.bytes.get(backslash + 1) {
             Some(b'"') => '"',
             Some(b'\\') => '\\',
@@ -434,11 +438,12 @@ impl<'a> Parser<'a> {
         quote: usize,
         backslash: usize,
         out: &mut String,
-    ) -> Result<usize, ParseError> {
+    ) -> Result<usize, Fail> {
         // The escape's own text says what arrived; the backslash under it would not.
-        let lone = |detail| ParseError {
-            found: None,
-            ..self.error_with(backslash, ErrorKind::LoneSurrogate, detail)
+        let lone = |detail| {
+            let mut error = self.error_with(backslash, ErrorKind::LoneSurrogate, detail);
+            error.found = None;
+            error
         };
         const HIGH: &str =
             "a high surrogate \\uD800-\\uDBFF must be followed by a low one \\uDC00-\\uDFFF";
@@ -507,7 +512,8 @@ impl<'a> Parser<'a> {
         Ok(unit)
     }
 
-    fn hex_error(&self, stop: HexStop, quote: usize) -> ParseError {
+    #[cold]
+    fn hex_error(&self, stop: HexStop, quote: usize) -> Fail {
         match stop {
             HexStop::NotHex(at) => self.error_with(
                 at,
@@ -530,35 +536,39 @@ impl<'a> Parser<'a> {
     }
 
     /// The input between two offsets that sit next to ASCII bytes (so on char boundaries).
-    fn slice(&self, start: usize, end: usize) -> Result<&'a str, ParseError> {
+    fn slice(&self, start: usize, end: usize) -> Result<&'a str, Fail> {
         // `get` cannot fail for such offsets; the error only keeps this path panic-free.
         self.text
             .get(start..end)
             .ok_or_else(|| self.error(start, ErrorKind::InvalidUtf8))
     }
 
-    fn error(&self, offset: usize, kind: ErrorKind) -> ParseError {
+    #[cold]
+    fn error(&self, offset: usize, kind: ErrorKind) -> Fail {
         self.error_with(offset, kind, "")
     }
 
-    fn error_with(&self, offset: usize, kind: ErrorKind, detail: &'static str) -> ParseError {
-        ParseError {
+    fn error_with(&self, offset: usize, kind: ErrorKind, detail: &'static str) -> Fail {
+        Box::new(ParseError {
             kind,
             at: Position::locate(self.bytes, offset),
             detail,
             found: self.text.get(offset..).and_then(|rest| rest.chars().next()),
-        }
+        })
     }
 
-    fn invalid_number(&self, offset: usize, detail: &'static str) -> ParseError {
+    #[cold]
+    fn invalid_number(&self, offset: usize, detail: &'static str) -> Fail {
         self.error_with(offset, ErrorKind::InvalidNumber, detail)
     }
 
-    fn unexpected(&self, expected: &'static str) -> ParseError {
+    #[cold]
+    fn unexpected(&self, expected: &'static str) -> Fail {
         self.unexpected_at(self.pos, expected)
     }
 
-    fn unexpected_at(&self, offset: usize, expected: &'static str) -> ParseError {
+    #[cold]
+    fn unexpected_at(&self, offset: usize, expected: &'static str) -> Fail {
         let found = self
             .text
             .get(offset..)
@@ -568,7 +578,8 @@ impl<'a> Parser<'a> {
     }
 
     /// The input ended inside the innermost open container, or before any value.
-    fn truncated(&self, frames: &[Frame]) -> ParseError {
+    #[cold]
+    fn truncated(&self, frames: &[Frame]) -> Fail {
         match frames.last() {
             Some(frame) if frame.is_object => self.truncated_at(Inside::Object, frame.start),
             Some(frame) => self.truncated_at(Inside::Array, frame.start),
@@ -576,7 +587,8 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn truncated_at(&self, inside: Inside, start: usize) -> ParseError {
+    #[cold]
+    fn truncated_at(&self, inside: Inside, start: usize) -> Fail {
         let start = Position::locate(self.bytes, start);
         self.error(self.bytes.len(), ErrorKind::Truncated { inside, start })
     }
