@@ -1,174 +1,148 @@
-//! The three gates, in order: the name is registered, the arguments are an object, the
-//! arguments match the tool's spec. (Skeleton: the API contract; lands with issue #4.)
+//! The gates, in order: the call is JSON in an envelope toolgate reads, the name is
+//! registered, the arguments are an object, the arguments match the tool's spec.
+//!
+//! Each gate answers one question and refuses with one [`Rejection`], whose text tells the
+//! model what to send instead. The order matters: each gate can only ask its question once
+//! the previous ones have passed (there is no spec to check arguments against until the name
+//! is known), and the first refusal is the most basic fix, so the model is never told to
+//! repair a field of a call it must resend to another tool anyway.
+//!
+//! A [`Gate`] is the check-only half of a [`Registry`](crate::Registry): the compiled specs
+//! without handlers, for command-line checks and external harnesses.
 
-use crate::envelope::Call;
-use crate::json::{Kind, ParseError};
-use crate::spec::{LoadError, ToolSpec, Violation};
+use crate::envelope::{self, Call};
+use crate::json::{Limits, Value};
+use crate::spec::{LoadError, ToolSpec};
+use crate::suggest;
 use std::fmt;
 
+pub use crate::rejection::{EnvelopeProblem, Part, Rejection, RejectionKind, PREVIEW_CHARS};
+
+/// With at most this many tools, an unknown-tool rejection lists them all.
+pub const LIST_ALL_UP_TO: usize = 8;
+
+/// With more tools than [`LIST_ALL_UP_TO`], an unknown-tool rejection names this many of
+/// the closest.
+pub const CLOSEST_SHOWN: usize = 3;
+
 /// The compiled, check-only set of tool specs.
+///
+/// ```
+/// use toolgate::{Gate, ToolSpec, Type};
+///
+/// let weather = ToolSpec::new("get_weather", "Current weather for a city")
+///     .required("city", Type::string());
+/// let gate = Gate::new(vec![weather.build().unwrap()]).unwrap();
+///
+/// let call = gate.check_call(r#"{"name":"get_weather","arguments":{"city":"Oslo"}}"#).unwrap();
+/// assert_eq!(call.name, "get_weather");
+///
+/// let rejection = gate.check_call(r#"{"name":"get_wether","arguments":{}}"#).unwrap_err();
+/// assert_eq!(rejection.kind().label(), "unknown_tool");
+/// assert_eq!(
+///     rejection.to_string(),
+///     "No tool named 'get_wether'. Did you mean: get_weather? The tools are: get_weather."
+/// );
+/// ```
 #[derive(Clone, Debug)]
 pub struct Gate {
     specs: Vec<ToolSpec>,
+    /// `(name, index into specs)`, sorted by name: the name gate is a binary search.
+    by_name: Vec<(String, usize)>,
+    limits: Limits,
 }
 
-/// Why a call was refused: a statement about the request, never about the tool.
-#[derive(Clone, Debug, PartialEq)]
-#[non_exhaustive]
-pub enum Rejection {
-    /// The call text is not JSON.
-    MalformedJson {
-        /// The call id, when it could be read.
-        id: Option<String>,
-        /// The parser's error.
-        error: ParseError,
-    },
-    /// The call text stops in the middle.
-    TruncatedJson {
-        /// The call id, when it could be read.
-        id: Option<String>,
-        /// The parser's error.
-        error: ParseError,
-    },
-    /// JSON, but no envelope toolgate knows.
-    BadEnvelope {
-        /// The call id, when it could be read.
-        id: Option<String>,
-        /// What is wrong with it.
-        problem: String,
-    },
-    /// The name is not registered.
-    UnknownTool {
-        /// The call id.
-        id: Option<String>,
-        /// The name the model used.
-        name: String,
-        /// Up to three registered names closest by edit distance, or all when few.
-        closest: Vec<String>,
-    },
-    /// The arguments are not a JSON object.
-    ArgumentsNotObject {
-        /// The call id.
-        id: Option<String>,
-        /// The tool.
-        tool: String,
-        /// What they were instead.
-        found: Kind,
-    },
-    /// The arguments break the tool's spec.
-    SchemaViolation {
-        /// The call id.
-        id: Option<String>,
-        /// The tool.
-        tool: String,
-        /// The first violation.
-        violation: Violation,
-    },
+/// Two specs with the same name: a call could not say which one it means.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DuplicateTool {
+    /// The name given twice.
+    pub name: String,
+    /// The position of the first spec with this name.
+    pub first: usize,
+    /// The position of the second.
+    pub second: usize,
 }
 
-/// The kind of a [`Rejection`], with a stable label for counters and the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum RejectionKind {
-    /// `malformed_json`.
-    MalformedJson,
-    /// `truncated_json`.
-    TruncatedJson,
-    /// `bad_envelope`.
-    BadEnvelope,
-    /// `unknown_tool`.
-    UnknownTool,
-    /// `arguments_not_object`.
-    ArgumentsNotObject,
-    /// `schema_violation`.
-    SchemaViolation,
-}
-
-impl RejectionKind {
-    /// Every kind, in gate order.
-    pub const ALL: [RejectionKind; 6] = [
-        RejectionKind::MalformedJson,
-        RejectionKind::TruncatedJson,
-        RejectionKind::BadEnvelope,
-        RejectionKind::UnknownTool,
-        RejectionKind::ArgumentsNotObject,
-        RejectionKind::SchemaViolation,
-    ];
-
-    /// The stable label (`"unknown_tool"`).
-    pub fn label(self) -> &'static str {
-        match self {
-            RejectionKind::MalformedJson => "malformed_json",
-            RejectionKind::TruncatedJson => "truncated_json",
-            RejectionKind::BadEnvelope => "bad_envelope",
-            RejectionKind::UnknownTool => "unknown_tool",
-            RejectionKind::ArgumentsNotObject => "arguments_not_object",
-            RejectionKind::SchemaViolation => "schema_violation",
-        }
-    }
-}
-
-impl Rejection {
-    /// The kind.
-    pub fn kind(&self) -> RejectionKind {
-        match self {
-            Rejection::MalformedJson { .. } => RejectionKind::MalformedJson,
-            Rejection::TruncatedJson { .. } => RejectionKind::TruncatedJson,
-            Rejection::BadEnvelope { .. } => RejectionKind::BadEnvelope,
-            Rejection::UnknownTool { .. } => RejectionKind::UnknownTool,
-            Rejection::ArgumentsNotObject { .. } => RejectionKind::ArgumentsNotObject,
-            Rejection::SchemaViolation { .. } => RejectionKind::SchemaViolation,
-        }
-    }
-
-    /// The call id, when the call had one and it could be read.
-    pub fn id(&self) -> Option<&str> {
-        match self {
-            Rejection::MalformedJson { id, .. }
-            | Rejection::TruncatedJson { id, .. }
-            | Rejection::BadEnvelope { id, .. }
-            | Rejection::UnknownTool { id, .. }
-            | Rejection::ArgumentsNotObject { id, .. }
-            | Rejection::SchemaViolation { id, .. } => id.as_deref(),
-        }
-    }
-
-    /// The tool name the call used, when it could be read.
-    pub fn tool(&self) -> Option<&str> {
-        match self {
-            Rejection::UnknownTool { name, .. } => Some(name),
-            Rejection::ArgumentsNotObject { tool, .. }
-            | Rejection::SchemaViolation { tool, .. } => Some(tool),
-            _ => None,
-        }
-    }
-
-    /// The dotted path of a schema violation (`""` for the arguments root).
-    pub fn path(&self) -> Option<&str> {
-        match self {
-            Rejection::SchemaViolation { violation, .. } => Some(violation.path()),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for Rejection {
+impl fmt::Display for DuplicateTool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.kind().label())
+        write!(
+            f,
+            "tools {} and {} are both named '{}'; every tool needs its own name",
+            self.first, self.second, self.name
+        )
     }
 }
+
+impl std::error::Error for DuplicateTool {}
 
 impl Gate {
-    /// A gate over these specs.
-    pub fn new(specs: Vec<ToolSpec>) -> Gate {
-        Gate { specs }
-    }
-
-    /// A gate over a tools file in any provider form.
+    /// A gate over these specs, in this order (the order unknown-tool texts list them in),
+    /// parsing calls under the default [`Limits`].
     ///
     /// # Errors
-    /// The file's [`LoadError`].
+    /// [`DuplicateTool`] if two specs share a name.
+    pub fn new(specs: Vec<ToolSpec>) -> Result<Gate, DuplicateTool> {
+        let mut gate = Gate::empty();
+        for spec in specs {
+            gate.add(spec)?;
+        }
+        Ok(gate)
+    }
+
+    /// A gate over no tools: every call is an unknown tool.
+    pub(crate) fn empty() -> Gate {
+        Gate {
+            specs: Vec::new(),
+            by_name: Vec::new(),
+            limits: Limits::default(),
+        }
+    }
+
+    /// Adds one spec at the end, keeping the name index sorted.
+    pub(crate) fn add(&mut self, spec: ToolSpec) -> Result<(), DuplicateTool> {
+        let position = match self
+            .by_name
+            .binary_search_by(|(candidate, _)| candidate.as_str().cmp(spec.name()))
+        {
+            Ok(existing) => {
+                return Err(DuplicateTool {
+                    name: spec.name().to_owned(),
+                    first: self.by_name.get(existing).map_or(0, |(_, index)| *index),
+                    second: self.specs.len(),
+                })
+            }
+            Err(position) => position,
+        };
+        self.by_name
+            .insert(position, (spec.name().to_owned(), self.specs.len()));
+        self.specs.push(spec);
+        Ok(())
+    }
+
+    /// A gate over a tools file in any provider form (see [`crate::spec::load_tools`]).
+    ///
+    /// # Errors
+    /// The file's [`LoadError`]: not JSON, not a tools array, a tool or schema that cannot
+    /// be loaded, or two tools with the same name.
     pub fn from_tools_json(text: &str) -> Result<Gate, LoadError> {
-        crate::spec::load_tools(text).map(Gate::new)
+        let specs = crate::spec::load_tools(text)?;
+        // `load_tools` already refuses two tools with one name, with their places in the
+        // file; this only keeps the gate's own check from being skipped.
+        Gate::new(specs).map_err(|duplicate| LoadError::DuplicateTool {
+            path: format!("tools[{}]", duplicate.second),
+            name: duplicate.name,
+            first: format!("tools[{}]", duplicate.first),
+        })
+    }
+
+    /// The same gate, parsing calls (and arguments text) under `limits`.
+    pub fn with_limits(self, limits: Limits) -> Gate {
+        Gate { limits, ..self }
+    }
+
+    /// The limits calls are parsed under.
+    pub fn limits(&self) -> Limits {
+        self.limits
     }
 
     /// The specs, in registration order.
@@ -176,15 +150,135 @@ impl Gate {
         &self.specs
     }
 
-    /// Runs a raw call through every gate.
+    /// The spec named `name`, if registered.
+    pub fn spec(&self, name: &str) -> Option<&ToolSpec> {
+        self.index_of(name).and_then(|index| self.specs.get(index))
+    }
+
+    /// Runs a raw call through every gate and returns it, checked.
     ///
     /// # Errors
-    /// The first [`Rejection`].
+    /// The first [`Rejection`], in gate order:
+    /// - [`Rejection::MalformedJson`] / [`Rejection::TruncatedJson`]: the call, or the
+    ///   arguments text inside it, is not JSON (or stops short).
+    /// - [`Rejection::BadEnvelope`]: JSON, but not a call in any shape toolgate reads.
+    /// - [`Rejection::UnknownTool`]: the name is not registered.
+    /// - [`Rejection::ArgumentsNotObject`]: the arguments are not a JSON object.
+    /// - [`Rejection::SchemaViolation`]: the arguments break the tool's spec.
     pub fn check_call<'a>(&self, raw: &'a str) -> Result<Call<'a>, Rejection> {
-        let _ = raw;
-        Err(Rejection::BadEnvelope {
-            id: None,
-            problem: String::from("not built yet"),
+        self.check(raw).map(|(_, call)| call)
+    }
+
+    /// Like [`Gate::check_call`] for bytes that should be UTF-8 (a line read from a log):
+    /// bytes that are not UTF-8 are a malformed call, never a crash.
+    ///
+    /// # Errors
+    /// As [`Gate::check_call`]; invalid UTF-8 is [`Rejection::MalformedJson`] at the first
+    /// bad byte.
+    pub fn check_call_bytes<'a>(&self, raw: &'a [u8]) -> Result<Call<'a>, Rejection> {
+        match std::str::from_utf8(raw) {
+            Ok(text) => self.check_call(text),
+            Err(_) => {
+                let error = match crate::json::parse_bytes_with(raw, self.limits) {
+                    Err(error) => error,
+                    // The parser accepted bytes std refused: should not happen; read them
+                    // lossily rather than give up.
+                    Ok(_) => {
+                        let text = String::from_utf8_lossy(raw).into_owned();
+                        return self.check_call(&text).map(Call::into_owned);
+                    }
+                };
+                Err(Rejection::MalformedJson {
+                    id: None,
+                    tool: None,
+                    part: Part::Call,
+                    error,
+                })
+            }
+        }
+    }
+
+    /// Every gate, returning the index of the tool's spec with the call.
+    pub(crate) fn check<'a>(&self, raw: &'a str) -> Result<(usize, Call<'a>), Rejection> {
+        let call = envelope::read_call(raw, self.limits)?;
+        let (index, spec) = self.check_name(&call)?;
+        check_object(spec, &call)?;
+        check_args(spec, &call)?;
+        Ok((index, call))
+    }
+
+    /// Gate 1, *is the name registered?* A model that invents or misspells a tool name
+    /// cannot be helped by running anything; it needs the names that exist. So the answer
+    /// lists them all when there are few, and the closest by edit distance when there are
+    /// many, so the model can pick one on its next try.
+    ///
+    /// # Errors
+    /// [`Rejection::UnknownTool`].
+    pub fn check_name<'g>(&'g self, call: &Call<'_>) -> Result<(usize, &'g ToolSpec), Rejection> {
+        let found = self
+            .index_of(&call.name)
+            .and_then(|index| self.specs.get(index).map(|spec| (index, spec)));
+        found.ok_or_else(|| {
+            let names = self.specs.iter().map(ToolSpec::name);
+            let few = self.specs.len() <= LIST_ALL_UP_TO;
+            let n_closest = if few { 1 } else { CLOSEST_SHOWN };
+            Rejection::UnknownTool {
+                id: call.id.as_deref().map(String::from),
+                name: call.name.clone().into_owned(),
+                closest: suggest::closest(&call.name, names.clone(), n_closest)
+                    .into_iter()
+                    .map(String::from)
+                    .collect(),
+                tools: if few {
+                    names.map(String::from).collect()
+                } else {
+                    Vec::new()
+                },
+            }
         })
     }
+
+    fn index_of(&self, name: &str) -> Option<usize> {
+        self.by_name
+            .binary_search_by(|(candidate, _)| candidate.as_str().cmp(name))
+            .ok()
+            .and_then(|position| self.by_name.get(position))
+            .map(|(_, index)| *index)
+    }
+}
+
+/// Gate 2, *are the arguments an object?* Every tool takes named fields; a list, a number or
+/// a bare string means the model has not understood the call's form at all, and a field-level
+/// complaint would mislead it. The answer says that the arguments must be an object and shows
+/// what arrived.
+///
+/// # Errors
+/// [`Rejection::ArgumentsNotObject`].
+pub fn check_object(spec: &ToolSpec, call: &Call<'_>) -> Result<(), Rejection> {
+    match &call.args {
+        Value::Object(_) => Ok(()),
+        other => Err(Rejection::ArgumentsNotObject {
+            id: call.id.as_deref().map(String::from),
+            tool: spec.name().to_owned(),
+            found: other.kind(),
+            received: crate::json::preview(other, PREVIEW_CHARS),
+        }),
+    }
+}
+
+/// Gate 3, *do the arguments match the spec?* The tool's code may assume its contract
+/// (required fields present, amounts in range, an enum value it knows); the model, which
+/// produced the arguments token by token, may not have kept it. The answer names the first
+/// broken rule with its dotted path and the value received, which is exactly what the model
+/// must change.
+///
+/// # Errors
+/// [`Rejection::SchemaViolation`] with the spec's first violation.
+pub fn check_args(spec: &ToolSpec, call: &Call<'_>) -> Result<(), Rejection> {
+    spec.validate(&call.args)
+        .map_err(|violation| Rejection::SchemaViolation {
+            id: call.id.as_deref().map(String::from),
+            tool: spec.name().to_owned(),
+            violation,
+        })
 }

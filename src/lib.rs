@@ -15,20 +15,25 @@ pub mod json;
 pub mod spec;
 pub use spec::{ToolSpec, Type};
 
+pub mod rejection;
+
 pub mod envelope;
 pub mod suggest;
 
 pub mod gate;
 
 pub mod registry;
+pub mod result_block;
 
 pub mod counters;
 pub mod guard;
 
 // Re-exports of the gate layer (issue #4).
 pub use envelope::Call;
-pub use gate::{Gate, Rejection, RejectionKind};
+pub use gate::{DuplicateTool, Gate};
 pub use registry::{handle_tool_call, Handler, Outcome, Registry, RegistryError};
+pub use rejection::{EnvelopeProblem, Part, Rejection, RejectionKind};
+pub use result_block::result_block;
 
 // Re-exports of loop safety (issue #5).
 pub use counters::{Counters, Counts};

@@ -1,25 +1,40 @@
-//! The registry: specs bound to handlers, and `handle_tool_call` with exactly one retry.
-//! (Skeleton: the API contract; lands with issue #4.)
+//! The registry: specs bound to handlers, and [`handle_tool_call`] with exactly one retry.
+//!
+//! `handle_tool_call` is the whole gate logic in one function: check the raw call; if it
+//! passes, run its handler once; if it is refused, show the model the rejection once, check
+//! its answer the same way, and run that if it passes. Three promises hold for every input:
+//! an unchecked call never reaches a handler, a handler runs at most once, and the model is
+//! asked at most once (`ask_model` is an [`FnOnce`], so the compiler holds that one).
 
-use crate::gate::{Gate, Rejection};
+use crate::envelope::Call;
+use crate::gate::{DuplicateTool, Gate, Rejection};
 use crate::json::Value;
-use crate::spec::ToolSpec;
+use crate::spec::{export_tools, Provider, ToolSpec};
+use std::any::Any;
+use std::fmt;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 
-/// A tool's code: `Ok` is its output, `Err` a tool failure.
+/// A tool's code: it gets the checked arguments; `Ok` is its output for the model, `Err` a
+/// tool failure (the call was right, the tool could not do it).
 pub type Handler = Box<dyn Fn(&Value<'_>) -> Result<String, String> + Send + Sync>;
 
-/// Specs bound to handlers.
+/// Specs bound to handlers. `Send + Sync`: one registry serves any number of threads,
+/// since checking a call reads only the compiled specs and a handler is `Fn + Sync`.
 pub struct Registry {
     gate: Gate,
+    /// `handlers[i]` serves `gate.specs()[i]`.
     handlers: Vec<Handler>,
 }
 
-/// What became of one call.
+/// What became of one call: it ran, it ran and the tool failed, or it never ran.
+///
+/// Every variant carries the call id (the answer to the model must pair with it) and
+/// whether the model was asked once for a corrected call.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
     /// A valid call ran and returned output.
     Dispatched {
-        /// The call id.
+        /// The id of the call that ran.
         id: Option<String>,
         /// The tool.
         tool: String,
@@ -28,22 +43,23 @@ pub enum Outcome {
         /// True if this was the model's corrected call after one rejection.
         retried: bool,
     },
-    /// A valid call ran and the tool failed (returned `Err` or panicked).
+    /// A valid call ran and the tool failed (returned `Err` or panicked). Not a rejection:
+    /// the model's call was right, so its fix is not a different call.
     ToolFailed {
-        /// The call id.
+        /// The id of the call that ran.
         id: Option<String>,
         /// The tool.
         tool: String,
-        /// The tool's error, or the panic message.
+        /// The tool's error, or the panic's message.
         error: String,
-        /// True if the handler panicked.
+        /// True if the handler panicked (the panic was caught; it never propagates).
         panicked: bool,
         /// True if this was the model's corrected call after one rejection.
         retried: bool,
     },
     /// The call (and, if asked, the model's one retry) was refused; nothing ran.
     Rejected {
-        /// The call id.
+        /// The id of the last call refused (the first call's when the retry had none).
         id: Option<String>,
         /// The last rejection.
         error: Rejection,
@@ -52,11 +68,31 @@ pub enum Outcome {
     },
 }
 
-/// A registration that cannot stand.
+/// A registration that cannot stand: the name is already registered.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RegistryError {
     /// The tool name registered twice.
     pub duplicate: String,
+}
+
+impl fmt::Display for RegistryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the tool '{}' is already registered; every tool needs its own name",
+            self.duplicate
+        )
+    }
+}
+
+impl std::error::Error for RegistryError {}
+
+impl From<DuplicateTool> for RegistryError {
+    fn from(duplicate: DuplicateTool) -> Self {
+        RegistryError {
+            duplicate: duplicate.name,
+        }
+    }
 }
 
 impl Default for Registry {
@@ -65,11 +101,20 @@ impl Default for Registry {
     }
 }
 
+impl fmt::Debug for Registry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Registry")
+            .field("gate", &self.gate)
+            .field("handlers", &self.handlers.len())
+            .finish()
+    }
+}
+
 impl Registry {
     /// An empty registry.
     pub fn new() -> Registry {
         Registry {
-            gate: Gate::new(Vec::new()),
+            gate: Gate::empty(),
             handlers: Vec::new(),
         }
     }
@@ -77,14 +122,24 @@ impl Registry {
     /// Binds a spec to its handler.
     ///
     /// # Errors
-    /// [`RegistryError`] if the name is already registered.
+    /// [`RegistryError`] if a tool with this name is already registered; the registry is
+    /// left unchanged.
     pub fn register(
         &mut self,
         spec: ToolSpec,
         handler: impl Fn(&Value<'_>) -> Result<String, String> + Send + Sync + 'static,
     ) -> Result<(), RegistryError> {
-        let _ = (spec, handler);
+        self.gate.add(spec)?;
+        self.handlers.push(Box::new(handler));
         Ok(())
+    }
+
+    /// The same registry, parsing calls under `limits`.
+    pub fn with_limits(self, limits: crate::json::Limits) -> Registry {
+        Registry {
+            gate: self.gate.with_limits(limits),
+            handlers: self.handlers,
+        }
     }
 
     /// The check-only gate over the registered specs.
@@ -92,25 +147,191 @@ impl Registry {
         &self.gate
     }
 
+    /// The request's tools array in `provider`'s form, derived from the same specs the gate
+    /// checks, so what the model is told and what is enforced cannot drift apart.
+    pub fn tools(&self, provider: Provider) -> Value<'static> {
+        export_tools(self.gate.specs(), provider)
+    }
+
     /// Gate, then dispatch; on a rejection ask the model once for a corrected call.
+    ///
+    /// - The raw call passes every gate: its handler runs once, and the outcome is
+    ///   [`Outcome::Dispatched`] or [`Outcome::ToolFailed`].
+    /// - It is refused: `ask_model` gets the rejection's text and returns the model's next
+    ///   raw call, which goes through the same gates. If it passes, its handler runs
+    ///   (`retried: true`); if not, the outcome is [`Outcome::Rejected`] with the *second*
+    ///   rejection, and the loop around this call decides what next (see `guard`).
+    ///
+    /// One retry, not a loop: a model that fails twice at the same call is usually stuck on
+    /// something a third try will not fix (the schema is unclear, or the output limit cuts
+    /// it), and every try costs a model round trip. The outcome says so, so the agent loop
+    /// can count it and stop.
     pub fn handle_tool_call(&self, raw: &str, ask_model: impl FnOnce(&str) -> String) -> Outcome {
-        let _ = (raw, ask_model, &self.handlers);
-        Outcome::Rejected {
-            id: None,
-            error: Rejection::BadEnvelope {
-                id: None,
-                problem: String::from("not built yet"),
+        let first = match self.gate.check(raw) {
+            Ok((index, call)) => return self.dispatch(index, &call, false),
+            Err(rejection) => rejection,
+        };
+        let answer = ask_model(&first.to_string());
+        match self.gate.check(&answer) {
+            Ok((index, call)) => {
+                let outcome = self.dispatch(index, &call, true);
+                with_fallback_id(outcome, first.id())
+            }
+            Err(second) => Outcome::Rejected {
+                id: second.id().or(first.id()).map(String::from),
+                error: second,
+                retried: true,
             },
-            retried: false,
+        }
+    }
+
+    /// Runs the handler of a checked call, once, catching a panic.
+    fn dispatch(&self, index: usize, call: &Call<'_>, retried: bool) -> Outcome {
+        let id = call.id.as_deref().map(String::from);
+        let tool = call.name.clone().into_owned();
+        let Some(handler) = self.handlers.get(index) else {
+            // The gate and the handlers are built together, so every index has a handler.
+            return Outcome::ToolFailed {
+                id,
+                error: format!("no handler is registered for {tool}"),
+                tool,
+                panicked: false,
+                retried,
+            };
+        };
+        match catch_unwind(AssertUnwindSafe(|| handler(&call.args))) {
+            Ok(Ok(output)) => Outcome::Dispatched {
+                id,
+                tool,
+                output,
+                retried,
+            },
+            Ok(Err(error)) => Outcome::ToolFailed {
+                id,
+                tool,
+                error,
+                panicked: false,
+                retried,
+            },
+            Err(payload) => Outcome::ToolFailed {
+                id,
+                tool,
+                error: panic_message(payload.as_ref()),
+                panicked: true,
+                retried,
+            },
         }
     }
 }
 
 /// The free form of [`Registry::handle_tool_call`].
+///
+/// ```
+/// use toolgate::{handle_tool_call, Outcome, Registry, ToolSpec, Type};
+///
+/// let mut registry = Registry::new();
+/// let spec = ToolSpec::new("get_weather", "Current weather for a city")
+///     .required("city", Type::string())
+///     .build()?;
+/// registry.register(spec, |args| {
+///     let city = args.get("city").and_then(|city| city.as_str()).unwrap_or_default();
+///     Ok(format!("Sunny in {city}"))
+/// })?;
+///
+/// // The model forgot the city; it is asked once, and its answer runs.
+/// let raw = r#"{"name":"get_weather","arguments":{}}"#;
+/// let outcome = handle_tool_call(&registry, raw, |error| {
+///     assert_eq!(error, "get_weather rejected: missing required field 'city'.");
+///     r#"{"name":"get_weather","arguments":{"city":"Oslo"}}"#.to_string()
+/// });
+/// assert_eq!(
+///     outcome,
+///     Outcome::Dispatched {
+///         id: None,
+///         tool: "get_weather".into(),
+///         output: "Sunny in Oslo".into(),
+///         retried: true,
+///     }
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn handle_tool_call(
     registry: &Registry,
     raw: &str,
     ask_model: impl FnOnce(&str) -> String,
 ) -> Outcome {
     registry.handle_tool_call(raw, ask_model)
+}
+
+impl Outcome {
+    /// The id of the call the outcome answers.
+    pub fn id(&self) -> Option<&str> {
+        match self {
+            Outcome::Dispatched { id, .. }
+            | Outcome::ToolFailed { id, .. }
+            | Outcome::Rejected { id, .. } => id.as_deref(),
+        }
+    }
+
+    /// The tool, when known (a rejected call may not have a readable name).
+    pub fn tool(&self) -> Option<&str> {
+        match self {
+            Outcome::Dispatched { tool, .. } | Outcome::ToolFailed { tool, .. } => Some(tool),
+            Outcome::Rejected { error, .. } => error.tool(),
+        }
+    }
+
+    /// True if the model was asked once for a corrected call.
+    pub fn retried(&self) -> bool {
+        match self {
+            Outcome::Dispatched { retried, .. }
+            | Outcome::ToolFailed { retried, .. }
+            | Outcome::Rejected { retried, .. } => *retried,
+        }
+    }
+
+    /// True for tool failures and rejections: the answer to the model is flagged as an
+    /// error.
+    pub fn is_error(&self) -> bool {
+        !matches!(self, Outcome::Dispatched { .. })
+    }
+
+    /// The text the model reads as the tool's result: the output; for a failure, the tool's
+    /// error naming the tool; for a rejection, the rejection's text.
+    pub fn text(&self) -> String {
+        match self {
+            Outcome::Dispatched { output, .. } => output.clone(),
+            Outcome::ToolFailed {
+                tool,
+                error,
+                panicked: false,
+                ..
+            } => format!("{tool} failed: {error}"),
+            Outcome::ToolFailed { tool, error, .. } => {
+                format!("{tool} failed: the tool crashed ({error})")
+            }
+            Outcome::Rejected { error, .. } => error.to_string(),
+        }
+    }
+}
+
+/// Gives a retried outcome the first call's id when the corrected call had none.
+fn with_fallback_id(mut outcome: Outcome, first_id: Option<&str>) -> Outcome {
+    if let Outcome::Dispatched { id, .. } | Outcome::ToolFailed { id, .. } = &mut outcome {
+        if id.is_none() {
+            *id = first_id.map(String::from);
+        }
+    }
+    outcome
+}
+
+/// A panic's message: the `&str` or `String` it was raised with, else a fixed sentence.
+fn panic_message(payload: &(dyn Any + Send)) -> String {
+    if let Some(message) = payload.downcast_ref::<&str>() {
+        (*message).to_owned()
+    } else if let Some(message) = payload.downcast_ref::<String>() {
+        message.clone()
+    } else {
+        String::from("the tool panicked without a message")
+    }
 }

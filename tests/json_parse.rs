@@ -249,3 +249,16 @@ fn invalid_utf8_is_reported_at_its_byte_unless_a_syntax_error_comes_first() {
     assert_eq!(kind_at(b"[1 \xe2\x82"), Err((ErrorKind::InvalidUtf8, 3)));
     assert_eq!(kind_at("[\"€\"]".as_bytes()).map_err(|e| e.0), Ok(()));
 }
+
+#[test]
+fn long_numbers_are_decided_exactly_and_in_linear_time() {
+    let int = |text: &str| parse(text).ok().and_then(|v| v.as_i64());
+    let zeros = "0".repeat(200_000);
+    // A million-digit number is a few hundred kilobytes of JSON: it must not take quadratic time.
+    assert_eq!(int(&format!("0.{zeros}1")), None);
+    assert_eq!(int(&format!("0.{zeros}")), Some(0));
+    assert_eq!(int(&format!("1{zeros}e-200000")), Some(1));
+    assert_eq!(int(&format!("1.{zeros}")), Some(1));
+    assert_eq!(int(&format!("-12.5{zeros}e1")), Some(-125));
+    assert_eq!(int(&format!("1{zeros}")), None);
+}

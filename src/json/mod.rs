@@ -5,6 +5,40 @@
 //! or memory, and it tells input that *stops* ([`ErrorKind::Truncated`], a reply cut off at
 //! the model's token limit) apart from input that is *wrong*: the model's fix differs (make a
 //! smaller call, versus correct the syntax).
+//!
+//! ```
+//! use toolgate::json::{parse, ErrorKind, Inside};
+//!
+//! let call = parse(r#"{"name": "search_orders", "arguments": {"query": "raincoat"}}"#)?;
+//! assert_eq!(call.get("name").and_then(|v| v.as_str()), Some("search_orders"));
+//! assert_eq!(call.to_string(), r#"{"name":"search_orders","arguments":{"query":"raincoat"}}"#);
+//!
+//! let cut = parse(r#"{"name": "search_orders", "arguments": {"query": "rain"#).unwrap_err();
+//! assert!(cut.is_truncated());
+//! assert_eq!(
+//!     cut.to_string(),
+//!     "the input ended inside a string that starts at line 1, column 50"
+//! );
+//! let wrong = parse(r#"{"name": "search_orders" "arguments": {}}"#).unwrap_err();
+//! assert!(matches!(wrong.kind(), ErrorKind::Unexpected { .. }));
+//! assert_eq!(
+//!     wrong.to_string(),
+//!     "expected ',' or '}' after an object member at line 1, column 26, found '\"'"
+//! );
+//! # Ok::<(), toolgate::json::ParseError>(())
+//! ```
+//!
+//! What it refuses, and why (the reasons a lenient parser would hide):
+//! - anything RFC 8259 does not allow: comments, trailing commas, single quotes, `NaN`,
+//!   leading zeros, a byte order mark, unescaped control characters, whitespace inside a
+//!   token (`"\u 0041"`);
+//! - lone surrogate escapes (`"\uD800"`): a Rust `str` cannot hold them, and replacing
+//!   them would change what the model sent;
+//! - bytes that are not UTF-8 ([`parse_bytes`]), at their offset;
+//! - nesting deeper than 128 levels and inputs over 1 MiB, unless [`Limits`] say otherwise.
+//!
+//! It keeps what others drop: duplicate keys (in order, for the gate to refuse) and every
+//! number exactly as written ([`Number::as_i64`] decides integers from the text).
 
 mod error;
 mod parse;

@@ -2,10 +2,11 @@
 //!
 //! One pass over the input and no recursion. Open arrays and objects live on an explicit
 //! stack of frames, so a million `[` meet the depth limit instead of the thread's stack.
-//! Finished elements and members wait on a scratch stack until their container closes, then
-//! move into one `Vec` of exactly the right size: a small object costs one allocation. Both
-//! stacks are kept per thread between parses, so a parse of a small document allocates only
-//! its containers and the strings that held an escape.
+//! Each value is written into a slot on a member stack (an element's slot has the empty
+//! key); a closing bracket moves the slots above its frame into one `Vec` of exactly the
+//! right size, so a small object costs one allocation. The stacks, and the buffer strings
+//! are unescaped into, are kept per thread between parses: parsing a small document
+//! allocates only its non-empty containers and the strings that held an escape.
 //!
 //! Strings without escapes borrow from the input. String bodies are scanned eight bytes at a
 //! time (a `u64` read with `from_le_bytes`, no `unsafe`) for the three bytes that end a fast
@@ -93,17 +94,22 @@ pub fn parse_with(text: &str, limits: Limits) -> Result<Value<'_>, ParseError> {
     if text.len() > limits.max_bytes {
         return Err(too_large(text.as_bytes(), limits));
     }
-    let (mut frames, spare_members) = take_spare_stacks();
+    let Spare {
+        mut frames,
+        members,
+        unescaped,
+    } = take_spare();
     // `Vec<Member<'static>>` is a `Vec<Member<'a>>` by covariance: the spare stack is empty.
-    let mut members: Vec<Member<'_>> = spare_members;
+    let mut members: Vec<Member<'_>> = members;
     let mut parser = Parser {
         text,
         bytes: text.as_bytes(),
         pos: 0,
         max_depth: limits.max_depth,
+        unescaped,
     };
     let result = parser.run(&mut frames, &mut members).map_err(|fail| *fail);
-    give_back_spare_stacks(frames, members);
+    give_back_spare(frames, members, parser.unescaped);
     result
 }
 
@@ -124,28 +130,40 @@ struct Frame {
 struct Parser<'a> {
     text: &'a str,
     bytes: &'a [u8],
-    /// Invariant: `pos <= bytes.len() + 1` at all times (a scan may step one past the end
-    /// of a truncated escape), so adding a small constant never overflows.
+    /// Invariant: `pos <= bytes.len()`, and a `str` is at most `isize::MAX` bytes, so the
+    /// small constants added to offsets below never overflow.
     pos: usize,
     max_depth: usize,
+    /// Where a string with escapes is unescaped before it is copied out at its exact size.
+    unescaped: String,
 }
 
 impl<'a> Parser<'a> {
     /// The whole text: one value, then only whitespace.
     ///
-    /// Elements wait on `members` with an empty key; an object's key is pushed with a `null`
-    /// placeholder that its value replaces when the value is complete.
+    /// Every value is written straight into its slot, the last entry of `members`: the root
+    /// slot pushed first, an element's slot (with an empty key) pushed when the element
+    /// starts, a member's slot pushed with its key. A closing bracket moves the slots above
+    /// its frame's base into the container's own slot. Writing in place, rather than
+    /// building a value and moving it, keeps the hot loop free of stack round trips.
     fn run(
         &mut self,
         frames: &mut Vec<Frame>,
         members: &mut Vec<Member<'a>>,
     ) -> Result<Value<'a>, Fail> {
+        members.push((Cow::Borrowed(""), Value::Null));
         self.skip_whitespace();
         'value: loop {
-            // At the first byte of a value, whitespace skipped.
-            let mut value = match self.peek() {
-                Some(b'"') => Value::String(self.parse_string()?),
-                Some(b'-' | b'0'..=b'9') => Value::Number(self.parse_number()?),
+            // At the first byte of a value, whitespace skipped, its slot on top of `members`.
+            match self.peek() {
+                Some(b'"') => {
+                    let text = self.parse_string()?;
+                    fill(members, Value::String(text));
+                }
+                Some(b'-' | b'0'..=b'9') => {
+                    let number = self.parse_number()?;
+                    fill(members, Value::Number(number));
+                }
                 Some(b'{') => {
                     self.open(frames, members, true)?;
                     self.skip_whitespace();
@@ -153,7 +171,7 @@ impl<'a> Parser<'a> {
                         Some(b'}') => {
                             self.pos += 1;
                             frames.pop();
-                            Value::Object(Vec::new())
+                            fill(members, Value::Object(Vec::new()));
                         }
                         Some(b'"') => {
                             self.parse_key(frames, members)?;
@@ -169,41 +187,42 @@ impl<'a> Parser<'a> {
                     if self.peek() == Some(b']') {
                         self.pos += 1;
                         frames.pop();
-                        Value::Array(Vec::new())
+                        fill(members, Value::Array(Vec::new()));
                     } else {
+                        members.push((Cow::Borrowed(""), Value::Null));
                         continue 'value;
                     }
                 }
-                Some(b't') => self.parse_literal(b"true", "'true'", Value::Bool(true))?,
-                Some(b'f') => self.parse_literal(b"false", "'false'", Value::Bool(false))?,
-                Some(b'n') => self.parse_literal(b"null", "'null'", Value::Null)?,
+                Some(b't') => {
+                    self.parse_literal(b"true", "'true'")?;
+                    fill(members, Value::Bool(true));
+                }
+                Some(b'f') => {
+                    self.parse_literal(b"false", "'false'")?;
+                    fill(members, Value::Bool(false));
+                }
+                Some(b'n') => self.parse_literal(b"null", "'null'")?,
                 Some(_) => return Err(self.unexpected(expected_value(frames, members))),
                 None => return Err(self.truncated(frames)),
-            };
-            // A value is complete: hand it to its container, and close every container
-            // that the input closes right after it.
+            }
+            // A value is complete: close every container that the input closes right after
+            // it, then go on to the next element or member.
             loop {
+                self.skip_whitespace();
                 let Some(frame) = frames.last().copied() else {
-                    self.skip_whitespace();
-                    return match self.peek() {
-                        None => Ok(value),
-                        Some(_) => {
+                    return match (self.peek(), members.pop()) {
+                        (None, Some((_, value))) => Ok(value),
+                        (None, None) => Err(self.truncated(frames)),
+                        (Some(_), _) => {
                             Err(self.error_with(self.pos, ErrorKind::TrailingCharacters, ""))
                         }
                     };
                 };
-                if frame.is_object {
-                    if let Some(member) = members.last_mut() {
-                        member.1 = value;
-                    }
-                } else {
-                    members.push((Cow::Borrowed(""), value));
-                }
-                self.skip_whitespace();
                 match (self.peek(), frame.is_object) {
                     (Some(b','), false) => {
                         self.pos += 1;
                         self.skip_whitespace();
+                        members.push((Cow::Borrowed(""), Value::Null));
                         continue 'value;
                     }
                     (Some(b','), true) => {
@@ -222,12 +241,16 @@ impl<'a> Parser<'a> {
                         self.pos += 1;
                         frames.pop();
                         let items = members.drain(frame.base..).map(|(_, item)| item);
-                        value = Value::Array(items.collect());
+                        let items = Value::Array(items.collect());
+                        fill(members, items);
                     }
                     (Some(b'}'), true) => {
                         self.pos += 1;
                         frames.pop();
-                        value = Value::Object(members.drain(frame.base..).collect());
+                        // One copy of the members, at their exact number (`split_off` gives
+                        // away the whole buffer only at 0, and the root slot sits there).
+                        let object = Value::Object(members.split_off(frame.base));
+                        fill(members, object);
                     }
                     (Some(_), false) => {
                         return Err(self.unexpected("',' or ']' after an array element"))
@@ -242,6 +265,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Opens an array or object at `[` or `{`, then steps past it.
+    #[inline(always)]
     fn open(
         &mut self,
         frames: &mut Vec<Frame>,
@@ -262,11 +286,8 @@ impl<'a> Parser<'a> {
     }
 
     /// A key, `:` and the whitespace after it; the key waits on `members` for its value.
-    fn parse_key(
-        &mut self,
-        frames: &[Frame],
-        members: &mut Vec<Member<'a>>,
-    ) -> Result<(), Fail> {
+    #[inline(always)]
+    fn parse_key(&mut self, frames: &[Frame], members: &mut Vec<Member<'a>>) -> Result<(), Fail> {
         let key = self.parse_string()?;
         self.skip_whitespace();
         match self.peek() {
@@ -281,17 +302,13 @@ impl<'a> Parser<'a> {
 
     /// `true`, `false` or `null`, checked byte by byte so that `tru` at the end of the
     /// input is truncated and `trux` is not.
-    fn parse_literal(
-        &mut self,
-        word: &'static [u8],
-        expected: &'static str,
-        value: Value<'a>,
-    ) -> Result<Value<'a>, Fail> {
+    #[inline(always)]
+    fn parse_literal(&mut self, word: &'static [u8], expected: &'static str) -> Result<(), Fail> {
         let start = self.pos;
         let end = start + word.len();
         if self.bytes.get(start..end) == Some(word) {
             self.pos = end;
-            return Ok(value);
+            return Ok(());
         }
         for (at, want) in (start..end).zip(word) {
             match self.bytes.get(at) {
@@ -305,6 +322,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A number in the RFC 8259 grammar, borrowed from the input as written.
+    #[inline(always)]
     fn parse_number(&mut self) -> Result<Number<'a>, Fail> {
         let start = self.pos;
         let mut pos = start;
@@ -338,6 +356,7 @@ impl<'a> Parser<'a> {
         Ok(Number::from_checked(self.slice(start, pos)?))
     }
 
+    #[inline(always)]
     fn skip_digits(&self, mut pos: usize) -> usize {
         while let Some(b'0'..=b'9') = self.bytes.get(pos) {
             pos += 1;
@@ -345,6 +364,7 @@ impl<'a> Parser<'a> {
         pos
     }
 
+    #[inline(always)]
     fn one_or_more_digits(
         &self,
         start: usize,
@@ -359,6 +379,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A string at its opening quote: borrowed when it holds no escape.
+    #[inline(always)]
     fn parse_string(&mut self) -> Result<Cow<'a, str>, Fail> {
         let quote = self.pos;
         let body = quote + 1;
@@ -374,25 +395,33 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// The rest of a string from its first `\`. The unescaped text is never longer than the
-    /// raw text, so measuring the raw text first makes the string one allocation.
-    fn parse_escaped_string(
+    /// The rest of a string from its first `\`: unescaped into the reused `unescaped`
+    /// buffer in one pass, then copied out at its exact size (one allocation).
+    #[inline(never)]
+    fn parse_escaped_string(&mut self, quote: usize, first_escape: usize) -> Result<String, Fail> {
+        let mut out = std::mem::take(&mut self.unescaped);
+        out.clear();
+        let result = self.unescape_into(quote, first_escape, &mut out);
+        let string = result.map(|()| String::from(out.as_str()));
+        self.unescaped = out;
+        string
+    }
+
+    fn unescape_into(
         &mut self,
         quote: usize,
         first_escape: usize,
-    ) -> Result<String, Fail> {
-        let body = quote + 1;
-        let raw_end = scan_to_closing_quote(self.bytes, first_escape).min(self.bytes.len());
-        let mut out = String::with_capacity(raw_end.saturating_sub(body));
-        out.push_str(self.slice(body, first_escape)?);
+        out: &mut String,
+    ) -> Result<(), Fail> {
+        out.push_str(self.slice(quote + 1, first_escape)?);
         let mut pos = first_escape;
         loop {
             match self.bytes.get(pos) {
                 Some(b'"') => {
                     self.pos = pos + 1;
-                    return Ok(out);
+                    return Ok(());
                 }
-                Some(b'\\') => pos = self.parse_escape(quote, pos, &mut out)?,
+                Some(b'\\') => pos = self.parse_escape(quote, pos, out)?,
                 Some(&byte) => return Err(self.error(pos, ErrorKind::ControlCharacter { byte })),
                 None => return Err(self.truncated_at(Inside::String, quote)),
             }
@@ -524,11 +553,13 @@ impl<'a> Parser<'a> {
         }
     }
 
+    #[inline(always)]
     fn peek(&self) -> Option<u8> {
         self.bytes.get(self.pos).copied()
     }
 
     /// RFC 8259 section 2: whitespace is space, tab, line feed and carriage return only.
+    #[inline(always)]
     fn skip_whitespace(&mut self) {
         while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.bytes.get(self.pos) {
             self.pos += 1;
@@ -536,6 +567,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The input between two offsets that sit next to ASCII bytes (so on char boundaries).
+    #[inline(always)]
     fn slice(&self, start: usize, end: usize) -> Result<&'a str, Fail> {
         // `get` cannot fail for such offsets; the error only keeps this path panic-free.
         self.text
@@ -612,12 +644,21 @@ fn overlaps(range: (u32, u32), other: (u32, u32)) -> bool {
     range.0 <= other.1 && other.0 <= range.1
 }
 
+/// Writes a finished value into its slot, the top of the member stack.
+#[inline(always)]
+fn fill<'a>(members: &mut [Member<'a>], value: Value<'a>) {
+    if let Some(slot) = members.last_mut() {
+        slot.1 = value;
+    }
+}
+
 /// What a value position wants, in words, for `Unexpected`.
 fn expected_value(frames: &[Frame], members: &[Member<'_>]) -> &'static str {
     match frames.last() {
         None => "a JSON value",
         Some(frame) if frame.is_object => "a value after ':'",
-        Some(frame) if members.len() == frame.base => "a value or ']'",
+        // Only the element's own slot lies above the base: this is the first element.
+        Some(frame) if members.len() == frame.base + 1 => "a value or ']'",
         Some(_) => "a value after ','",
     }
 }
@@ -631,6 +672,7 @@ const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
 /// (for `x` = word XOR a repeated byte: the bytes equal to it), and `(w - 0x20..) & !w &
 /// 0x80..` the bytes below 0x20. A borrow can only flag bytes *above* a truly flagged one,
 /// so the lowest flag is exact.
+#[inline(always)]
 fn scan_plain(bytes: &[u8], mut pos: usize) -> usize {
     while let Some(chunk) = bytes.get(pos..pos.saturating_add(8)) {
         let Ok(chunk) = <[u8; 8]>::try_from(chunk) else {
@@ -655,18 +697,6 @@ fn scan_plain(bytes: &[u8], mut pos: usize) -> usize {
         pos += 1;
     }
     pos
-}
-
-/// The offset of the quote that closes a string, given an offset inside its body (or where
-/// the scan stopped: a control byte or the end). Escapes are stepped over, not checked.
-fn scan_to_closing_quote(bytes: &[u8], mut pos: usize) -> usize {
-    loop {
-        pos = scan_plain(bytes, pos);
-        match bytes.get(pos) {
-            Some(b'\\') => pos += 2,
-            _ => return pos,
-        }
-    }
 }
 
 fn too_large(bytes: &[u8], limits: Limits) -> ParseError {
@@ -721,19 +751,31 @@ fn utf8_error(bytes: &[u8], utf8: &std::str::Utf8Error, limits: Limits) -> Parse
     }
 }
 
-/// The stacks a parse works on, kept per thread between parses so that parsing a small
-/// document allocates only what the document itself needs.
-type SpareStacks = (Vec<Frame>, Vec<Member<'static>>);
-
-thread_local! {
-    static SPARE_STACKS: RefCell<SpareStacks> = const { RefCell::new((Vec::new(), Vec::new())) };
+/// The stacks and buffer a parse works on, kept per thread between parses so that parsing
+/// a small document allocates only what the document itself needs.
+#[derive(Default)]
+struct Spare {
+    frames: Vec<Frame>,
+    members: Vec<Member<'static>>,
+    unescaped: String,
 }
 
-/// Spare stacks bigger than this many entries are freed rather than kept.
+thread_local! {
+    static SPARE: RefCell<Spare> = const {
+        RefCell::new(Spare {
+            frames: Vec::new(),
+            members: Vec::new(),
+            unescaped: String::new(),
+        })
+    };
+}
+
+/// Spare stacks bigger than this many entries (and buffers of this many bytes) are freed
+/// rather than kept.
 const MAX_KEPT: usize = 1 << 12;
 
-fn take_spare_stacks() -> SpareStacks {
-    SPARE_STACKS
+fn take_spare() -> Spare {
+    SPARE
         .try_with(|spare| {
             spare
                 .try_borrow_mut()
@@ -743,20 +785,28 @@ fn take_spare_stacks() -> SpareStacks {
         .unwrap_or_default()
 }
 
-fn give_back_spare_stacks(mut frames: Vec<Frame>, mut members: Vec<Member<'_>>) {
-    if frames.capacity() > MAX_KEPT || members.capacity() > MAX_KEPT {
+fn give_back_spare(mut frames: Vec<Frame>, mut members: Vec<Member<'_>>, mut unescaped: String) {
+    if frames.capacity() > MAX_KEPT
+        || members.capacity() > MAX_KEPT
+        || unescaped.capacity() > MAX_KEPT * 16
+    {
         return;
     }
     frames.clear();
     members.clear();
+    unescaped.clear();
     // An empty `Vec<Member<'a>>` becomes a `Vec<Member<'static>>` keeping its buffer: std
     // collects `vec::IntoIter` adapters in place when the element layout is the same.
     // (`filter` would keep the lifetime; `filter_map` is what changes the element type.)
     #[allow(clippy::unnecessary_filter_map)]
     let members: Vec<Member<'static>> = members.into_iter().filter_map(|_| None).collect();
-    let _ = SPARE_STACKS.try_with(|spare| {
+    let _ = SPARE.try_with(|spare| {
         if let Ok(mut spare) = spare.try_borrow_mut() {
-            *spare = (frames, members);
+            *spare = Spare {
+                frames,
+                members,
+                unescaped,
+            };
         }
     });
 }

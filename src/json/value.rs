@@ -235,19 +235,24 @@ impl<'a> Number<'a> {
             None => (mantissa, &[][..]),
         };
         // All significant digits, then the power of ten they are scaled by.
-        let mut digits: Vec<u8> = Vec::with_capacity(int_digits.len() + frac_digits.len());
-        digits.extend_from_slice(int_digits);
-        digits.extend_from_slice(frac_digits);
+        let mut all_digits: Vec<u8> = Vec::with_capacity(int_digits.len() + frac_digits.len());
+        all_digits.extend_from_slice(int_digits);
+        all_digits.extend_from_slice(frac_digits);
         let mut scale = exponent.checked_sub(i64::try_from(frac_digits.len()).ok()?)?;
-        while digits.len() > 1 && digits.first() == Some(&b'0') {
-            digits.remove(0);
-        }
-        if digits.iter().all(|&d| d == b'0') {
+        // Leading zeros are skipped by index, never removed one by one: `0.000…1` with a
+        // million zeros must stay linear.
+        let Some(first_nonzero) = all_digits.iter().position(|&d| d != b'0') else {
             return Some(0);
-        }
-        while scale < 0 && digits.last() == Some(&b'0') {
-            digits.pop();
-            scale += 1;
+        };
+        let mut digits = all_digits.get(first_nonzero..).unwrap_or(&[]);
+        while scale < 0 {
+            match digits.split_last() {
+                Some((b'0', rest)) => {
+                    digits = rest;
+                    scale += 1;
+                }
+                _ => break,
+            }
         }
         if scale < 0 {
             return None;
@@ -258,7 +263,7 @@ impl<'a> Number<'a> {
             return None;
         }
         let mut magnitude: i128 = 0;
-        for &d in &digits {
+        for &d in digits {
             magnitude = magnitude * 10 + i128::from(d - b'0');
         }
         for _ in 0..scale {

@@ -1,18 +1,527 @@
-//! Building a [`ToolSpec`] in Rust, and [`SpecError`]: the contradictions refused when a
-//! spec is built, never at call time. (Skeleton: lands with issue #3.)
+//! Building a [`ToolSpec`] in Rust, and [`SpecError`]: what is refused when a spec is
+//! built, never at call time.
+//!
+//! ```
+//! use toolgate::{ToolSpec, Type};
+//! let spec = ToolSpec::new("get_weather", "Current weather for a city")
+//!     .required("city", Type::string().min_length(1))
+//!     .optional("units", Type::string().one_of(["metric", "imperial"]))
+//!     .build()?;
+//! assert_eq!(spec.name(), "get_weather");
+//! # Ok::<(), toolgate::spec::SpecError>(())
+//! ```
+//!
+//! # Why `build()`
+//!
+//! [`ToolSpec::new`] returns a [`ToolSpecBuilder`], and only
+//! [`build`](ToolSpecBuilder::build) makes a [`ToolSpec`]. Every chained method stores what
+//! it is given and cannot fail, so a declaration reads as one expression; `build` then
+//! checks the whole declaration at once and returns the first [`SpecError`] with its path.
+//! The error cannot be missed: a builder is not a `ToolSpec`, so code that registers or
+//! validates with one does not compile until `build` has been called, and `build`'s
+//! `Result` is `#[must_use]`. And a `ToolSpec` value always holds its invariants (a valid
+//! name, no contradiction), so the gate never re-checks one at call time.
+//!
+//! [`Type`] values are plain data built the same way: `Type::integer().min(1).max(100)`.
+//! A contradiction inside a type (`min` above `max`, an empty `enum`) is found when the spec
+//! holding it is built, with the path to the field.
 
-use std::fmt;
+mod check;
+mod error;
 
-/// A spec that cannot be built: the declaration itself is wrong.
+pub(crate) use check::check_schema;
+pub use error::{SpecError, SpecErrorKind};
+
+use super::{Additional, Bound, Field, Kinds, ObjectType, Schema, ToolSpec, Type};
+use crate::json::{Number, Value};
+
+/// A tool spec being declared: add fields, then [`build`](ToolSpecBuilder::build).
 #[derive(Clone, Debug, PartialEq)]
-pub struct SpecError {
-    pub(crate) message: String,
+#[must_use = "a ToolSpecBuilder does nothing until `.build()` checks it and makes the ToolSpec"]
+pub struct ToolSpecBuilder {
+    name: String,
+    description: String,
+    /// The arguments object.
+    params: Type,
 }
 
-impl fmt::Display for SpecError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+/// A Rust number usable as a bound ([`Type::min`] and the like): `i32`, `i64`, `u32`,
+/// `u64`, `usize` or `f64`.
+pub trait IntoNumber {
+    /// The number as JSON number text, or the `f64` itself if it is NaN or infinite
+    /// (which JSON cannot write; the spec's build reports it).
+    ///
+    /// # Errors
+    /// The value itself when it is not finite.
+    fn into_number(self) -> Result<Number<'static>, f64>;
+}
+
+impl ToolSpec {
+    /// Starts declaring a tool: its name (providers require `^[a-zA-Z0-9_-]{1,64}$`) and
+    /// what it does (the model reads this to choose the tool). The arguments are an object
+    /// that refuses unknown fields until [`ToolSpecBuilder::open`] says otherwise.
+    // Not `Self`: a declaration becomes a `ToolSpec` only through `build()`, which checks
+    // it (see the module documentation). The name `new` is the one the issue's API reads.
+    #[allow(clippy::new_ret_no_self)]
+    pub fn new(name: impl Into<String>, description: impl Into<String>) -> ToolSpecBuilder {
+        ToolSpecBuilder {
+            name: name.into(),
+            description: description.into(),
+            params: Type::object(),
+        }
+    }
+
+    /// A spec from a compiled schema (the JSON Schema importer's way in).
+    ///
+    /// # Errors
+    /// [`SpecErrorKind::InvalidName`] for a name outside `^[a-zA-Z0-9_-]{1,64}$`;
+    /// [`SpecErrorKind::RootNotObject`] if the root can accept anything but an object
+    /// (looking through `$ref`, `allOf`, `anyOf` and `oneOf`); otherwise the first
+    /// contradiction, as `check_schema` finds them.
+    pub fn from_schema(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        schema: Schema,
+    ) -> Result<ToolSpec, SpecError> {
+        let name = name.into();
+        check_name(&name)?;
+        let accepts = super::validate::kinds_of(&schema.defs, &schema.root, 0);
+        if accepts == Kinds::NONE || !Kinds::OBJECT.contains(accepts) {
+            return Err(SpecError {
+                tool: name,
+                path: String::new(),
+                kind: SpecErrorKind::RootNotObject { accepts },
+            });
+        }
+        if let Err(mut error) = check_schema(&schema) {
+            error.tool = name;
+            return Err(error);
+        }
+        Ok(ToolSpec {
+            name,
+            description: description.into(),
+            params: schema,
+        })
     }
 }
 
-impl std::error::Error for SpecError {}
+impl ToolSpecBuilder {
+    /// Declares a field the call must give.
+    pub fn required(mut self, name: impl Into<String>, ty: Type) -> ToolSpecBuilder {
+        self.params = self.params.required(name, ty);
+        self
+    }
+
+    /// Declares a field the call may give.
+    pub fn optional(mut self, name: impl Into<String>, ty: Type) -> ToolSpecBuilder {
+        self.params = self.params.optional(name, ty);
+        self
+    }
+
+    /// Accepts fields that are not declared, whatever they hold.
+    pub fn open(mut self) -> ToolSpecBuilder {
+        self.params = self.params.open();
+        self
+    }
+
+    /// Checks the declaration and makes the spec.
+    ///
+    /// # Errors
+    /// The first problem, with its path: [`SpecErrorKind::InvalidName`],
+    /// [`DuplicateField`](SpecErrorKind::DuplicateField) (at any depth),
+    /// [`EmptyEnum`](SpecErrorKind::EmptyEnum),
+    /// [`ValueOfWrongKind`](SpecErrorKind::ValueOfWrongKind) (an `enum` or `const` value the
+    /// type's kind refuses), [`EmptyRange`](SpecErrorKind::EmptyRange),
+    /// [`EmptyLengthRange`](SpecErrorKind::EmptyLengthRange),
+    /// [`EmptyItemsRange`](SpecErrorKind::EmptyItemsRange),
+    /// [`BadMultipleOf`](SpecErrorKind::BadMultipleOf),
+    /// [`NotFinite`](SpecErrorKind::NotFinite) (a NaN or infinite bound),
+    /// [`RuleNeverApplies`](SpecErrorKind::RuleNeverApplies) (`Type::string().min(1)`),
+    /// [`TooDeep`](SpecErrorKind::TooDeep).
+    ///
+    /// ```
+    /// use toolgate::{ToolSpec, Type};
+    /// let error = ToolSpec::new("issue_refund", "Refund an order.")
+    ///     .required("amount_cents", Type::integer().min(500).max(1))
+    ///     .build()
+    ///     .unwrap_err();
+    /// assert_eq!(
+    ///     error.to_string(),
+    ///     "issue_refund: at amount_cents: minimum 500 and maximum 1 leave no number between them"
+    /// );
+    /// ```
+    pub fn build(self) -> Result<ToolSpec, SpecError> {
+        check_name(&self.name)?;
+        let params = Schema {
+            root: self.params,
+            defs: Vec::new(),
+        };
+        if let Err(mut error) = check::check_built(&params) {
+            error.tool = self.name;
+            return Err(error);
+        }
+        Ok(ToolSpec {
+            name: self.name,
+            description: self.description,
+            params,
+        })
+    }
+}
+
+/// Providers require `^[a-zA-Z0-9_-]{1,64}$`.
+fn check_name(name: &str) -> Result<(), SpecError> {
+    let valid_char = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+    if (1..=64).contains(&name.len()) && name.bytes().all(valid_char) {
+        return Ok(());
+    }
+    Err(SpecError {
+        tool: name.to_owned(),
+        path: String::new(),
+        kind: SpecErrorKind::InvalidName {
+            name: name.to_owned(),
+        },
+    })
+}
+
+/// Constructors: one per JSON kind, plus arrays, objects, `any` and the unions.
+impl Type {
+    /// A string.
+    pub fn string() -> Type {
+        Type::of(Kinds::STRING)
+    }
+
+    /// An integer: a number with no fraction within `i64` (`1.0` and `1e2` count, `true`
+    /// never does).
+    pub fn integer() -> Type {
+        Type::of(Kinds::INTEGER)
+    }
+
+    /// Any number.
+    pub fn number() -> Type {
+        Type::of(Kinds::NUMBER)
+    }
+
+    /// `true` or `false`.
+    pub fn boolean() -> Type {
+        Type::of(Kinds::BOOLEAN)
+    }
+
+    /// `null`.
+    pub fn null() -> Type {
+        Type::of(Kinds::NULL)
+    }
+
+    /// Any value at all.
+    pub fn any() -> Type {
+        Type::default()
+    }
+
+    /// An array whose items are each an `item`.
+    pub fn array(item: Type) -> Type {
+        let mut ty = Type::of(Kinds::ARRAY);
+        ty.array.items = Some(Box::new(item));
+        ty
+    }
+
+    /// An object with no fields yet; unknown fields are refused until
+    /// [`open`](Type::open) or [`additional`](Type::additional).
+    pub fn object() -> Type {
+        let mut ty = Type::of(Kinds::OBJECT);
+        ty.object = Some(Box::default());
+        ty
+    }
+
+    /// A value that matches at least one of `types` (`anyOf`).
+    pub fn any_of(types: impl IntoIterator<Item = Type>) -> Type {
+        Type {
+            any_of: types.into_iter().collect(),
+            ..Type::default()
+        }
+    }
+
+    /// A value that matches exactly one of `types` (`oneOf`). Named apart from
+    /// [`one_of`](Type::one_of), which lists allowed values.
+    pub fn exactly_one_of(types: impl IntoIterator<Item = Type>) -> Type {
+        Type {
+            one_of: types.into_iter().collect(),
+            ..Type::default()
+        }
+    }
+
+    /// A value that matches every one of `types` (`allOf`).
+    pub fn all_of(types: impl IntoIterator<Item = Type>) -> Type {
+        Type {
+            all_of: types.into_iter().collect(),
+            ..Type::default()
+        }
+    }
+
+    fn of(kinds: Kinds) -> Type {
+        Type {
+            kinds,
+            ..Type::default()
+        }
+    }
+}
+
+/// Rules, chained: each takes the type and returns it with one more rule.
+impl Type {
+    /// Declares a field the object must have. (Builds object rules if there are none.)
+    pub fn required(self, name: impl Into<String>, ty: Type) -> Type {
+        self.field(name.into(), ty, true)
+    }
+
+    /// Declares a field the object may have.
+    pub fn optional(self, name: impl Into<String>, ty: Type) -> Type {
+        self.field(name.into(), ty, false)
+    }
+
+    /// Accepts undeclared fields, whatever they hold.
+    pub fn open(mut self) -> Type {
+        self.object_rules().additional = Additional::Allowed;
+        self
+    }
+
+    /// Accepts undeclared fields whose values are each a `ty`: with no declared fields,
+    /// the map `{string: T}` that zod's `record` and pydantic's `dict` describe.
+    pub fn additional(mut self, ty: Type) -> Type {
+        self.object_rules().additional = Additional::Typed(Box::new(ty));
+        self
+    }
+
+    /// Accepts `null` as well. Allowed values (`one_of`, `constant`) gain `null`; a type
+    /// made of alternatives becomes "this, or null" (`anyOf`), since the alternatives
+    /// would otherwise refuse `null`.
+    pub fn nullable(mut self) -> Type {
+        let has_alternatives = self.reference.is_some()
+            || !self.all_of.is_empty()
+            || !self.any_of.is_empty()
+            || !self.one_of.is_empty();
+        if has_alternatives {
+            if self.is_only_any_of() {
+                self.any_of.push(Type::null());
+                return self;
+            }
+            let description = self.description.take();
+            return Type {
+                any_of: vec![self, Type::null()],
+                description,
+                ..Type::default()
+            };
+        }
+        self.kinds = self.kinds.union(Kinds::NULL);
+        self.add_null_to_values();
+        self
+    }
+
+    /// Allowed values (`enum`): the value must equal one of them (`1` equals `1.0`).
+    /// On a [`nullable`](Type::nullable) type, `null` stays allowed.
+    pub fn one_of<V: Into<Value<'static>>>(mut self, values: impl IntoIterator<Item = V>) -> Type {
+        self.enumeration = Some(values.into_iter().map(Into::into).collect());
+        self.constant = None;
+        self.add_null_to_values();
+        self
+    }
+
+    /// The one allowed value (`const`). On a nullable type, `null` stays allowed (the
+    /// rule becomes `enum: [value, null]`).
+    pub fn constant(mut self, value: impl Into<Value<'static>>) -> Type {
+        self.constant = Some(value.into());
+        self.enumeration = None;
+        self.add_null_to_values();
+        self
+    }
+
+    /// Least value, inclusive (`minimum`).
+    pub fn min(self, n: impl IntoNumber) -> Type {
+        self.bound(n, false, true)
+    }
+
+    /// Greatest value, inclusive (`maximum`).
+    pub fn max(self, n: impl IntoNumber) -> Type {
+        self.bound(n, false, false)
+    }
+
+    /// Lower bound, itself refused (`exclusiveMinimum`).
+    pub fn exclusive_min(self, n: impl IntoNumber) -> Type {
+        self.bound(n, true, true)
+    }
+
+    /// Upper bound, itself refused (`exclusiveMaximum`).
+    pub fn exclusive_max(self, n: impl IntoNumber) -> Type {
+        self.bound(n, true, false)
+    }
+
+    /// The number must be a multiple of `n` (`multipleOf`), decided exactly in decimal:
+    /// `0.0075` is a multiple of `0.0001`.
+    pub fn multiple_of(mut self, n: impl IntoNumber) -> Type {
+        self.number.multiple_of = Some(match n.into_number() {
+            Ok(number) => number.as_f64(),
+            Err(not_finite) => not_finite,
+        });
+        self
+    }
+
+    /// Least length in Unicode code points (`minLength`).
+    pub fn min_length(mut self, n: u64) -> Type {
+        self.string.min_length = Some(n);
+        self
+    }
+
+    /// Greatest length in Unicode code points (`maxLength`).
+    pub fn max_length(mut self, n: u64) -> Type {
+        self.string.max_length = Some(n);
+        self
+    }
+
+    /// Least number of items (`minItems`).
+    pub fn min_items(mut self, n: u64) -> Type {
+        self.array.min_items = Some(n);
+        self
+    }
+
+    /// Greatest number of items (`maxItems`).
+    pub fn max_items(mut self, n: u64) -> Type {
+        self.array.max_items = Some(n);
+        self
+    }
+
+    /// No two items may be equal (`uniqueItems`).
+    pub fn unique_items(mut self) -> Type {
+        self.array.unique = true;
+        self
+    }
+
+    /// What the value means, for the model (`description`); asserts nothing.
+    pub fn describe(mut self, text: impl Into<String>) -> Type {
+        self.description = Some(text.into());
+        self
+    }
+
+    /// A format name such as `date` (`format`): exported for the model, not asserted, as
+    /// in draft 2020-12.
+    pub fn format(mut self, text: impl Into<String>) -> Type {
+        self.format = Some(text.into());
+        self
+    }
+
+    fn field(mut self, name: String, ty: Type, required: bool) -> Type {
+        self.object_rules()
+            .fields
+            .push(Field { name, ty, required });
+        self
+    }
+
+    fn object_rules(&mut self) -> &mut ObjectType {
+        self.object.get_or_insert_with(Box::default)
+    }
+
+    fn bound(mut self, n: impl IntoNumber, exclusive: bool, lower: bool) -> Type {
+        match n.into_number() {
+            Ok(value) => {
+                let bound = Some(Bound { value, exclusive });
+                if lower {
+                    self.number.minimum = bound;
+                } else {
+                    self.number.maximum = bound;
+                }
+            }
+            Err(value) => {
+                let keyword = match (lower, exclusive) {
+                    (true, false) => "minimum",
+                    (true, true) => "exclusiveMinimum",
+                    (false, false) => "maximum",
+                    (false, true) => "exclusiveMaximum",
+                };
+                self.unbuildable
+                    .get_or_insert(Box::new(SpecErrorKind::NotFinite { keyword, value }));
+            }
+        }
+        self
+    }
+
+    /// True for a type that is only alternatives (`Type::any_of([...])`, perhaps
+    /// described): adding a `null` alternative makes it nullable.
+    fn is_only_any_of(&self) -> bool {
+        let bare = Type {
+            any_of: Vec::new(),
+            description: None,
+            format: None,
+            ..self.clone()
+        };
+        !self.any_of.is_empty() && bare == Type::default()
+    }
+
+    /// Keeps `null` among the allowed values of a nullable type.
+    fn add_null_to_values(&mut self) {
+        let nullable = self.kinds != Kinds::ANY && self.kinds.contains(Kinds::NULL);
+        if !nullable {
+            return;
+        }
+        if let Some(value) = self.constant.take() {
+            if value == Value::Null {
+                self.constant = Some(value);
+            } else {
+                self.enumeration = Some(vec![value, Value::Null]);
+            }
+        }
+        if let Some(values) = &mut self.enumeration {
+            if !values.contains(&Value::Null) {
+                values.push(Value::Null);
+            }
+        }
+    }
+}
+
+impl IntoNumber for i64 {
+    fn into_number(self) -> Result<Number<'static>, f64> {
+        integer_number(self.to_string())
+    }
+}
+
+impl IntoNumber for i32 {
+    fn into_number(self) -> Result<Number<'static>, f64> {
+        integer_number(self.to_string())
+    }
+}
+
+impl IntoNumber for u32 {
+    fn into_number(self) -> Result<Number<'static>, f64> {
+        integer_number(self.to_string())
+    }
+}
+
+impl IntoNumber for u64 {
+    fn into_number(self) -> Result<Number<'static>, f64> {
+        integer_number(self.to_string())
+    }
+}
+
+impl IntoNumber for usize {
+    fn into_number(self) -> Result<Number<'static>, f64> {
+        integer_number(self.to_string())
+    }
+}
+
+impl IntoNumber for f64 {
+    /// Written as Rust's shortest round-trip decimal (`0.5`, `3`), in exponent form only
+    /// when very large or small (`1e300`).
+    fn into_number(self) -> Result<Number<'static>, f64> {
+        if !self.is_finite() {
+            return Err(self);
+        }
+        let magnitude = self.abs();
+        let text = if magnitude == 0.0 || (1e-6..1e16).contains(&magnitude) {
+            format!("{self}")
+        } else {
+            format!("{self:e}")
+        };
+        // `-0` prints as "-0", valid JSON; every finite f64 prints in the number grammar.
+        Number::from_text(text).ok_or(self)
+    }
+}
+
+fn integer_number(text: String) -> Result<Number<'static>, f64> {
+    // Decimal digits with an optional '-' are always in the JSON number grammar.
+    Number::from_text(text).ok_or(f64::NAN)
+}

@@ -19,8 +19,11 @@ pub mod violation;
 
 pub use build::SpecError;
 pub use export::{export_tool, export_tools, Provider};
-pub use schema::{LoadError, Unenforced};
-pub use tools_file::{load_tools, load_tools_lenient};
+pub use schema::{LoadError, RefProblem, Unenforced, MAX_SCHEMA_DEPTH};
+pub use tools_file::{
+    load_tools, load_tools_from_value, load_tools_from_value_lenient, load_tools_lenient,
+    MAX_TOOLS_FILE_BYTES,
+};
 pub use types::{
     Additional, ArrayRules, Bound, Field, Kinds, NumberRules, ObjectType, Schema, StringRules,
     ToolSpec, Type,

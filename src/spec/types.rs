@@ -58,6 +58,10 @@ pub struct Type {
     pub(crate) description: Option<String>,
     /// `format`: kept for export; an annotation in draft 2020-12, asserts nothing.
     pub(crate) format: Option<String>,
+    /// A builder argument that could not be stored (a NaN bound), kept so that the chained
+    /// builder methods never fail half-way and `ToolSpecBuilder::build` reports it with its
+    /// path. Always `None` in types compiled from JSON Schema.
+    pub(crate) unbuildable: Option<Box<crate::spec::build::SpecErrorKind>>,
 }
 
 /// A set of JSON kinds, as JSON Schema's `type` names them. `INTEGER` is a subset of
@@ -171,6 +175,22 @@ impl Kinds {
     pub const fn contains(self, other: Kinds) -> bool {
         self.0 & other.0 == other.0
     }
+
+    /// The kinds in both sets.
+    pub const fn intersection(self, other: Kinds) -> Kinds {
+        Kinds(self.0 & other.0)
+    }
+
+    /// True if the set shares a kind with `other`.
+    pub const fn intersects(self, other: Kinds) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    /// True if numbers with a fraction (or beyond `i64`) are accepted: the part of
+    /// `NUMBER` that `INTEGER` lacks.
+    pub const fn accepts_fractions(self) -> bool {
+        self.0 & (Kinds::NUMBER.0 & !Kinds::INTEGER.0) != 0
+    }
 }
 
 impl Default for Type {
@@ -190,6 +210,7 @@ impl Default for Type {
             reference: None,
             description: None,
             format: None,
+            unbuildable: None,
         }
     }
 }
@@ -202,6 +223,18 @@ impl Default for ObjectType {
             additional: Additional::Forbidden,
             property_names: None,
         }
+    }
+}
+
+impl Bound {
+    /// The bound as declared.
+    pub fn value(&self) -> &crate::json::Number<'static> {
+        &self.value
+    }
+
+    /// True if the bound itself is refused (`exclusiveMinimum`, `exclusiveMaximum`).
+    pub fn is_exclusive(&self) -> bool {
+        self.exclusive
     }
 }
 

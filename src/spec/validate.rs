@@ -1,26 +1,757 @@
 //! Validation: arguments against a [`Schema`], returning the first [`Violation`] in a
-//! documented order. (Skeleton: lands with issue #3.)
+//! documented, deterministic order, and allocating nothing when the arguments are valid.
+//!
+//! The semantics are JSON Schema draft 2020-12's for every keyword the data model holds
+//! (the official test suite agrees on every group that uses only those), with one
+//! deliberate addition: a repeated key anywhere in the value is a violation, because two
+//! parsers may keep different copies (RFC 8259 section 4) and the tool must see what the
+//! gate saw.
+//!
+//! # Order of checks
+//!
+//! The first violation found is the one reported, so the order decides what the model
+//! reads. It is fixed:
+//!
+//! 1. **The whole value first**, before any schema rule: no object anywhere repeats a key
+//!    (the first repeat in document order is reported), and nothing nests deeper than
+//!    [`MAX_VALUE_DEPTH`] levels. Nothing else about a value with a repeated key can be
+//!    trusted.
+//! 2. **Then each value against its type**, depth first, in this order:
+//!    1. `enum`, then `const`: the list of allowed values says more than the kind, so
+//!       `status must be one of "pending", "paid"; received 5` beats `must be a string`;
+//!    2. the kind (`type`; `integer` is a number with no fraction within `i64`);
+//!    3. the rules for the value's kind:
+//!       - numbers: `minimum`, `maximum`, `multipleOf`;
+//!       - strings: `minLength`, `maxLength` (in code points);
+//!       - arrays: `minItems`, `maxItems`, `uniqueItems`, then each item in index order;
+//!       - objects: **unknown fields** (in input order), then **missing required fields**
+//!         (in declaration order), then field names (`propertyNames`, input order), then
+//!         the values of declared fields (declaration order), then the values of other
+//!         members (`additionalProperties` as a schema, input order). Unknown comes before
+//!         missing because a misspelt field (`customerid` for `customer_id`) is both, and
+//!         the unknown-field message lists the allowed names, so one retry fixes both;
+//!    4. `$ref`, then `allOf` in order, then `anyOf`, then `oneOf`.
+//!
+//! When no alternative of an `anyOf` (or `oneOf`) matches, the report names what is most
+//! useful: if no alternative accepts the value's kind, a `type` violation listing the kinds
+//! the alternatives accept (`must be a string or null`); if exactly one accepts its kind,
+//! that alternative's own first violation (which may lie deeper, `address.zip`); otherwise
+//! [`Rule::AnyOf`] (or [`Rule::OneOf`]). Matching more than one `oneOf` alternative is
+//! [`Rule::OneOf`] with the count.
+//!
+//! # Limits
+//!
+//! No schema and value can exhaust the stack or loop: values nest at most
+//! [`MAX_VALUE_DEPTH`] levels, one check descends at most [`MAX_CHECK_DEPTH`] levels of
+//! types (a `$ref` or an `allOf` branch counts as a level, so a reference cycle that
+//! consumes no input ends here even if the spec's own build check was bypassed), and one
+//! validation takes at most [`STEP_BUDGET`] steps (nested alternatives can make the work
+//! grow exponentially with depth). Hitting a limit is a violation ([`Rule::TooDeep`],
+//! [`Rule::TooComplex`]), never a pass.
+//!
+//! # Allocation
+//!
+//! On success, nothing is allocated for any value whose objects have at most 32 members and
+//! whose `uniqueItems` arrays have at most 32 items; a larger object sorts its keys for the
+//! repeat check and a larger unique array sorts item hashes (one allocation each), so that
+//! the check stays `O(n log n)` instead of `O(n²)`. On failure, the internal report holds
+//! only borrowed references and the address of the failing value; the path is rebuilt by
+//! finding that address from the root, so nothing is collected while checking.
 
-use super::{Schema, ToolSpec, Violation};
-use crate::json::Value;
+mod equal;
+pub(crate) mod number;
+
+use super::{ArrayRules, Bound, Field, Kinds, ObjectType, Rule, Schema, ToolSpec, Type, Violation};
+use crate::json::{Member, Value};
+use equal::{equal, first_repeat};
+use number::Decimal;
+use std::borrow::Cow;
+use std::cmp::Ordering;
+
+/// Values nest at most this many levels of arrays and objects (the parser's default limit
+/// is 128, so parsed arguments always fit).
+pub const MAX_VALUE_DEPTH: usize = 256;
+
+/// One validation descends at most this many types deep (each field, item, `$ref` and
+/// alternative is a level).
+pub const MAX_CHECK_DEPTH: usize = 512;
+
+/// One validation checks a value against a type at most this many times.
+pub const STEP_BUDGET: u32 = 1_000_000;
+
+/// Objects up to this size are checked for repeated keys pair by pair, without allocating.
+const PAIRWISE_KEYS: usize = 32;
+
+/// Received values are cut to this many characters.
+const RECEIVED_CHARS: usize = 120;
 
 impl Schema {
-    /// Checks `value` against this schema.
+    /// Checks `value` against this schema, in the order the [module](self) documents.
+    ///
+    /// ```
+    /// use toolgate::{json, ToolSpec, Type};
+    /// let spec = ToolSpec::new("search_orders", "Search a customer's orders.")
+    ///     .required("customer_id", Type::string().min_length(3))
+    ///     .optional("limit", Type::integer().min(1).max(100))
+    ///     .build()?;
+    /// let args = json::parse(r#"{"customer_id":"CUS-967852","limit":500}"#)?;
+    /// let violation = spec.params().validate(&args).unwrap_err();
+    /// assert_eq!(violation.path(), "limit");
+    /// assert_eq!(
+    ///     violation.to_string(),
+    ///     "limit must be an integer from 1 to 100; received 500"
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     ///
     /// # Errors
-    /// The first [`Violation`].
+    /// The first [`Violation`]: its [`Rule`] says which rule (kind, enum, bound, missing or
+    /// unknown field, repeated key, alternatives, a validator limit), its path where.
     pub fn validate(&self, value: &Value<'_>) -> Result<(), Violation> {
-        let _ = value;
-        Ok(())
+        let mut cx = Cx {
+            defs: &self.defs,
+            fuel: STEP_BUDGET,
+        };
+        scan(value, 0)
+            .and_then(|()| check(&mut cx, &self.root, value, 0))
+            .map_err(|fail| fail.into_violation(value))
     }
 }
 
 impl ToolSpec {
-    /// Checks a call's arguments against this tool's contract.
+    /// Checks a call's arguments against this tool's contract ([`Schema::validate`] on
+    /// [`ToolSpec::params`]).
     ///
     /// # Errors
-    /// The first [`Violation`].
+    /// The first [`Violation`], as [`Schema::validate`] describes.
     pub fn validate(&self, args: &Value<'_>) -> Result<(), Violation> {
         self.params.validate(args)
     }
+}
+
+/// What one validation carries down: the definitions references point into, and the steps
+/// left.
+struct Cx<'s> {
+    defs: &'s [(String, Type)],
+    fuel: u32,
+}
+
+/// The first violation as found: borrowed references only, so that a failing alternative
+/// inside a passing `anyOf` costs no allocation. Turned into a [`Violation`] at the top.
+struct Fail<'s, 'v> {
+    /// The value the rule is about (for member rules, the object).
+    at: &'v Value<'v>,
+    what: Broken<'s, 'v>,
+}
+
+enum Broken<'s, 'v> {
+    Kind(Kinds),
+    Enum(&'s [Value<'static>]),
+    Const(&'s Value<'static>),
+    Minimum(&'s Bound, &'s Type),
+    Maximum(&'s Bound, &'s Type),
+    MultipleOf(f64),
+    MinLength(u64, Option<u64>),
+    MaxLength(u64, Option<u64>),
+    MinItems(u64, Option<u64>),
+    MaxItems(u64, Option<u64>),
+    Unique(usize, usize),
+    Required(&'s str),
+    Unknown(&'v str, &'s [Field]),
+    DuplicateKey(&'v str),
+    PropertyName(&'v str, NameRule<'s>),
+    AnyOf(usize),
+    OneOf(usize, usize),
+    TooDeep(usize),
+    TooComplex,
+}
+
+/// The rules a field name (a string) can break.
+enum NameRule<'s> {
+    Kind(Kinds),
+    Enum(&'s [Value<'static>]),
+    Const(&'s Value<'static>),
+    MinLength(u64, Option<u64>),
+    MaxLength(u64, Option<u64>),
+    AnyOf(usize),
+    OneOf(usize, usize),
+}
+
+type Checked<'s, 'v> = Result<(), Fail<'s, 'v>>;
+
+/// Step 1: repeated keys and nesting depth, over the whole value.
+fn scan<'v>(value: &'v Value<'v>, depth: usize) -> Checked<'static, 'v> {
+    let fail = |what| Err(Fail { at: value, what });
+    match value {
+        Value::Array(items) => {
+            if depth >= MAX_VALUE_DEPTH {
+                return fail(Broken::TooDeep(MAX_VALUE_DEPTH));
+            }
+            items.iter().try_for_each(|item| scan(item, depth + 1))
+        }
+        Value::Object(members) => {
+            if depth >= MAX_VALUE_DEPTH {
+                return fail(Broken::TooDeep(MAX_VALUE_DEPTH));
+            }
+            if let Some(key) = first_duplicate(members) {
+                return fail(Broken::DuplicateKey(key));
+            }
+            members
+                .iter()
+                .try_for_each(|(_, item)| scan(item, depth + 1))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The first key that repeats an earlier one, in input order.
+fn first_duplicate<'v>(members: &'v [Member<'v>]) -> Option<&'v str> {
+    if members.len() <= PAIRWISE_KEYS {
+        return members
+            .iter()
+            .enumerate()
+            .skip(1)
+            .find_map(|(index, (key, _))| {
+                let earlier = members.get(..index)?;
+                earlier
+                    .iter()
+                    .any(|(other, _)| other == key)
+                    .then_some(key.as_ref())
+            });
+    }
+    // Sorted by (key, index), each run of equal keys lists its occurrences in input order;
+    // a pair of neighbours with equal keys ends at a repeat, and the earliest such end is
+    // the first repeat in input order.
+    let mut order: Vec<(&str, usize)> = members
+        .iter()
+        .enumerate()
+        .map(|(index, (key, _))| (key.as_ref(), index))
+        .collect();
+    order.sort_unstable();
+    let second = order
+        .windows(2)
+        .filter_map(|pair| match pair {
+            [(a, _), (b, index)] if a == b => Some(*index),
+            _ => None,
+        })
+        .min()?;
+    members.get(second).map(|(key, _)| key.as_ref())
+}
+
+/// Step 2: one value against one type.
+fn check<'s, 'v>(
+    cx: &mut Cx<'s>,
+    ty: &'s Type,
+    value: &'v Value<'v>,
+    depth: usize,
+) -> Checked<'s, 'v> {
+    let fail = |what| Err(Fail { at: value, what });
+    if depth >= MAX_CHECK_DEPTH {
+        return fail(Broken::TooDeep(MAX_CHECK_DEPTH));
+    }
+    match cx.fuel.checked_sub(1) {
+        Some(fuel) => cx.fuel = fuel,
+        None => return fail(Broken::TooComplex),
+    }
+    if let Some(allowed) = &ty.enumeration {
+        if !allowed.iter().any(|candidate| equal(candidate, value)) {
+            return fail(Broken::Enum(allowed));
+        }
+    }
+    if let Some(expected) = &ty.constant {
+        if !equal(expected, value) {
+            return fail(Broken::Const(expected));
+        }
+    }
+    let kinds = ty.kinds;
+    match value {
+        Value::Null if !kinds.contains(Kinds::NULL) => return fail(Broken::Kind(kinds)),
+        Value::Bool(_) if !kinds.contains(Kinds::BOOLEAN) => return fail(Broken::Kind(kinds)),
+        Value::Number(number) => {
+            if let Err(what) = check_number(ty, number.as_str()) {
+                return fail(what);
+            }
+        }
+        Value::String(text) => {
+            if !kinds.contains(Kinds::STRING) {
+                return fail(Broken::Kind(kinds));
+            }
+            if let Err(what) = check_length(ty, text) {
+                return fail(what);
+            }
+        }
+        Value::Array(items) => {
+            if !kinds.contains(Kinds::ARRAY) {
+                return fail(Broken::Kind(kinds));
+            }
+            check_array(cx, &ty.array, items, value, depth)?;
+        }
+        Value::Object(members) => {
+            if !kinds.contains(Kinds::OBJECT) {
+                return fail(Broken::Kind(kinds));
+            }
+            if let Some(object) = &ty.object {
+                check_object(cx, object, members, value, depth)?;
+            }
+        }
+        Value::Null | Value::Bool(_) => {}
+    }
+    if let Some(index) = ty.reference {
+        match cx.defs.get(index) {
+            Some((_, target)) => check(cx, target, value, depth + 1)?,
+            // A dangling reference is refused when the spec is built; accept nothing.
+            None => return fail(Broken::Kind(Kinds::NONE)),
+        }
+    }
+    for branch in &ty.all_of {
+        check(cx, branch, value, depth + 1)?;
+    }
+    if !ty.any_of.is_empty() {
+        check_alternatives(cx, &ty.any_of, value, depth, false)?;
+    }
+    if !ty.one_of.is_empty() {
+        check_alternatives(cx, &ty.one_of, value, depth, true)?;
+    }
+    Ok(())
+}
+
+fn check_number<'s>(ty: &'s Type, text: &str) -> Result<(), Broken<'s, 'static>> {
+    let kinds = ty.kinds;
+    let rules = &ty.number;
+    if kinds.accepts_fractions()
+        && rules.minimum.is_none()
+        && rules.maximum.is_none()
+        && rules.multiple_of.is_none()
+    {
+        return Ok(());
+    }
+    let decimal = Decimal::parse(text);
+    if !(kinds.accepts_fractions() || (kinds.contains(Kinds::INTEGER) && decimal.is_i64())) {
+        return Err(Broken::Kind(kinds));
+    }
+    if let Some(bound) = &rules.minimum {
+        let order = decimal.compare(&Decimal::parse(bound.value.as_str()));
+        if order == Ordering::Less || (bound.exclusive && order == Ordering::Equal) {
+            return Err(Broken::Minimum(bound, ty));
+        }
+    }
+    if let Some(bound) = &rules.maximum {
+        let order = decimal.compare(&Decimal::parse(bound.value.as_str()));
+        if order == Ordering::Greater || (bound.exclusive && order == Ordering::Equal) {
+            return Err(Broken::Maximum(bound, ty));
+        }
+    }
+    if let Some(divisor) = rules.multiple_of {
+        if !number::is_multiple_of(text, divisor) {
+            return Err(Broken::MultipleOf(divisor));
+        }
+    }
+    Ok(())
+}
+
+/// `minLength` and `maxLength` in code points, counting only when the byte length cannot
+/// decide (a code point takes one to four bytes).
+fn check_length<'s>(ty: &'s Type, text: &str) -> Result<(), Broken<'s, 'static>> {
+    let rules = &ty.string;
+    let n_bytes = u64::try_from(text.len()).unwrap_or(u64::MAX);
+    let n_chars = || u64::try_from(text.chars().count()).unwrap_or(u64::MAX);
+    if let Some(min) = rules.min_length {
+        if n_bytes < min || (n_bytes / 4 < min && n_chars() < min) {
+            return Err(Broken::MinLength(min, rules.max_length));
+        }
+    }
+    if let Some(max) = rules.max_length {
+        if n_bytes > max && n_chars() > max {
+            return Err(Broken::MaxLength(max, rules.min_length));
+        }
+    }
+    Ok(())
+}
+
+fn check_array<'s, 'v>(
+    cx: &mut Cx<'s>,
+    rules: &'s ArrayRules,
+    items: &'v [Value<'v>],
+    value: &'v Value<'v>,
+    depth: usize,
+) -> Checked<'s, 'v> {
+    let fail = |what| Err(Fail { at: value, what });
+    let n_items = u64::try_from(items.len()).unwrap_or(u64::MAX);
+    if let Some(min) = rules.min_items {
+        if n_items < min {
+            return fail(Broken::MinItems(min, rules.max_items));
+        }
+    }
+    if let Some(max) = rules.max_items {
+        if n_items > max {
+            return fail(Broken::MaxItems(max, rules.min_items));
+        }
+    }
+    if rules.unique {
+        if let Some((first, second)) = first_repeat(items) {
+            return fail(Broken::Unique(first, second));
+        }
+    }
+    if let Some(item_type) = &rules.items {
+        for item in items {
+            check(cx, item_type, item, depth + 1)?;
+        }
+    }
+    Ok(())
+}
+
+fn check_object<'s, 'v>(
+    cx: &mut Cx<'s>,
+    object: &'s ObjectType,
+    members: &'v [Member<'v>],
+    value: &'v Value<'v>,
+    depth: usize,
+) -> Checked<'s, 'v> {
+    let fail = |what| Err(Fail { at: value, what });
+    let fields = object.fields.as_slice();
+    let open = !matches!(object.additional, super::Additional::Forbidden);
+    // Fields present, one bit per declared field for the first 64 (beyond that, presence
+    // is looked up again: no allocation either way).
+    let mut present: u64 = 0;
+    for (key, _) in members {
+        match fields.iter().position(|field| field.name == *key) {
+            Some(index) => present |= 1u64.checked_shl(to_u32(index)).unwrap_or(0),
+            None if open => {}
+            None => return fail(Broken::Unknown(key, fields)),
+        }
+    }
+    let is_present = |index: usize, name: &str| match 1u64.checked_shl(to_u32(index)) {
+        Some(bit) if index < 64 => present & bit != 0,
+        _ => members.iter().any(|(key, _)| key == name),
+    };
+    for (index, field) in fields.iter().enumerate() {
+        if field.required && !is_present(index, &field.name) {
+            return fail(Broken::Required(&field.name));
+        }
+    }
+    if let Some(names) = &object.property_names {
+        for (key, _) in members {
+            check_name(cx, names, key, value, depth)?;
+        }
+    }
+    for (index, field) in fields.iter().enumerate() {
+        if !is_present(index, &field.name) {
+            continue;
+        }
+        if let Some((_, item)) = members.iter().find(|(key, _)| *key == field.name) {
+            check(cx, &field.ty, item, depth + 1)?;
+        }
+    }
+    if let super::Additional::Typed(additional) = &object.additional {
+        for (key, item) in members {
+            if !fields.iter().any(|field| field.name == *key) {
+                check(cx, additional, item, depth + 1)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A field name against `propertyNames`: the name is checked as a string value, and a
+/// violation is reported on the object, naming the field.
+fn check_name<'s, 'v>(
+    cx: &mut Cx<'s>,
+    names: &'s Type,
+    key: &'v str,
+    object: &'v Value<'v>,
+    depth: usize,
+) -> Checked<'s, 'v> {
+    let name = Value::String(Cow::Borrowed(key));
+    let what = match check(cx, names, &name, depth + 1) {
+        Ok(()) => return Ok(()),
+        Err(fail) => fail.what,
+    };
+    let rule = match what {
+        Broken::Kind(kinds) => NameRule::Kind(kinds),
+        Broken::Enum(allowed) => NameRule::Enum(allowed),
+        Broken::Const(expected) => NameRule::Const(expected),
+        Broken::MinLength(min, max) => NameRule::MinLength(min, max),
+        Broken::MaxLength(max, min) => NameRule::MaxLength(max, min),
+        Broken::AnyOf(n) => NameRule::AnyOf(n),
+        Broken::OneOf(n, matched) => NameRule::OneOf(n, matched),
+        Broken::TooDeep(limit) => {
+            return Err(Fail {
+                at: object,
+                what: Broken::TooDeep(limit),
+            })
+        }
+        Broken::TooComplex => {
+            return Err(Fail {
+                at: object,
+                what: Broken::TooComplex,
+            })
+        }
+        // A string breaks no number, array or object rule, and has no members.
+        _ => NameRule::Kind(names.kinds),
+    };
+    Err(Fail {
+        at: object,
+        what: Broken::PropertyName(key, rule),
+    })
+}
+
+/// `anyOf` (at least one alternative matches) or `oneOf` (exactly one does).
+fn check_alternatives<'s, 'v>(
+    cx: &mut Cx<'s>,
+    alternatives: &'s [Type],
+    value: &'v Value<'v>,
+    depth: usize,
+    exactly_one: bool,
+) -> Checked<'s, 'v> {
+    let mut n_matched: usize = 0;
+    // Alternatives that accept the value's kind but failed, and the first one's failure.
+    let mut n_kind_fits: usize = 0;
+    let mut kind_fit_failure = None;
+    for alternative in alternatives {
+        match check(cx, alternative, value, depth + 1) {
+            Ok(()) if !exactly_one => return Ok(()),
+            Ok(()) => n_matched = n_matched.saturating_add(1),
+            Err(fail) if fail.is_fatal() => return Err(fail),
+            Err(fail) => {
+                if admits(kinds_of(cx.defs, alternative, 0), value) {
+                    n_kind_fits = n_kind_fits.saturating_add(1);
+                    kind_fit_failure.get_or_insert(fail);
+                }
+            }
+        }
+    }
+    let n = alternatives.len();
+    let what = match (n_matched, n_kind_fits, kind_fit_failure) {
+        (1, _, _) => return Ok(()),
+        (0, 0, _) => {
+            let accepted = alternatives
+                .iter()
+                .fold(Kinds::NONE, |all, alt| all.union(kinds_of(cx.defs, alt, 0)));
+            Broken::Kind(accepted)
+        }
+        (0, 1, Some(failure)) => return Err(failure),
+        (0, _, _) if exactly_one => Broken::OneOf(n, 0),
+        (0, _, _) => Broken::AnyOf(n),
+        (matched, _, _) => Broken::OneOf(n, matched),
+    };
+    Err(Fail { at: value, what })
+}
+
+/// True if a value of this kind may be accepted by a type that accepts `kinds`.
+pub(crate) fn admits(kinds: Kinds, value: &Value<'_>) -> bool {
+    match value {
+        Value::Null => kinds.contains(Kinds::NULL),
+        Value::Bool(_) => kinds.contains(Kinds::BOOLEAN),
+        Value::Number(number) => {
+            kinds.accepts_fractions()
+                || (kinds.contains(Kinds::INTEGER) && Decimal::parse(number.as_str()).is_i64())
+        }
+        Value::String(_) => kinds.contains(Kinds::STRING),
+        Value::Array(_) => kinds.contains(Kinds::ARRAY),
+        Value::Object(_) => kinds.contains(Kinds::OBJECT),
+    }
+}
+
+/// The kinds a type can accept at all, looking through `enum`, `const`, `$ref` and the
+/// alternatives (to a fixed depth; deeper, a type's own kinds). Used only to explain a
+/// failed `anyOf`/`oneOf`.
+pub(crate) fn kinds_of(defs: &[(String, Type)], ty: &Type, depth: usize) -> Kinds {
+    let mut kinds = ty.kinds;
+    if depth > 16 {
+        return kinds;
+    }
+    if let Some(values) = &ty.enumeration {
+        kinds = kinds.intersection(
+            values
+                .iter()
+                .fold(Kinds::NONE, |all, v| all.union(kind_of(v))),
+        );
+    }
+    if let Some(value) = &ty.constant {
+        kinds = kinds.intersection(kind_of(value));
+    }
+    if let Some((_, target)) = ty.reference.and_then(|index| defs.get(index)) {
+        kinds = kinds.intersection(kinds_of(defs, target, depth + 1));
+    }
+    for branch in &ty.all_of {
+        kinds = kinds.intersection(kinds_of(defs, branch, depth + 1));
+    }
+    for alternatives in [&ty.any_of, &ty.one_of] {
+        if !alternatives.is_empty() {
+            let union = alternatives.iter().fold(Kinds::NONE, |all, alt| {
+                all.union(kinds_of(defs, alt, depth + 1))
+            });
+            kinds = kinds.intersection(union);
+        }
+    }
+    kinds
+}
+
+/// The one kind a value is: an integer within `i64` is `INTEGER`, any other number the
+/// fractional part of `NUMBER`.
+pub(crate) fn kind_of(value: &Value<'_>) -> Kinds {
+    match value {
+        Value::Null => Kinds::NULL,
+        Value::Bool(_) => Kinds::BOOLEAN,
+        Value::Number(number) if Decimal::parse(number.as_str()).is_i64() => Kinds::INTEGER,
+        Value::Number(_) => Kinds(Kinds::NUMBER.0 & !Kinds::INTEGER.0),
+        Value::String(_) => Kinds::STRING,
+        Value::Array(_) => Kinds::ARRAY,
+        Value::Object(_) => Kinds::OBJECT,
+    }
+}
+
+fn to_u32(index: usize) -> u32 {
+    u32::try_from(index).unwrap_or(u32::MAX)
+}
+
+impl<'s, 'v> Fail<'s, 'v> {
+    /// A validator limit: it ends the whole validation, even inside an alternative (where
+    /// an ordinary failure only means "try the next one").
+    fn is_fatal(&self) -> bool {
+        matches!(self.what, Broken::TooDeep(_) | Broken::TooComplex)
+    }
+
+    fn into_violation(self, root: &Value<'_>) -> Violation {
+        let received = match &self.what {
+            Broken::PropertyName(key, _) => {
+                crate::json::preview(&Value::String(Cow::Borrowed(key)), RECEIVED_CHARS)
+            }
+            _ => crate::json::preview(self.at, RECEIVED_CHARS),
+        };
+        Violation {
+            path: path_to(root, self.at),
+            rule: Box::new(self.what.into_rule()),
+            received,
+        }
+    }
+}
+
+impl Broken<'_, '_> {
+    fn into_rule(self) -> Rule {
+        match self {
+            Broken::Kind(expected) => Rule::Type { expected },
+            Broken::Enum(allowed) => Rule::Enum {
+                allowed: allowed.to_vec(),
+            },
+            Broken::Const(expected) => Rule::Const {
+                expected: expected.clone(),
+            },
+            Broken::Minimum(bound, ty) => Rule::Minimum {
+                minimum: bound.clone(),
+                maximum: ty.number.maximum.clone(),
+                integer: !ty.kinds.accepts_fractions(),
+            },
+            Broken::Maximum(bound, ty) => Rule::Maximum {
+                maximum: bound.clone(),
+                minimum: ty.number.minimum.clone(),
+                integer: !ty.kinds.accepts_fractions(),
+            },
+            Broken::MultipleOf(divisor) => Rule::MultipleOf { divisor },
+            Broken::MinLength(min, max) => Rule::MinLength { min, max },
+            Broken::MaxLength(max, min) => Rule::MaxLength { max, min },
+            Broken::MinItems(min, max) => Rule::MinItems { min, max },
+            Broken::MaxItems(max, min) => Rule::MaxItems { max, min },
+            Broken::Unique(first, second) => Rule::UniqueItems { first, second },
+            Broken::Required(field) => Rule::Required {
+                field: field.to_owned(),
+            },
+            Broken::Unknown(field, fields) => Rule::Unknown {
+                field: field.to_owned(),
+                allowed: fields.iter().map(|f| f.name.clone()).collect(),
+            },
+            Broken::DuplicateKey(key) => Rule::DuplicateKey {
+                key: key.to_owned(),
+            },
+            Broken::PropertyName(name, rule) => Rule::PropertyName {
+                name: name.to_owned(),
+                rule: Box::new(rule.into_rule()),
+            },
+            Broken::AnyOf(alternatives) => Rule::AnyOf { alternatives },
+            Broken::OneOf(alternatives, matched) => Rule::OneOf {
+                alternatives,
+                matched,
+            },
+            Broken::TooDeep(limit) => Rule::TooDeep { limit },
+            Broken::TooComplex => Rule::TooComplex { steps: STEP_BUDGET },
+        }
+    }
+}
+
+impl NameRule<'_> {
+    fn into_rule(self) -> Rule {
+        match self {
+            NameRule::Kind(kinds) => Broken::Kind(kinds),
+            NameRule::Enum(allowed) => Broken::Enum(allowed),
+            NameRule::Const(expected) => Broken::Const(expected),
+            NameRule::MinLength(min, max) => Broken::MinLength(min, max),
+            NameRule::MaxLength(max, min) => Broken::MaxLength(max, min),
+            NameRule::AnyOf(n) => Broken::AnyOf(n),
+            NameRule::OneOf(n, matched) => Broken::OneOf(n, matched),
+        }
+        .into_rule()
+    }
+}
+
+/// The dotted path from `root` to the value at `target`'s address (`filters.limit`,
+/// `items.2.sku`), found by a depth-bounded search; `""` for the root.
+fn path_to(root: &Value<'_>, target: &Value<'_>) -> String {
+    let mut segments: Vec<Segment<'_>> = Vec::new();
+    find(root, target, &mut segments, 0);
+    let mut path = String::new();
+    for segment in segments.iter().rev() {
+        if !path.is_empty() {
+            path.push('.');
+        }
+        match segment {
+            Segment::Key(key) => path.push_str(key),
+            Segment::Index(index) => path.push_str(&index.to_string()),
+        }
+    }
+    path
+}
+
+fn address(value: &Value<'_>) -> *const () {
+    (value as *const Value<'_>).cast()
+}
+
+enum Segment<'v> {
+    Key(&'v str),
+    Index(usize),
+}
+
+/// Pushes the segments from `target` up to `node` (innermost first) and returns true if
+/// `target` lies within `node`.
+fn find<'v>(
+    node: &'v Value<'_>,
+    target: &Value<'_>,
+    out: &mut Vec<Segment<'v>>,
+    depth: usize,
+) -> bool {
+    if std::ptr::eq(address(node), address(target)) {
+        return true;
+    }
+    if depth > MAX_VALUE_DEPTH {
+        return false;
+    }
+    match node {
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                if find(item, target, out, depth + 1) {
+                    out.push(Segment::Index(index));
+                    return true;
+                }
+            }
+        }
+        Value::Object(members) => {
+            for (key, item) in members {
+                if find(item, target, out, depth + 1) {
+                    out.push(Segment::Key(key));
+                    return true;
+                }
+            }
+        }
+        _ => {}
+    }
+    false
 }

@@ -1,25 +1,159 @@
-//! [`Violation`]: the first rule a value breaks, with its dotted path and the received
-//! value. (Skeleton: lands with issue #3.)
+//! [`Violation`]: the first rule a value breaks, with its dotted path, the rule as data
+//! ([`Rule`]) and the received value; and the one sentence a model reads about it.
+//!
+//! Like the `jsonschema` crate's `ValidationErrorKind`, a violation is data first: the gate
+//! counts [`Rule::label`], a program can match on [`Rule`], and `Display` turns it into one
+//! clause that the gate wraps as `"{tool} rejected: {violation}."`. The clause says where
+//! (the path), what was expected (the rule, with its bounds or allowed values) and what
+//! arrived (compact JSON cut at 120 characters), in words a model can act on:
+//! `amount_cents must be an integer from 1 to 500000; received 0`.
 
+use super::{Bound, Kinds};
+use crate::json::Value;
 use std::fmt;
 
 /// The first rule an argument value breaks.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Violation {
-    /// Dotted path from the arguments root (`filters.limit`, `items.2.sku`; `""` for the root).
+    /// Dotted path from the arguments root (`filters.limit`, `items.2.sku`; `""` for the
+    /// root). For a rule about an object's members (a missing, unknown or repeated field, a
+    /// field name) it is the object's path.
     pub(crate) path: String,
-    /// The rule broken, with its data.
-    pub(crate) rule: Rule,
-    /// The received value as compact JSON, cut at 120 characters on a character boundary.
+    /// The rule broken, with its data. Boxed so that a `Violation` (and every error that
+    /// carries one, up to the gate's `Rejection`) stays a few words wide.
+    pub(crate) rule: Box<Rule>,
+    /// The value at `path` as compact JSON, cut at 120 characters on a character boundary
+    /// (for [`Rule::PropertyName`], the field name as a JSON string).
     pub(crate) received: String,
 }
 
-/// A rule a value can break.
+/// A rule a value can break, with what the model needs to fix it.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum Rule {
-    /// Placeholder until issue #3.
-    Placeholder,
+    /// The value's kind is not accepted (`type`). `Kinds::NONE` means nothing is accepted
+    /// here (a `false` schema).
+    Type {
+        /// The kinds accepted.
+        expected: Kinds,
+    },
+    /// The value is none of the allowed values (`enum`).
+    Enum {
+        /// The allowed values, in declaration order.
+        allowed: Vec<Value<'static>>,
+    },
+    /// The value is not the one allowed value (`const`).
+    Const {
+        /// The allowed value.
+        expected: Value<'static>,
+    },
+    /// The number is below the minimum (or at an exclusive one).
+    Minimum {
+        /// The bound broken.
+        minimum: Bound,
+        /// The other end of the range, if there is one (for the message).
+        maximum: Option<Bound>,
+        /// True if only integers are accepted (for the message).
+        integer: bool,
+    },
+    /// The number is above the maximum (or at an exclusive one).
+    Maximum {
+        /// The bound broken.
+        maximum: Bound,
+        /// The other end of the range, if there is one (for the message).
+        minimum: Option<Bound>,
+        /// True if only integers are accepted (for the message).
+        integer: bool,
+    },
+    /// The number is not a multiple of `divisor` (`multipleOf`).
+    MultipleOf {
+        /// The divisor.
+        divisor: f64,
+    },
+    /// The string has fewer code points than `min` (`minLength`).
+    MinLength {
+        /// The least length accepted.
+        min: u64,
+        /// The greatest, if there is one (for the message).
+        max: Option<u64>,
+    },
+    /// The string has more code points than `max` (`maxLength`).
+    MaxLength {
+        /// The greatest length accepted.
+        max: u64,
+        /// The least, if there is one (for the message).
+        min: Option<u64>,
+    },
+    /// The array has fewer items than `min` (`minItems`).
+    MinItems {
+        /// The least count accepted.
+        min: u64,
+        /// The greatest, if there is one (for the message).
+        max: Option<u64>,
+    },
+    /// The array has more items than `max` (`maxItems`).
+    MaxItems {
+        /// The greatest count accepted.
+        max: u64,
+        /// The least, if there is one (for the message).
+        min: Option<u64>,
+    },
+    /// Two items are equal (`uniqueItems`): the first repeat, by the later index.
+    UniqueItems {
+        /// Index of the earlier item.
+        first: usize,
+        /// Index of the later, equal item.
+        second: usize,
+    },
+    /// A required field is missing (`required`).
+    Required {
+        /// The missing field.
+        field: String,
+    },
+    /// A field the object does not declare, where unknown fields are refused
+    /// (`additionalProperties: false`).
+    Unknown {
+        /// The unknown field.
+        field: String,
+        /// The declared fields, in declaration order.
+        allowed: Vec<String>,
+    },
+    /// A field name appears twice in one object: two parsers may keep different ones.
+    DuplicateKey {
+        /// The repeated name.
+        key: String,
+    },
+    /// A field name breaks the rule for names (`propertyNames`).
+    PropertyName {
+        /// The field name.
+        name: String,
+        /// The rule the name breaks (a string rule: kind, enum, const or length).
+        rule: Box<Rule>,
+    },
+    /// The value matches none of the alternatives (`anyOf`).
+    AnyOf {
+        /// How many alternatives there are.
+        alternatives: usize,
+    },
+    /// The value does not match exactly one of the alternatives (`oneOf`).
+    OneOf {
+        /// How many alternatives there are.
+        alternatives: usize,
+        /// How many it matches: 0, or 2 and more.
+        matched: usize,
+    },
+    /// Checking went deeper than the validator's limit (a value or a recursive schema
+    /// nested too far); nothing below this point was checked.
+    TooDeep {
+        /// The limit, in levels.
+        limit: usize,
+    },
+    /// Checking took more steps than the validator's budget (alternatives nested so that
+    /// the work grows exponentially); the value was not accepted.
+    TooComplex {
+        /// The budget, in steps.
+        steps: u32,
+    },
 }
 
 impl Violation {
@@ -39,8 +173,308 @@ impl Violation {
     }
 }
 
+impl Rule {
+    /// A stable short name for counters and the command line: `type`, `enum`, `const`,
+    /// `minimum`, `maximum`, `multiple_of`, `min_length`, `max_length`, `min_items`,
+    /// `max_items`, `unique_items`, `required`, `additional`, `duplicate_key`,
+    /// `property_names`, `any_of`, `one_of`, `too_deep`, `too_complex`.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Rule::Type { .. } => "type",
+            Rule::Enum { .. } => "enum",
+            Rule::Const { .. } => "const",
+            Rule::Minimum { .. } => "minimum",
+            Rule::Maximum { .. } => "maximum",
+            Rule::MultipleOf { .. } => "multiple_of",
+            Rule::MinLength { .. } => "min_length",
+            Rule::MaxLength { .. } => "max_length",
+            Rule::MinItems { .. } => "min_items",
+            Rule::MaxItems { .. } => "max_items",
+            Rule::UniqueItems { .. } => "unique_items",
+            Rule::Required { .. } => "required",
+            Rule::Unknown { .. } => "additional",
+            Rule::DuplicateKey { .. } => "duplicate_key",
+            Rule::PropertyName { .. } => "property_names",
+            Rule::AnyOf { .. } => "any_of",
+            Rule::OneOf { .. } => "one_of",
+            Rule::TooDeep { .. } => "too_deep",
+            Rule::TooComplex { .. } => "too_complex",
+        }
+    }
+}
+
+/// Allowed fields and values are listed up to this many; the rest are counted.
+const LIST_LIMIT: usize = 20;
+
+/// Each allowed value in an `enum` list is cut like a received value.
+const VALUE_CHARS: usize = 120;
+
 impl fmt::Display for Violation {
+    /// One clause, no final period: `filters.limit must be an integer from 1 to 100;
+    /// received 500`, `missing required field 'customer_id'`, `unknown field 'colour';
+    /// allowed fields: color, size`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} is invalid; received {}", self.path, self.received)
+        let path = self.path.as_str();
+        let received = self.received.as_str();
+        match self.rule.as_ref() {
+            Rule::Required { field } if path.is_empty() => {
+                write!(f, "missing required field '{}'", Name(field))
+            }
+            Rule::Required { field } => {
+                write!(f, "{path} is missing required field '{}'", Name(field))
+            }
+            Rule::Unknown { field, allowed } => {
+                if path.is_empty() {
+                    write!(f, "unknown field '{}'; ", Name(field))?;
+                } else {
+                    write!(f, "{path} has unknown field '{}'; ", Name(field))?;
+                }
+                if allowed.is_empty() {
+                    f.write_str("no fields are allowed")
+                } else {
+                    f.write_str("allowed fields: ")?;
+                    write_list(f, allowed, |f, name| write!(f, "{}", Name(name)))
+                }
+            }
+            Rule::DuplicateKey { key } if path.is_empty() => {
+                write!(f, "duplicate field '{}'", Name(key))
+            }
+            Rule::DuplicateKey { key } => {
+                write!(f, "{path} has duplicate field '{}'", Name(key))
+            }
+            Rule::PropertyName { name, rule } => {
+                write!(f, "field name '{}'", Name(name))?;
+                if !path.is_empty() {
+                    write!(f, " in {path}")?;
+                }
+                f.write_str(" ")?;
+                write_predicate(f, rule)?;
+                write!(f, "; received {received}")
+            }
+            rule => {
+                if path.is_empty() {
+                    f.write_str("the arguments ")?;
+                } else {
+                    write!(f, "{path} ")?;
+                }
+                write_predicate(f, rule)?;
+                write!(f, "; received {received}")
+            }
+        }
+    }
+}
+
+/// What the value must be or do, as the rest of a sentence after its subject
+/// (`must be an integer from 1 to 100`).
+fn write_predicate(f: &mut fmt::Formatter<'_>, rule: &Rule) -> fmt::Result {
+    match rule {
+        Rule::Type { expected } if *expected == Kinds::NONE => f.write_str("is not allowed"),
+        Rule::Type { expected } => write!(f, "must be {expected}"),
+        Rule::Enum { allowed } => match allowed.as_slice() {
+            [only] => write!(f, "must be {}", crate::json::preview(only, VALUE_CHARS)),
+            _ => {
+                f.write_str("must be one of ")?;
+                write_list(f, allowed, |f, value| {
+                    f.write_str(&crate::json::preview(value, VALUE_CHARS))
+                })
+            }
+        },
+        Rule::Const { expected } => {
+            write!(f, "must be {}", crate::json::preview(expected, VALUE_CHARS))
+        }
+        Rule::Minimum {
+            minimum,
+            maximum,
+            integer,
+        } => write_range(f, Some(minimum), maximum.as_ref(), *integer),
+        Rule::Maximum {
+            maximum,
+            minimum,
+            integer,
+        } => write_range(f, minimum.as_ref(), Some(maximum), *integer),
+        Rule::MultipleOf { divisor } => write!(f, "must be a multiple of {divisor}"),
+        Rule::MinLength { min, max } => {
+            f.write_str("must be ")?;
+            write_count(f, Some(*min), *max, "character")?;
+            f.write_str(" long")
+        }
+        Rule::MaxLength { max, min } => {
+            f.write_str("must be ")?;
+            write_count(f, *min, Some(*max), "character")?;
+            f.write_str(" long")
+        }
+        Rule::MinItems { min, max } => {
+            f.write_str("must have ")?;
+            write_count(f, Some(*min), *max, "item")
+        }
+        Rule::MaxItems { max, min } => {
+            f.write_str("must have ")?;
+            write_count(f, *min, Some(*max), "item")
+        }
+        Rule::UniqueItems { first, second } => write!(
+            f,
+            "must not repeat an item, but items {first} and {second} are equal"
+        ),
+        Rule::AnyOf { alternatives } => {
+            write!(
+                f,
+                "must match at least one of its {alternatives} alternatives"
+            )
+        }
+        Rule::OneOf {
+            alternatives,
+            matched: 0,
+        } => write!(
+            f,
+            "must match exactly one of its {alternatives} alternatives, but matches none"
+        ),
+        Rule::OneOf {
+            alternatives,
+            matched,
+        } => write!(
+            f,
+            "must match exactly one of its {alternatives} alternatives, but matches {matched}"
+        ),
+        Rule::TooDeep { limit } => write!(
+            f,
+            "is nested too deeply to check (the limit is {limit} levels); send a flatter value"
+        ),
+        Rule::TooComplex { steps } => write!(
+            f,
+            "took more than {steps} steps to check against its alternatives; send a simpler value"
+        ),
+        // Rules about an object's members read as whole sentences (see `Display`); inside
+        // a field-name rule they cannot occur, since a name is a string.
+        Rule::Required { field } => write!(f, "must have field '{}'", Name(field)),
+        Rule::Unknown { field, .. } => write!(f, "must not have field '{}'", Name(field)),
+        Rule::DuplicateKey { key } => write!(f, "must not repeat field '{}'", Name(key)),
+        Rule::PropertyName { name, .. } => write!(f, "must not have field '{}'", Name(name)),
+    }
+}
+
+/// `an integer from 1 to 500000`, `at least 1`, `greater than 0 and at most 100`.
+fn write_range(
+    f: &mut fmt::Formatter<'_>,
+    minimum: Option<&Bound>,
+    maximum: Option<&Bound>,
+    integer: bool,
+) -> fmt::Result {
+    let noun = if integer { "an integer" } else { "a number" };
+    f.write_str("must be ")?;
+    match (minimum, maximum) {
+        (Some(low), Some(high)) if !low.exclusive && !high.exclusive => write!(
+            f,
+            "{noun} from {} to {}",
+            low.value.as_str(),
+            high.value.as_str()
+        ),
+        (Some(low), Some(high)) => {
+            write_low(f, low)?;
+            f.write_str(" and ")?;
+            write_high(f, high)
+        }
+        (Some(low), None) => write_low(f, low),
+        (None, Some(high)) => write_high(f, high),
+        (None, None) => f.write_str(noun),
+    }
+}
+
+fn write_low(f: &mut fmt::Formatter<'_>, low: &Bound) -> fmt::Result {
+    let words = if low.exclusive {
+        "greater than"
+    } else {
+        "at least"
+    };
+    write!(f, "{words} {}", low.value.as_str())
+}
+
+fn write_high(f: &mut fmt::Formatter<'_>, high: &Bound) -> fmt::Result {
+    let words = if high.exclusive {
+        "less than"
+    } else {
+        "at most"
+    };
+    write!(f, "{words} {}", high.value.as_str())
+}
+
+/// `at least 3 characters`, `from 1 to 5 items`, `exactly 1 item`.
+fn write_count(
+    f: &mut fmt::Formatter<'_>,
+    min: Option<u64>,
+    max: Option<u64>,
+    unit: &str,
+) -> fmt::Result {
+    let plural = |n: u64| if n == 1 { "" } else { "s" };
+    match (min, max) {
+        (Some(low), Some(high)) if low == high => write!(f, "exactly {low} {unit}{}", plural(low)),
+        (Some(low), Some(high)) => write!(f, "from {low} to {high} {unit}{}", plural(high)),
+        (Some(low), None) => write!(f, "at least {low} {unit}{}", plural(low)),
+        (None, Some(high)) => write!(f, "at most {high} {unit}{}", plural(high)),
+        (None, None) => write!(f, "any number of {unit}s"),
+    }
+}
+
+/// `a, b, c`, or the first [`LIST_LIMIT`] and `… (N more)`.
+fn write_list<T>(
+    f: &mut fmt::Formatter<'_>,
+    items: &[T],
+    mut write_item: impl FnMut(&mut fmt::Formatter<'_>, &T) -> fmt::Result,
+) -> fmt::Result {
+    for (index, item) in items.iter().take(LIST_LIMIT).enumerate() {
+        if index > 0 {
+            f.write_str(", ")?;
+        }
+        write_item(f, item)?;
+    }
+    if items.len() > LIST_LIMIT {
+        write!(f, ", … ({} more)", items.len() - LIST_LIMIT)?;
+    }
+    Ok(())
+}
+
+/// A field name inside quotes: control characters, quotes and backslashes escaped, so that
+/// a message stays on one line whatever name the model sent.
+struct Name<'a>(&'a str);
+
+impl fmt::Display for Name<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0.escape_debug())
+    }
+}
+
+impl fmt::Display for Kinds {
+    /// The kinds as a phrase for messages: `a string`, `a string or null`,
+    /// `an integer, a string or null`; `any value` for [`Kinds::ANY`], `nothing` for
+    /// [`Kinds::NONE`].
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if *self == Kinds::ANY {
+            return f.write_str("any value");
+        }
+        let numbers = if self.accepts_fractions() {
+            Some("a number")
+        } else if self.contains(Kinds::INTEGER) {
+            Some("an integer")
+        } else {
+            None
+        };
+        let words: [Option<&str>; 6] = [
+            self.contains(Kinds::STRING).then_some("a string"),
+            numbers,
+            self.contains(Kinds::BOOLEAN).then_some("a boolean"),
+            self.contains(Kinds::ARRAY).then_some("an array"),
+            self.contains(Kinds::OBJECT).then_some("an object"),
+            self.contains(Kinds::NULL).then_some("null"),
+        ];
+        let n_words = words.iter().flatten().count();
+        if n_words == 0 {
+            return f.write_str("nothing");
+        }
+        for (index, word) in words.iter().flatten().enumerate() {
+            if index > 0 {
+                f.write_str(if index + 1 == n_words { " or " } else { ", " })?;
+            }
+            f.write_str(word)?;
+        }
+        Ok(())
     }
 }

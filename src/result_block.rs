@@ -1,0 +1,121 @@
+//! Result blocks: an [`Outcome`] as the message each provider expects back for a tool call.
+//!
+//! Every provider pairs a tool's result with the call by its id, and most let the result say
+//! that it is an error. Both matter to the model: the id tells it which of its calls this
+//! answers, and the error flag tells it that the text is not the tool's output (a rejection
+//! asks it to send a different call; a failure tells it the tool broke). So a result block
+//! carries the call id and flags every tool failure and rejection:
+//!
+//! | Provider | Block | Id | Error flag |
+//! |---|---|---|---|
+//! | Anthropic | `{"type":"tool_result","tool_use_id","content"}` | `tool_use_id` | `"is_error": true` |
+//! | OpenAI chat | `{"role":"tool","tool_call_id","content"}` | `tool_call_id` | none in the format: the content starts `Error: ` |
+//! | OpenAI Responses | `{"type":"function_call_output","call_id","output"}` | `call_id` | none in the format: the output starts `Error: ` |
+//! | Gemini | `{"functionResponse":{"name","id","response"}}` | `id`, when the call had one | the response is `{"error": …}` instead of `{"output": …}` |
+//! | MCP | `{"content":[{"type":"text","text"}],"isError"}` | the JSON-RPC id, outside the result | `"isError": true` |
+//!
+//! A call without an id (the plain shape, Gemini without ids) gets a block without one: an
+//! id that was never sent cannot be invented.
+
+use crate::json::Value;
+use crate::registry::Outcome;
+use crate::spec::Provider;
+use std::borrow::Cow;
+
+/// The provider's tool-result message for `outcome`.
+///
+/// ```
+/// use toolgate::{result_block, Outcome};
+/// use toolgate::spec::Provider;
+///
+/// let outcome = Outcome::Dispatched {
+///     id: Some("toolu_01".into()),
+///     tool: "get_weather".into(),
+///     output: "Sunny, 21 °C".into(),
+///     retried: false,
+/// };
+/// assert_eq!(
+///     result_block(&outcome, Provider::Anthropic).to_string(),
+///     r#"{"type":"tool_result","tool_use_id":"toolu_01","content":"Sunny, 21 °C"}"#
+/// );
+/// ```
+pub fn result_block(outcome: &Outcome, provider: Provider) -> Value<'static> {
+    let is_error = outcome.is_error();
+    let text = outcome.text();
+    let id = outcome.id().map(|id| string(id.to_owned()));
+    let flagged = || {
+        if is_error {
+            format!("Error: {text}")
+        } else {
+            text.clone()
+        }
+    };
+    let mut members: Vec<(Cow<'static, str>, Value<'static>)> = Vec::new();
+    match provider {
+        Provider::Anthropic => {
+            members.push(key("type", string("tool_result")));
+            push_some(&mut members, "tool_use_id", id);
+            members.push(key("content", string(text.clone())));
+            if is_error {
+                members.push(key("is_error", Value::Bool(true)));
+            }
+        }
+        Provider::OpenAi | Provider::OpenAiStrict => {
+            members.push(key("role", string("tool")));
+            push_some(&mut members, "tool_call_id", id);
+            members.push(key("content", string(flagged())));
+        }
+        Provider::Responses => {
+            members.push(key("type", string("function_call_output")));
+            push_some(&mut members, "call_id", id);
+            members.push(key("output", string(flagged())));
+        }
+        Provider::Gemini => {
+            let mut inner = Vec::new();
+            push_some(
+                &mut inner,
+                "name",
+                outcome.tool().map(|tool| string(tool.to_owned())),
+            );
+            push_some(&mut inner, "id", id);
+            let field = if is_error { "error" } else { "output" };
+            let response = Value::Object(vec![key(field, string(text.clone()))]);
+            inner.push(key("response", response));
+            members.push(key("functionResponse", Value::Object(inner)));
+        }
+        Provider::Mcp => {
+            let part = Value::Object(vec![
+                key("type", string("text")),
+                key("text", string(text.clone())),
+            ]);
+            members.push(key("content", Value::Array(vec![part])));
+            members.push(key("isError", Value::Bool(is_error)));
+        }
+    }
+    Value::Object(members)
+}
+
+impl Outcome {
+    /// The provider's tool-result message for this outcome (see [`result_block`]).
+    pub fn result_block(&self, provider: Provider) -> Value<'static> {
+        result_block(self, provider)
+    }
+}
+
+fn key(name: &'static str, value: Value<'static>) -> (Cow<'static, str>, Value<'static>) {
+    (Cow::Borrowed(name), value)
+}
+
+fn string(text: impl Into<Cow<'static, str>>) -> Value<'static> {
+    Value::String(text.into())
+}
+
+fn push_some(
+    members: &mut Vec<(Cow<'static, str>, Value<'static>)>,
+    name: &'static str,
+    value: Option<Value<'static>>,
+) {
+    if let Some(value) = value {
+        members.push(key(name, value));
+    }
+}

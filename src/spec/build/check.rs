@@ -1,0 +1,341 @@
+//! The build-time check: everything about a compiled [`Schema`] that can be known without a
+//! value (contradictions, repeated fields, dangling references, reference cycles that
+//! consume no input), so that none of it can surface at call time.
+//!
+//! Used by the Rust builder ([`ToolSpecBuilder::build`](super::ToolSpecBuilder::build)),
+//! by [`ToolSpec::from_schema`](crate::spec::ToolSpec::from_schema) and, through
+//! [`check_schema`], by the JSON Schema importer. Only what the root reaches is checked: an
+//! unused definition blocks nothing.
+
+use super::error::{SpecError, SpecErrorKind};
+use crate::spec::validate::{admits, number};
+use crate::spec::{Additional, Kinds, Schema, Type};
+use std::cmp::Ordering;
+
+/// Types nest at most this deep (a schema the JSON parser accepts nests at most 127).
+pub(crate) const MAX_TYPE_DEPTH: usize = 128;
+
+/// Checks a compiled schema for the contradictions a spec must not hold: an empty `enum`,
+/// `enum`/`const` values of a refused kind, empty numeric, length or item ranges, a bad
+/// `multipleOf`, a field declared twice, a `$ref` past the definitions, a definition that
+/// reaches itself without consuming input, nesting beyond [`MAX_TYPE_DEPTH`].
+///
+/// The returned error's `tool` is empty; its `path` is in the form
+/// [`SpecError::path`] documents. Rules that can never apply (`{"type": "string",
+/// "minimum": 1}`) are allowed here, as JSON Schema allows them.
+///
+/// # Errors
+/// The first [`SpecError`] found, root first, then the definitions the root reaches.
+pub(crate) fn check_schema(schema: &Schema) -> Result<(), SpecError> {
+    Checker {
+        defs: &schema.defs,
+        strict: false,
+    }
+    .check(schema)
+}
+
+/// Like [`check_schema`], and also refuses rules that can never apply: used for specs
+/// written in Rust, where such a rule is a slip (`min` meant as `min_length`).
+pub(crate) fn check_built(schema: &Schema) -> Result<(), SpecError> {
+    Checker {
+        defs: &schema.defs,
+        strict: true,
+    }
+    .check(schema)
+}
+
+struct Checker<'a> {
+    defs: &'a [(String, Type)],
+    strict: bool,
+}
+
+type Found = Result<(), (String, SpecErrorKind)>;
+
+impl Checker<'_> {
+    fn check(&self, schema: &Schema) -> Result<(), SpecError> {
+        self.check_all(schema).map_err(|(path, kind)| SpecError {
+            tool: String::new(),
+            path,
+            kind,
+        })
+    }
+
+    fn check_all(&self, schema: &Schema) -> Found {
+        // The root, then every definition it reaches, each once, in the order found.
+        let mut refs = Vec::new();
+        self.check_type(&schema.root, "", 0, &mut refs)?;
+        let mut checked = vec![false; self.defs.len()];
+        let mut index_in_refs = 0;
+        while let Some(&index) = refs.get(index_in_refs) {
+            index_in_refs += 1;
+            match checked.get_mut(index) {
+                Some(done) if !*done => *done = true,
+                _ => continue,
+            }
+            if let Some((name, def)) = self.defs.get(index) {
+                self.check_type(def, &format!("$defs.{name}"), 0, &mut refs)?;
+            }
+        }
+        self.check_cycles(&checked)
+    }
+
+    /// Checks one type and everything below it; pushes every reference it holds.
+    fn check_type(&self, ty: &Type, path: &str, depth: usize, refs: &mut Vec<usize>) -> Found {
+        let found = |kind| Err((path.to_owned(), kind));
+        if depth >= MAX_TYPE_DEPTH {
+            return found(SpecErrorKind::TooDeep {
+                limit: MAX_TYPE_DEPTH,
+            });
+        }
+        if let Some(kind) = &ty.unbuildable {
+            return found((**kind).clone());
+        }
+        self.check_values(ty).or_else(&found)?;
+        self.check_ranges(ty).or_else(&found)?;
+        if self.strict {
+            check_rules_apply(ty).or_else(&found)?;
+        }
+        if let Some(items) = &ty.array.items {
+            self.check_type(items, &format!("{path}[]"), depth + 1, refs)?;
+        }
+        if let Some(object) = &ty.object {
+            for (index, field) in object.fields.iter().enumerate() {
+                let earlier = object.fields.get(..index).unwrap_or(&[]);
+                if earlier.iter().any(|other| other.name == field.name) {
+                    return found(SpecErrorKind::DuplicateField {
+                        field: field.name.clone(),
+                    });
+                }
+            }
+            for field in &object.fields {
+                self.check_type(&field.ty, &join(path, &field.name), depth + 1, refs)?;
+            }
+            if let Additional::Typed(values) = &object.additional {
+                self.check_type(values, &join(path, "*"), depth + 1, refs)?;
+            }
+            if let Some(names) = &object.property_names {
+                self.check_type(names, &join(path, "propertyNames"), depth + 1, refs)?;
+            }
+        }
+        if let Some(index) = ty.reference {
+            if index >= self.defs.len() {
+                return found(SpecErrorKind::UnknownReference {
+                    index,
+                    n_defs: self.defs.len(),
+                });
+            }
+            refs.push(index);
+        }
+        for (keyword, branches) in [
+            ("allOf", &ty.all_of),
+            ("anyOf", &ty.any_of),
+            ("oneOf", &ty.one_of),
+        ] {
+            for (index, branch) in branches.iter().enumerate() {
+                let branch_path = join(path, &format!("{keyword}[{index}]"));
+                self.check_type(branch, &branch_path, depth + 1, refs)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `enum` and `const`: not empty, and every value of a kind the type accepts.
+    fn check_values(&self, ty: &Type) -> Result<(), SpecErrorKind> {
+        let wrong_kind = |keyword, value| SpecErrorKind::ValueOfWrongKind {
+            keyword,
+            value: crate::json::preview(value, 120),
+            accepts: ty.kinds,
+        };
+        if let Some(values) = &ty.enumeration {
+            if values.is_empty() {
+                return Err(SpecErrorKind::EmptyEnum);
+            }
+            if let Some(value) = values.iter().find(|value| !admits(ty.kinds, value)) {
+                return Err(wrong_kind("enum", value));
+            }
+        }
+        match &ty.constant {
+            Some(value) if !admits(ty.kinds, value) => Err(wrong_kind("const", value)),
+            _ => Ok(()),
+        }
+    }
+
+    /// Numeric, length and item ranges that hold at least one value; a usable divisor.
+    fn check_ranges(&self, ty: &Type) -> Result<(), SpecErrorKind> {
+        let rules = &ty.number;
+        if let (Some(minimum), Some(maximum)) = (&rules.minimum, &rules.maximum) {
+            let order = number::compare(minimum.value.as_str(), maximum.value.as_str());
+            let empty = match order {
+                Ordering::Greater => true,
+                Ordering::Equal => minimum.exclusive || maximum.exclusive,
+                Ordering::Less => false,
+            };
+            if empty {
+                return Err(SpecErrorKind::EmptyRange {
+                    minimum: minimum.clone(),
+                    maximum: maximum.clone(),
+                });
+            }
+        }
+        if let Some(divisor) = rules.multiple_of {
+            if !(divisor.is_finite() && divisor > 0.0) {
+                return Err(SpecErrorKind::BadMultipleOf { divisor });
+            }
+        }
+        if let (Some(min), Some(max)) = (ty.string.min_length, ty.string.max_length) {
+            if min > max {
+                return Err(SpecErrorKind::EmptyLengthRange { min, max });
+            }
+        }
+        if let (Some(min), Some(max)) = (ty.array.min_items, ty.array.max_items) {
+            if min > max {
+                return Err(SpecErrorKind::EmptyItemsRange { min, max });
+            }
+        }
+        Ok(())
+    }
+
+    /// A definition must not reach itself through `$ref`, `allOf`, `anyOf` and `oneOf`
+    /// alone (they check the same value again, so validation would recurse without end).
+    /// Depth-first search with an explicit stack, so a long chain of definitions cannot
+    /// exhaust the call stack.
+    fn check_cycles(&self, reached: &[bool]) -> Found {
+        #[derive(Clone, Copy, PartialEq)]
+        enum Mark {
+            New,
+            OnPath,
+            Done,
+        }
+        let mut marks = vec![Mark::New; self.defs.len()];
+        for (start, _) in reached.iter().enumerate().filter(|(_, &r)| r) {
+            if marks.get(start) != Some(&Mark::New) {
+                continue;
+            }
+            // (definition, its same-value successors, how many of them were visited)
+            let mut stack: Vec<(usize, Vec<usize>, usize)> = Vec::new();
+            stack.push((start, self.same_value_refs(start), 0));
+            if let Some(mark) = marks.get_mut(start) {
+                *mark = Mark::OnPath;
+            }
+            while let Some((node, successors, visited)) = stack.last_mut() {
+                let node = *node;
+                match successors.get(*visited).copied() {
+                    Some(next) => {
+                        *visited += 1;
+                        match marks.get(next) {
+                            Some(Mark::OnPath) => {
+                                let name = self.defs.get(next).map(|(name, _)| name.clone());
+                                return Err((
+                                    format!("$defs.{}", name.as_deref().unwrap_or("?")),
+                                    SpecErrorKind::ReferenceCycle {
+                                        definition: name.unwrap_or_default(),
+                                    },
+                                ));
+                            }
+                            Some(Mark::New) => {
+                                if let Some(mark) = marks.get_mut(next) {
+                                    *mark = Mark::OnPath;
+                                }
+                                stack.push((next, self.same_value_refs(next), 0));
+                            }
+                            _ => {}
+                        }
+                    }
+                    None => {
+                        if let Some(mark) = marks.get_mut(node) {
+                            *mark = Mark::Done;
+                        }
+                        stack.pop();
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The definitions a definition checks the same value against.
+    fn same_value_refs(&self, index: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        if let Some((_, def)) = self.defs.get(index) {
+            collect_same_value_refs(def, &mut out, 0);
+        }
+        out
+    }
+}
+
+fn collect_same_value_refs(ty: &Type, out: &mut Vec<usize>, depth: usize) {
+    if depth >= MAX_TYPE_DEPTH {
+        return;
+    }
+    out.extend(ty.reference);
+    for branch in ty.all_of.iter().chain(&ty.any_of).chain(&ty.one_of) {
+        collect_same_value_refs(branch, out, depth + 1);
+    }
+}
+
+/// Rules for a kind the type refuses (builder only).
+fn check_rules_apply(ty: &Type) -> Result<(), SpecErrorKind> {
+    let never = |keyword| {
+        Err(SpecErrorKind::RuleNeverApplies {
+            keyword,
+            accepts: ty.kinds,
+        })
+    };
+    if !ty.kinds.intersects(Kinds::NUMBER) {
+        let rules = &ty.number;
+        let keyword = match (&rules.minimum, &rules.maximum) {
+            (Some(bound), _) if bound.exclusive => Some("exclusiveMinimum"),
+            (Some(_), _) => Some("minimum"),
+            (_, Some(bound)) if bound.exclusive => Some("exclusiveMaximum"),
+            (_, Some(_)) => Some("maximum"),
+            _ => rules.multiple_of.map(|_| "multipleOf"),
+        };
+        if let Some(keyword) = keyword {
+            return never(keyword);
+        }
+    }
+    if !ty.kinds.contains(Kinds::STRING) {
+        if ty.string.min_length.is_some() {
+            return never("minLength");
+        }
+        if ty.string.max_length.is_some() {
+            return never("maxLength");
+        }
+    }
+    if !ty.kinds.contains(Kinds::ARRAY) {
+        let rules = &ty.array;
+        if rules.items.is_some() {
+            return never("items");
+        }
+        if rules.min_items.is_some() {
+            return never("minItems");
+        }
+        if rules.max_items.is_some() {
+            return never("maxItems");
+        }
+        if rules.unique {
+            return never("uniqueItems");
+        }
+    }
+    if !ty.kinds.contains(Kinds::OBJECT) {
+        if let Some(object) = &ty.object {
+            let keyword = if !object.fields.is_empty() {
+                "properties"
+            } else if object.property_names.is_some() {
+                "propertyNames"
+            } else {
+                "additionalProperties"
+            };
+            return never(keyword);
+        }
+    }
+    Ok(())
+}
+
+fn join(path: &str, segment: &str) -> String {
+    if path.is_empty() {
+        segment.to_owned()
+    } else {
+        format!("{path}.{segment}")
+    }
+}

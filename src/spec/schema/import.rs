@@ -1,0 +1,488 @@
+//! The compiler: a JSON Schema document to a [`Schema`].
+//!
+//! The root is compiled in place. Every `$ref` names a place in the document by its JSON
+//! pointer; each distinct place becomes one definition in [`Schema::defs`], compiled once
+//! from a work list (never by recursion through references, so recursive schemas load in
+//! bounded stack). Definitions are then ordered as the document declares them (`$defs`,
+//! then `definitions`, then any other place in the order it was first referenced) and named
+//! so that exporting and importing again gives the same [`Schema`].
+
+use super::graph::{find_cycle, remap_references, weak_definitions};
+use super::keywords::{self, canonical, class, coupled, static_name, Class, Draft};
+use super::pointer::{fragment, parse_ref, path_of, resolve, Target};
+use super::rules::{check_unique, invalid};
+use super::{LoadError, RefProblem, Unenforced, MAX_SCHEMA_DEPTH};
+use crate::json::{Member, Value};
+use crate::spec::{Kinds, Schema, Type};
+
+/// Which spelling of JSON Schema a document uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Dialect {
+    /// JSON Schema, as Anthropic, OpenAI, MCP and Gemini's `parametersJsonSchema` take it.
+    JsonSchema,
+    /// Gemini's `parameters`: the same subset in the spellings Google's SDKs write (see
+    /// [`keywords`]).
+    Gemini,
+}
+
+/// Compiles `document`; `base` is put before every path in errors and in the unenforced
+/// list (`tools[2].input_schema`). A lenient import lists refused keywords instead.
+pub(crate) fn import_schema(
+    document: &Value<'_>,
+    base: &str,
+    dialect: Dialect,
+    lenient: bool,
+) -> Result<(Schema, Vec<Unenforced>), LoadError> {
+    let first = Importer::new(document, base, dialect, lenient, None)?.run()?;
+    if !lenient || first.unenforced.is_empty() {
+        return Ok((first.schema, first.unenforced));
+    }
+    // Something was skipped. A `oneOf` branch that got weaker could now match where it did
+    // not, turning "exactly one" into "two": compile again knowing which definitions are
+    // weakened, and skip every `oneOf` with a weakened branch.
+    let weak = first.weak;
+    let second = Importer::new(document, base, dialect, lenient, Some(weak))?.run()?;
+    Ok((second.schema, second.unenforced))
+}
+
+/// What one compilation produced.
+struct Output {
+    schema: Schema,
+    unenforced: Vec<Unenforced>,
+    /// Per definition (in compile order), whether anything it reaches was skipped.
+    weak: Vec<bool>,
+}
+
+/// A place in the document that a `$ref` names.
+struct Place {
+    /// Its JSON pointer tokens (empty: the root).
+    tokens: Vec<String>,
+    /// Compiled, once the work list reaches it.
+    ty: Option<Type>,
+    /// Every definition referenced anywhere inside it.
+    refs: Vec<usize>,
+    /// True if a keyword inside it was skipped (lenient loads).
+    skipped: bool,
+}
+
+pub(super) struct Importer<'v, 'a> {
+    pub(super) document: &'v Value<'a>,
+    pub(super) base: String,
+    pub(super) dialect: Dialect,
+    pub(super) lenient: bool,
+    pub(super) draft: Draft,
+    pub(super) root_id: Option<String>,
+    targets: Vec<Place>,
+    pub(super) pending: Vec<usize>,
+    pub(super) unenforced: Vec<Unenforced>,
+    /// Every reference made, in order: a range of it is what one subtree referenced.
+    pub(super) ref_log: Vec<usize>,
+    /// On the second pass of a lenient load: which definitions are weakened.
+    pub(super) weak: Option<Vec<bool>>,
+}
+
+/// Keywords of one schema object that the compiler reads, by their JSON Schema name.
+pub(super) struct Seen<'v, 'a> {
+    pub(super) entries: Vec<(&'static str, &'v str, &'v Value<'a>)>,
+}
+
+impl<'v, 'a> Seen<'v, 'a> {
+    pub(super) fn get(&self, keyword: &str) -> Option<(&'v str, &'v Value<'a>)> {
+        self.entries
+            .iter()
+            .find(|(name, _, _)| *name == keyword)
+            .map(|(_, written, value)| (*written, *value))
+    }
+
+    fn remove(&mut self, keyword: &str) -> Option<&'v str> {
+        let index = self
+            .entries
+            .iter()
+            .position(|(name, _, _)| *name == keyword)?;
+        Some(self.entries.remove(index).1)
+    }
+}
+
+impl<'v, 'a> Importer<'v, 'a> {
+    fn new(
+        document: &'v Value<'a>,
+        base: &str,
+        dialect: Dialect,
+        lenient: bool,
+        weak: Option<Vec<bool>>,
+    ) -> Result<Self, LoadError> {
+        let mut importer = Importer {
+            document,
+            base: base.to_string(),
+            dialect,
+            lenient,
+            draft: Draft::Modern,
+            root_id: None,
+            targets: Vec::new(),
+            pending: Vec::new(),
+            unenforced: Vec::new(),
+            ref_log: Vec::new(),
+            weak,
+        };
+        if let Some(members) = document.as_object() {
+            let lookup = |key: &str| {
+                members
+                    .iter()
+                    .find(|(name, value)| name == key && !value.is_null())
+                    .map(|(_, value)| value)
+            };
+            if let Some(id) = lookup("$id") {
+                let id = id
+                    .as_str()
+                    .ok_or_else(|| invalid(base, Some("$id"), "a string (a URI)", id))?;
+                importer.root_id = Some(id.to_string());
+            }
+            if let Some(uri) = lookup("$schema") {
+                let text = uri
+                    .as_str()
+                    .ok_or_else(|| invalid(base, Some("$schema"), "a string (a URI)", uri))?;
+                // An unknown `$schema` is handled where the root is compiled (refused, or
+                // in a lenient load the whole schema left unenforced).
+                if let Some(draft) = keywords::draft(text) {
+                    importer.draft = draft;
+                }
+            }
+        }
+        Ok(importer)
+    }
+
+    fn run(mut self) -> Result<Output, LoadError> {
+        let base = self.base.clone();
+        let log_start = self.ref_log.len();
+        let before = self.unenforced.len();
+        let mut root = self.compile(self.document, &base, 0, true)?;
+        let root_refs = self.ref_log.get(log_start..).unwrap_or(&[]).to_vec();
+        let root_skipped = self.unenforced.len() > before;
+        // A `$ref` to `#` made the root a definition: the root then refers to it.
+        if let Some(index) = self.targets.iter().position(|t| t.tokens.is_empty()) {
+            if let Some(target) = self.targets.get_mut(index) {
+                target.ty = Some(root);
+                target.refs = root_refs;
+                target.skipped = root_skipped;
+            }
+            root = Type {
+                reference: Some(index),
+                ..Type::default()
+            };
+        }
+        while let Some(index) = self.pending.pop() {
+            self.compile_target(index)?;
+        }
+        let weak = weak_definitions(
+            &self
+                .targets
+                .iter()
+                .map(|t| (t.skipped, t.refs.clone()))
+                .collect::<Vec<_>>(),
+        );
+        let (defs, order) = self.name_definitions();
+        let mut schema = Schema { root, defs };
+        remap_references(&mut schema, &order);
+        if let Some(index) = find_cycle(&schema.defs) {
+            let tokens = order
+                .iter()
+                .position(|&new| new == index)
+                .and_then(|old| self.targets.get(old))
+                .map(|t| t.tokens.clone())
+                .unwrap_or_default();
+            let as_str: Vec<&str> = tokens.iter().map(String::as_str).collect();
+            return Err(LoadError::Reference {
+                path: path_of(&self.base, &tokens),
+                reference: fragment(&as_str),
+                problem: RefProblem::Cycle,
+            });
+        }
+        let mut unenforced: Vec<Unenforced> = Vec::new();
+        for entry in self.unenforced {
+            if !unenforced.contains(&entry) {
+                unenforced.push(entry);
+            }
+        }
+        Ok(Output {
+            schema,
+            unenforced,
+            weak,
+        })
+    }
+
+    fn compile_target(&mut self, index: usize) -> Result<(), LoadError> {
+        let tokens = match self.targets.get(index) {
+            Some(target) => target.tokens.clone(),
+            None => return Ok(()),
+        };
+        let path = path_of(&self.base, &tokens);
+        let value = resolve(self.document, &tokens, self.dialect).map_err(|_| {
+            // Checked when the reference was made; kept as an error, not a panic.
+            LoadError::Reference {
+                path: path.clone(),
+                reference: fragment(&tokens.iter().map(String::as_str).collect::<Vec<_>>()),
+                problem: RefProblem::NotFound,
+            }
+        })?;
+        let log_start = self.ref_log.len();
+        let before = self.unenforced.len();
+        let ty = self.compile(value, &path, 0, false)?;
+        let refs = self.ref_log.get(log_start..).unwrap_or(&[]).to_vec();
+        let skipped = self.unenforced.len() > before;
+        if let Some(target) = self.targets.get_mut(index) {
+            target.ty = Some(ty);
+            target.refs = refs;
+            target.skipped = skipped;
+        }
+        Ok(())
+    }
+
+    /// Orders the definitions as the document declares them, names them, and returns them
+    /// with `order[old index] = new index`.
+    fn name_definitions(&mut self) -> (Vec<(String, Type)>, Vec<usize>) {
+        let root_members = self.document.as_object().unwrap_or(&[]);
+        let position = |map_key: &str, name: &str| -> Option<usize> {
+            let (_, map) = root_members
+                .iter()
+                .find(|(key, _)| canonical(key, self.dialect) == map_key)?;
+            map.as_object()?.iter().position(|(key, _)| key == name)
+        };
+        let mut keyed: Vec<((u8, usize), usize)> = Vec::new();
+        for (index, target) in self.targets.iter().enumerate() {
+            let key = match target.tokens.as_slice() {
+                [map_key, name] if canonical(map_key, self.dialect) == "$defs" => {
+                    (0, position("$defs", name).unwrap_or(index))
+                }
+                [map_key, name] if map_key == "definitions" => {
+                    (1, position("definitions", name).unwrap_or(index))
+                }
+                _ => (2, index),
+            };
+            keyed.push((key, index));
+        }
+        keyed.sort();
+        let mut order = vec![0; self.targets.len()];
+        let mut defs: Vec<(String, Type)> = Vec::with_capacity(keyed.len());
+        for (new_index, (_, old_index)) in keyed.iter().enumerate() {
+            let Some(target) = self.targets.get_mut(*old_index) else {
+                continue;
+            };
+            let wanted = match target.tokens.as_slice() {
+                [map_key, name]
+                    if canonical(map_key, self.dialect) == "$defs" || map_key == "definitions" =>
+                {
+                    name.clone()
+                }
+                [] => "root".to_string(),
+                tokens => tokens.join("/"),
+            };
+            let mut name = wanted.clone();
+            let mut suffix = 2;
+            while defs.iter().any(|(taken, _)| *taken == name) {
+                name = format!("{wanted}_{suffix}");
+                suffix += 1;
+            }
+            if let Some(slot) = order.get_mut(*old_index) {
+                *slot = new_index;
+            }
+            defs.push((name, target.ty.take().unwrap_or_default()));
+        }
+        (defs, order)
+    }
+
+    /// Records a keyword toolgate does not enforce: an error, or in a lenient load an entry
+    /// in the list.
+    pub(super) fn refuse(&mut self, path: &str, keyword: &str) -> Result<(), LoadError> {
+        if self.lenient {
+            self.unenforced.push(Unenforced {
+                path: path.to_string(),
+                keyword: keyword.to_string(),
+            });
+            Ok(())
+        } else {
+            Err(LoadError::Unsupported {
+                path: path.to_string(),
+                keyword: keyword.to_string(),
+            })
+        }
+    }
+
+    pub(super) fn compile(
+        &mut self,
+        value: &'v Value<'a>,
+        path: &str,
+        depth: usize,
+        is_root: bool,
+    ) -> Result<Type, LoadError> {
+        if depth > MAX_SCHEMA_DEPTH {
+            return Err(LoadError::TooDeep {
+                path: path.to_string(),
+                limit: MAX_SCHEMA_DEPTH,
+            });
+        }
+        match value {
+            Value::Bool(true) => Ok(Type::default()),
+            Value::Bool(false) => Ok(Type {
+                kinds: Kinds::NONE,
+                ..Type::default()
+            }),
+            Value::Object(members) => self.compile_object(members, path, depth, is_root),
+            other => Err(invalid(
+                path,
+                None,
+                "a schema (an object, true or false)",
+                other,
+            )),
+        }
+    }
+
+    fn compile_object(
+        &mut self,
+        members: &'v [Member<'a>],
+        path: &str,
+        depth: usize,
+        is_root: bool,
+    ) -> Result<Type, LoadError> {
+        check_unique(members, path)?;
+        let mut seen = Seen {
+            entries: Vec::new(),
+        };
+        let mut refused: Vec<&'v str> = Vec::new();
+        for (key, value) in members {
+            let key: &'v str = key.as_ref();
+            let keyword = canonical(key, self.dialect);
+            // SDK dumps write absent fields as null; for `const`, null is the value.
+            if value.is_null() && keyword != "const" {
+                continue;
+            }
+            match class(keyword, self.dialect) {
+                Class::Enforced => seen.entries.push((static_name(keyword), key, value)),
+                Class::Annotation => {
+                    if keyword == "description" || keyword == "format" {
+                        seen.entries.push((static_name(keyword), key, value));
+                    }
+                }
+                Class::Structure => match keyword {
+                    "$id" if !is_root => {
+                        // A new base URI: references below would resolve elsewhere.
+                        self.refuse(path, key)?;
+                        return Ok(Type::default());
+                    }
+                    "$schema" => {
+                        let draft = value.as_str().and_then(keywords::draft);
+                        let known = if is_root {
+                            draft.is_some()
+                        } else {
+                            draft == Some(self.draft)
+                        };
+                        if !known {
+                            // Another dialect may give every keyword another meaning.
+                            self.refuse(path, key)?;
+                            return Ok(Type::default());
+                        }
+                    }
+                    _ => {}
+                },
+                Class::Refused => refused.push(key),
+            }
+        }
+        for key in &refused {
+            self.refuse(path, key)?;
+            if let Some(partner) = coupled(canonical(key, self.dialect)) {
+                if let Some(written) = seen.remove(partner) {
+                    self.refuse(path, written)?;
+                }
+            }
+        }
+        if self.draft == Draft::Seven && seen.get("$ref").is_some() {
+            let siblings: Vec<(&'static str, &'v str)> = seen
+                .entries
+                .iter()
+                .filter(|(name, _, _)| !matches!(*name, "$ref" | "description" | "format"))
+                .map(|(name, written, _)| (*name, *written))
+                .collect();
+            for (name, written) in siblings {
+                if !self.lenient {
+                    return Err(LoadError::RefSibling {
+                        path: path.to_string(),
+                        keyword: written.to_string(),
+                    });
+                }
+                // Draft-07 reads them as absent, and so does a lenient load: listed.
+                self.refuse(path, written)?;
+                seen.remove(name);
+            }
+        }
+        self.build(&seen, path, depth)
+    }
+
+    pub(super) fn reference(
+        &mut self,
+        value: &Value<'_>,
+        path: &str,
+        key: &str,
+    ) -> Result<Option<usize>, LoadError> {
+        let text = value
+            .as_str()
+            .ok_or_else(|| invalid(path, Some(key), "a string (a URI reference)", value))?;
+        let problem = match parse_ref(text, self.root_id.as_deref()) {
+            Target::Local(tokens) => return self.target_for(tokens, path, text).map(Some),
+            Target::Remote => RefProblem::Remote,
+            Target::Anchor => RefProblem::Anchor,
+            Target::Malformed => {
+                return Err(invalid(
+                    path,
+                    Some(key),
+                    "a reference whose fragment is a JSON pointer (RFC 6901)",
+                    value,
+                ))
+            }
+        };
+        if self.lenient {
+            self.refuse(path, key)?;
+            return Ok(None);
+        }
+        Err(LoadError::Reference {
+            path: path.to_string(),
+            reference: text.to_string(),
+            problem,
+        })
+    }
+
+    /// The definition for a place in the document, made (and queued) on first reference.
+    fn target_for(
+        &mut self,
+        tokens: Vec<String>,
+        path: &str,
+        text: &str,
+    ) -> Result<usize, LoadError> {
+        if let Some(index) = self.targets.iter().position(|t| t.tokens == tokens) {
+            self.ref_log.push(index);
+            return Ok(index);
+        }
+        if let Err(missing) = resolve(self.document, &tokens, self.dialect) {
+            return Err(LoadError::Reference {
+                path: path.to_string(),
+                reference: text.to_string(),
+                problem: if missing {
+                    RefProblem::NotFound
+                } else {
+                    RefProblem::NotASchema
+                },
+            });
+        }
+        let index = self.targets.len();
+        let is_root = tokens.is_empty();
+        self.targets.push(Place {
+            tokens,
+            ty: None,
+            refs: Vec::new(),
+            skipped: false,
+        });
+        if !is_root {
+            self.pending.push(index);
+        }
+        self.ref_log.push(index);
+        Ok(index)
+    }
+}

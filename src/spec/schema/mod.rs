@@ -1,0 +1,355 @@
+//! JSON Schema import: the subset toolgate enforces, and a load error for every keyword that
+//! would assert something toolgate does not check.
+//!
+//! A validator that silently skips `pattern` lets through exactly the value the schema's
+//! author meant to stop, and nobody learns of it until the tool misbehaves. So the rule here
+//! is: every keyword the root schema reaches is either enforced, an annotation that asserts
+//! nothing (draft 2020-12 says so), or a [`LoadError`] naming the keyword and where it
+//! stands. [`Schema::from_json_schema_lenient`] is the explicit way out: it loads anyway and
+//! lists every [`Unenforced`] keyword, and what it loads only ever accepts *more* than the
+//! schema does, never less.
+//!
+//! - [`import`]: the compiler from a JSON Schema document to a [`Schema`].
+//! - [`keywords`]: which keyword is enforced, an annotation, or refused, per dialect.
+//! - [`pointer`]: `$ref` targets (JSON pointers) and the dotted paths errors show.
+//! - [`rules`]: reading each enforced keyword's value into the rules of a type.
+//! - [`graph`]: checks over the compiled definitions (reference cycles, weakened branches).
+
+mod graph;
+mod import;
+mod keywords;
+mod pointer;
+mod rules;
+
+use super::{Schema, SpecError};
+use crate::json::{ParseError, Value};
+use std::fmt;
+
+pub(crate) use import::{import_schema, Dialect};
+pub(crate) use pointer::{push_index, push_key};
+
+/// How deeply schemas may nest (each `properties`, `items`, `anyOf` entry… is one level).
+/// Deeper schemas are refused with [`LoadError::TooDeep`], so that neither loading,
+/// validation nor export can exhaust the stack.
+pub const MAX_SCHEMA_DEPTH: usize = 64;
+
+/// A schema or tools file that cannot be loaded.
+///
+/// Every variant carries where the problem stands: a dotted path such as
+/// `tools[2].input_schema.properties.zip` (empty for the root of a schema loaded on its
+/// own), or for [`LoadError::Syntax`] the line and column.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum LoadError {
+    /// The text is not JSON.
+    Syntax(ParseError),
+    /// A keyword that asserts something toolgate does not enforce (`pattern`, `not`, …), or
+    /// one toolgate does not know at all.
+    Unsupported {
+        /// Where the keyword stands.
+        path: String,
+        /// The keyword, as written.
+        keyword: String,
+    },
+    /// A `$ref` toolgate cannot follow.
+    Reference {
+        /// Where the `$ref` stands.
+        path: String,
+        /// The reference, as written.
+        reference: String,
+        /// Why it cannot be followed.
+        problem: RefProblem,
+    },
+    /// A draft-07 (or draft-06) schema puts an asserting keyword beside `$ref`: those drafts
+    /// ignore it, draft 2020-12 applies it, and toolgate will not guess which was meant.
+    RefSibling {
+        /// Where the `$ref` stands.
+        path: String,
+        /// The sibling keyword.
+        keyword: String,
+    },
+    /// A keyword (or a schema) whose value has the wrong shape (`"minLength": -1`).
+    Invalid {
+        /// Where the value stands.
+        path: String,
+        /// The keyword, or `None` when the value should have been a schema.
+        keyword: Option<String>,
+        /// What JSON Schema allows there.
+        expected: &'static str,
+        /// What arrived, as compact JSON cut at 120 characters.
+        found: String,
+    },
+    /// Schemas nested deeper than [`MAX_SCHEMA_DEPTH`].
+    TooDeep {
+        /// Where the limit was crossed.
+        path: String,
+        /// The limit.
+        limit: usize,
+    },
+    /// A tools file whose structure is not a tools array in a provider's form.
+    Shape {
+        /// Where (`tools[3]`, `tools[0].name`).
+        path: String,
+        /// What was expected there.
+        expected: &'static str,
+        /// What arrived, as compact JSON cut at 120 characters.
+        found: String,
+    },
+    /// A provider's built-in tool (Anthropic `bash_20250124`, OpenAI `web_search`, Gemini
+    /// `googleSearch`…): its arguments' schema is the provider's and is not in the file, so
+    /// its calls cannot be checked.
+    BuiltIn {
+        /// Where it stands.
+        path: String,
+        /// Its type (`bash_20250124`) or key (`googleSearch`).
+        kind: String,
+    },
+    /// Two tools share a name: a call could not say which one it means.
+    DuplicateTool {
+        /// Where the second one stands.
+        path: String,
+        /// The name.
+        name: String,
+        /// Where the first one stands.
+        first: String,
+    },
+    /// The tool's declaration is wrong in itself (an invalid name, a contradiction).
+    Spec {
+        /// Where the tool stands.
+        path: String,
+        /// The builder's error.
+        error: SpecError,
+    },
+}
+
+/// Why a `$ref` cannot be followed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RefProblem {
+    /// It points outside this document (`https://…`, `other.json#/…`): toolgate loads
+    /// nothing from the network or the disk.
+    Remote,
+    /// It names an anchor (`#foo`) rather than a JSON pointer (`#/$defs/foo`).
+    Anchor,
+    /// Nothing stands at that pointer.
+    NotFound,
+    /// What stands there is not a schema (`#/properties`, a map of schemas).
+    NotASchema,
+    /// Following it leads back to itself without going into the value, so validation
+    /// would never end (`{"$ref": "#"}`).
+    Cycle,
+}
+
+/// A keyword a lenient load accepted without enforcing it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unenforced {
+    /// Where it stands (`tools[2].input_schema.properties.zip`; empty for the root).
+    pub path: String,
+    /// The keyword (`pattern`).
+    pub keyword: String,
+}
+
+impl Schema {
+    /// Compiles a JSON Schema (draft 2020-12; draft-07, draft-06 and 2019-09 documents read
+    /// the same on this subset) into a [`Schema`].
+    ///
+    /// Enforced: `type`, `enum`, `const`, `minimum`, `maximum`, `exclusiveMinimum`,
+    /// `exclusiveMaximum`, `multipleOf`, `minLength`, `maxLength`, `items`, `minItems`,
+    /// `maxItems`, `uniqueItems`, `properties`, `required`, `additionalProperties`,
+    /// `propertyNames`, `anyOf`, `oneOf`, `allOf`, and `$ref` to a JSON pointer inside the
+    /// document (`#`, `#/$defs/NAME`, `#/definitions/NAME`, …), recursion included.
+    /// Accepted as annotations: `description` and `format` (kept), `title`, `default`,
+    /// `examples`, `$comment`, `deprecated`, `readOnly`, `writeOnly`, `contentEncoding`,
+    /// `contentMediaType`, `contentSchema`, `$anchor`, a known `$schema`, and `$id` at the
+    /// root. `$defs` and `definitions` count only where a `$ref` reaches them. A keyword
+    /// whose value is `null` counts as absent (SDK dumps write absent fields that way),
+    /// except `const`, where `null` is the value.
+    ///
+    /// As JSON Schema says, keywords about one kind of value ignore the others:
+    /// `{"properties": {…}}` without `"type": "object"` also accepts `5`, and an object
+    /// schema without `additionalProperties` accepts members it does not declare.
+    ///
+    /// # Errors
+    /// - [`LoadError::Unsupported`]: a keyword toolgate does not enforce (`pattern`, `not`,
+    ///   `if`, `patternProperties`, `prefixItems`, `$id` below the root, an unknown
+    ///   `$schema`, an unknown keyword…), with where it stands.
+    /// - [`LoadError::Reference`]: a `$ref` that is remote, an anchor, dangling, not a
+    ///   schema, or a cycle that never reaches into the value.
+    /// - [`LoadError::RefSibling`]: an asserting keyword beside `$ref` in a draft-07 schema.
+    /// - [`LoadError::Invalid`]: a keyword whose value JSON Schema does not allow.
+    /// - [`LoadError::TooDeep`]: nesting beyond [`MAX_SCHEMA_DEPTH`].
+    pub fn from_json_schema(schema: &Value<'_>) -> Result<Schema, LoadError> {
+        import_schema(schema, "", Dialect::JsonSchema, false).map(|(schema, _)| schema)
+    }
+
+    /// Like [`Schema::from_json_schema`], but a keyword toolgate does not enforce is skipped
+    /// and listed instead of refused. What loads accepts every value the full schema
+    /// accepts: a skipped `patternProperties` also skips the `additionalProperties` beside
+    /// it, a skipped `prefixItems` the `items` beside it, and a `oneOf` with a weakened
+    /// branch is skipped whole (a weaker branch could make two branches match).
+    ///
+    /// # Errors
+    /// [`LoadError::Reference`] for a dangling, non-schema or cyclic `$ref`,
+    /// [`LoadError::Invalid`] and [`LoadError::TooDeep`]: a malformed schema is still refused.
+    pub fn from_json_schema_lenient(
+        schema: &Value<'_>,
+    ) -> Result<(Schema, Vec<Unenforced>), LoadError> {
+        import_schema(schema, "", Dialect::JsonSchema, true)
+    }
+}
+
+impl LoadError {
+    /// Where the problem stands: a dotted path, empty for a schema's root or for a
+    /// [`LoadError::Syntax`] error (see its line and column).
+    pub fn path(&self) -> &str {
+        match self {
+            LoadError::Syntax(_) => "",
+            LoadError::Unsupported { path, .. }
+            | LoadError::Reference { path, .. }
+            | LoadError::RefSibling { path, .. }
+            | LoadError::Invalid { path, .. }
+            | LoadError::TooDeep { path, .. }
+            | LoadError::Shape { path, .. }
+            | LoadError::BuiltIn { path, .. }
+            | LoadError::DuplicateTool { path, .. }
+            | LoadError::Spec { path, .. } => path,
+        }
+    }
+
+    /// The keyword toolgate refused to load without enforcing, if that is the problem:
+    /// the keyword of [`LoadError::Unsupported`] and [`LoadError::RefSibling`], and `$ref`
+    /// for a remote or anchor [`LoadError::Reference`].
+    pub fn unsupported_keyword(&self) -> Option<&str> {
+        match self {
+            LoadError::Unsupported { keyword, .. } | LoadError::RefSibling { keyword, .. } => {
+                Some(keyword)
+            }
+            LoadError::Reference {
+                problem: RefProblem::Remote | RefProblem::Anchor,
+                ..
+            } => Some("$ref"),
+            _ => None,
+        }
+    }
+
+    /// The JSON syntax error, if the text was not JSON.
+    pub fn syntax(&self) -> Option<&ParseError> {
+        match self {
+            LoadError::Syntax(error) => Some(error),
+            _ => None,
+        }
+    }
+}
+
+impl RefProblem {
+    /// What the problem means, for messages.
+    fn explain(self) -> &'static str {
+        match self {
+            RefProblem::Remote => {
+                "is not enforced: toolgate follows only references inside this schema \
+                 ('#', '#/$defs/NAME', '#/definitions/NAME' or another JSON pointer)"
+            }
+            RefProblem::Anchor => {
+                "is not enforced: toolgate follows JSON-pointer references ('#/$defs/NAME'), \
+                 not anchors"
+            }
+            RefProblem::NotFound => "points at nothing: no schema stands there",
+            RefProblem::NotASchema => "points at something that is not a schema",
+            RefProblem::Cycle => {
+                "leads back to itself without going into the value, so validation would \
+                 never end"
+            }
+        }
+    }
+}
+
+/// The path as messages show it: the root of a schema loaded on its own has no path.
+fn place(path: &str) -> &str {
+    if path.is_empty() {
+        "the schema root"
+    } else {
+        path
+    }
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Syntax(error) => write!(f, "not valid JSON: {error}"),
+            LoadError::Unsupported { path, keyword } => {
+                write!(f, "{}: '{keyword}' is not enforced", place(path))?;
+                match keywords::hint(keyword) {
+                    Some(hint) => write!(f, " ({hint})"),
+                    None => Ok(()),
+                }
+            }
+            LoadError::Reference {
+                path,
+                reference,
+                problem,
+            } => write!(
+                f,
+                "{}: '$ref' to '{reference}' {}",
+                place(path),
+                problem.explain()
+            ),
+            LoadError::RefSibling { path, keyword } => write!(
+                f,
+                "{}: '{keyword}' beside '$ref' is ignored by draft-07 but applied by draft \
+                 2020-12; say which with \"$schema\", or move it into 'allOf'",
+                place(path)
+            ),
+            LoadError::Invalid {
+                path,
+                keyword: Some(keyword),
+                expected,
+                found,
+            } => write!(
+                f,
+                "{}: '{keyword}' must be {expected}; found {found}",
+                place(path)
+            ),
+            LoadError::Invalid {
+                path,
+                keyword: None,
+                expected,
+                found,
+            } => write!(f, "{}: expected {expected}; found {found}", place(path)),
+            LoadError::TooDeep { path, limit } => write!(
+                f,
+                "{}: schemas nest deeper than {limit} levels",
+                place(path)
+            ),
+            LoadError::Shape {
+                path,
+                expected,
+                found,
+            } => write!(f, "{}: expected {expected}; found {found}", place(path)),
+            LoadError::BuiltIn { path, kind } => write!(
+                f,
+                "{}: '{kind}' is a provider's built-in tool; its arguments' schema is not in \
+                 the file, so its calls cannot be checked (declare it as a function tool, \
+                 or load leniently to skip it)",
+                place(path)
+            ),
+            LoadError::DuplicateTool { path, name, first } => write!(
+                f,
+                "{}: the tool name '{name}' is already declared at {first}",
+                place(path)
+            ),
+            LoadError::Spec { path, error } => write!(f, "{}: {error}", place(path)),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+impl fmt::Display for Unenforced {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: '{}' is not enforced",
+            place(&self.path),
+            self.keyword
+        )
+    }
+}

@@ -1,0 +1,489 @@
+//! The compiler's keyword readers: each enforced keyword's value checked and turned into
+//! the rules of a [`Type`].
+//!
+//! Values are checked as the draft 2020-12 meta-schema says (`minLength` a non-negative
+//! integer, `enum` an array, `anyOf` a non-empty array of schemas…), with the Gemini
+//! dialect's allowances: 64-bit integers written as strings, upper-case type names,
+//! `nullable`, and numeric `enum` values written as strings.
+
+use super::import::{Dialect, Importer, Seen};
+use super::pointer::{push_index, push_key};
+use super::LoadError;
+use crate::json::{Member, Number, Value};
+use crate::spec::validate::number::compare;
+use crate::spec::{Additional, ArrayRules, Bound, Field, Kinds, NumberRules, ObjectType};
+use crate::spec::{StringRules, Type};
+use std::cmp::Ordering;
+
+impl<'v, 'a> Importer<'v, 'a> {
+    pub(super) fn build(
+        &mut self,
+        seen: &Seen<'v, 'a>,
+        path: &str,
+        depth: usize,
+    ) -> Result<Type, LoadError> {
+        let mut ty = Type::default();
+        if let Some((key, value)) = seen.get("type") {
+            ty.kinds = self.kinds(value, path, key)?;
+        }
+        if let Some((key, value)) = seen.get("enum") {
+            let values = value
+                .as_array()
+                .ok_or_else(|| invalid(path, Some(key), "an array", value))?;
+            ty.enumeration = Some(self.enum_values(values, ty.kinds, path, key)?);
+        }
+        if let Some((_, value)) = seen.get("const") {
+            ty.constant = Some(value.clone().into_owned());
+        }
+        if let Some((key, value)) = seen.get("nullable") {
+            let nullable = value
+                .as_bool()
+                .ok_or_else(|| invalid(path, Some(key), "true or false", value))?;
+            if nullable {
+                if ty.kinds != Kinds::ANY {
+                    ty.kinds = ty.kinds.union(Kinds::NULL);
+                }
+                if let Some(values) = &mut ty.enumeration {
+                    if !values.iter().any(Value::is_null) {
+                        values.push(Value::Null);
+                    }
+                }
+            }
+        }
+        self.number_rules(seen, path, &mut ty)?;
+        ty.string = StringRules {
+            min_length: self.count(seen.get("minLength"), path)?,
+            max_length: self.count(seen.get("maxLength"), path)?,
+        };
+        ty.array = ArrayRules {
+            items: match seen.get("items") {
+                Some((key, value)) if value.as_array().is_some() => {
+                    // An array is a tuple (draft 2019-09 and earlier): not enforced.
+                    self.refuse(path, key)?;
+                    None
+                }
+                Some((key, value)) => Some(Box::new(self.compile(
+                    value,
+                    &child(path, key),
+                    depth + 1,
+                    false,
+                )?)),
+                None => None,
+            },
+            min_items: self.count(seen.get("minItems"), path)?,
+            max_items: self.count(seen.get("maxItems"), path)?,
+            unique: match seen.get("uniqueItems") {
+                Some((key, value)) => value
+                    .as_bool()
+                    .ok_or_else(|| invalid(path, Some(key), "true or false", value))?,
+                None => false,
+            },
+        };
+        ty.object = self.object_rules(seen, path, depth)?;
+        if let Some((key, value)) = seen.get("anyOf") {
+            ty.any_of = self.schema_list(value, path, key, depth)?;
+        }
+        if let Some((key, value)) = seen.get("allOf") {
+            ty.all_of = self.schema_list(value, path, key, depth)?;
+        }
+        if let Some((key, value)) = seen.get("oneOf") {
+            ty.one_of = self.one_of(value, path, key, depth)?;
+        }
+        if let Some((key, value)) = seen.get("$ref") {
+            ty.reference = self.reference(value, path, key)?;
+        }
+        if let Some((key, value)) = seen.get("description") {
+            let text = value
+                .as_str()
+                .ok_or_else(|| invalid(path, Some(key), "a string", value))?;
+            ty.description = Some(text.to_string());
+        }
+        if let Some((key, value)) = seen.get("format") {
+            let text = value
+                .as_str()
+                .ok_or_else(|| invalid(path, Some(key), "a string", value))?;
+            ty.format = Some(text.to_string());
+        }
+        Ok(ty)
+    }
+
+    fn kinds(&self, value: &Value<'_>, path: &str, key: &str) -> Result<Kinds, LoadError> {
+        const EXPECTED: &str = "a type name (null, boolean, object, array, number, string, \
+                                integer) or a non-empty array of them";
+        let kind_of = |name: &str| -> Option<Kinds> {
+            let lower;
+            let name = if self.dialect == Dialect::Gemini {
+                lower = name.to_ascii_lowercase();
+                if lower == "type_unspecified" {
+                    return Some(Kinds::ANY);
+                }
+                lower.as_str()
+            } else {
+                name
+            };
+            Some(match name {
+                "null" => Kinds::NULL,
+                "boolean" => Kinds::BOOLEAN,
+                "object" => Kinds::OBJECT,
+                "array" => Kinds::ARRAY,
+                "number" => Kinds::NUMBER,
+                "string" => Kinds::STRING,
+                "integer" => Kinds::INTEGER,
+                _ => return None,
+            })
+        };
+        match value {
+            Value::String(name) => {
+                kind_of(name).ok_or_else(|| invalid(path, Some(key), EXPECTED, value))
+            }
+            Value::Array(names) if !names.is_empty() => {
+                let mut kinds = Kinds::NONE;
+                for name in names {
+                    let one = name
+                        .as_str()
+                        .and_then(kind_of)
+                        .ok_or_else(|| invalid(path, Some(key), EXPECTED, value))?;
+                    kinds = kinds.union(one);
+                }
+                Ok(kinds)
+            }
+            _ => Err(invalid(path, Some(key), EXPECTED, value)),
+        }
+    }
+
+    /// Enum values, owned. In the Gemini dialect, enums under a numeric type are written
+    /// as strings (`{type: INTEGER, format: enum, enum: ["101", "201"]}`): read as numbers.
+    fn enum_values(
+        &self,
+        values: &[Value<'_>],
+        kinds: Kinds,
+        path: &str,
+        key: &str,
+    ) -> Result<Vec<Value<'static>>, LoadError> {
+        let without_null = Kinds(kinds.0 & !Kinds::NULL.0);
+        let numeric = self.dialect == Dialect::Gemini
+            && (without_null == Kinds::INTEGER || without_null == Kinds::NUMBER);
+        let mut out = Vec::with_capacity(values.len());
+        for value in values {
+            match (numeric, value) {
+                (true, Value::String(text)) => {
+                    let number = Number::from_text(text.to_string()).ok_or_else(|| {
+                        invalid(
+                            path,
+                            Some(key),
+                            "numbers (written as strings) under a numeric type",
+                            value,
+                        )
+                    })?;
+                    out.push(Value::Number(number));
+                }
+                _ => out.push(value.clone().into_owned()),
+            }
+        }
+        Ok(out)
+    }
+
+    fn number_rules(
+        &mut self,
+        seen: &Seen<'v, 'a>,
+        path: &str,
+        ty: &mut Type,
+    ) -> Result<(), LoadError> {
+        let number = |name: &str| -> Result<Option<Number<'static>>, LoadError> {
+            match seen.get(name) {
+                Some((_, Value::Number(n))) => Ok(Some(n.clone().into_owned())),
+                Some((key, value)) => Err(invalid(path, Some(key), "a number", value)),
+                None => Ok(None),
+            }
+        };
+        let minimum = tighter(number("minimum")?, number("exclusiveMinimum")?, Side::Lower);
+        let maximum = tighter(number("maximum")?, number("exclusiveMaximum")?, Side::Upper);
+        let multiple_of = match seen.get("multipleOf") {
+            Some((key, value)) => {
+                let x = value.as_f64().unwrap_or(f64::NAN);
+                if !(x.is_finite() && x > 0.0) {
+                    return Err(invalid(path, Some(key), "a number above zero", value));
+                }
+                Some(x)
+            }
+            None => None,
+        };
+        ty.number = NumberRules {
+            minimum,
+            maximum,
+            multiple_of,
+        };
+        Ok(())
+    }
+
+    /// A non-negative integer (`2` and `2.0` alike; in the Gemini dialect also `"2"`, as
+    /// Google's SDKs write 64-bit integers). Counts beyond `u64` saturate, which changes
+    /// nothing: no string or array is that long.
+    fn count(
+        &self,
+        entry: Option<(&str, &Value<'_>)>,
+        path: &str,
+    ) -> Result<Option<u64>, LoadError> {
+        let Some((key, value)) = entry else {
+            return Ok(None);
+        };
+        const EXPECTED: &str = "a non-negative integer";
+        match value {
+            Value::Number(n) => match n.as_i64() {
+                Some(i) => u64::try_from(i)
+                    .map(Some)
+                    .map_err(|_| invalid(path, Some(key), EXPECTED, value)),
+                None => {
+                    let x = n.as_f64();
+                    if x >= 0.0 && x.fract() == 0.0 {
+                        Ok(Some(u64::MAX))
+                    } else {
+                        Err(invalid(path, Some(key), EXPECTED, value))
+                    }
+                }
+            },
+            Value::String(text) if self.dialect == Dialect::Gemini => text
+                .parse::<u64>()
+                .map(Some)
+                .map_err(|_| invalid(path, Some(key), EXPECTED, value)),
+            _ => Err(invalid(path, Some(key), EXPECTED, value)),
+        }
+    }
+
+    fn object_rules(
+        &mut self,
+        seen: &Seen<'v, 'a>,
+        path: &str,
+        depth: usize,
+    ) -> Result<Option<Box<ObjectType>>, LoadError> {
+        let properties = seen.get("properties");
+        let required = seen.get("required");
+        let additional = seen.get("additionalProperties");
+        let names = seen.get("propertyNames");
+        if properties.is_none() && required.is_none() && additional.is_none() && names.is_none() {
+            return Ok(None);
+        }
+        let mut fields: Vec<Field> = Vec::new();
+        if let Some((key, value)) = properties {
+            let map = value
+                .as_object()
+                .ok_or_else(|| invalid(path, Some(key), "an object of schemas", value))?;
+            let map_path = child(path, key);
+            check_unique(map, &map_path)?;
+            for (name, schema) in map {
+                let mut field_path = map_path.clone();
+                push_key(&mut field_path, name);
+                let ty = self.compile(schema, &field_path, depth + 1, false)?;
+                fields.push(Field {
+                    name: name.to_string(),
+                    ty,
+                    required: false,
+                });
+            }
+        }
+        let additional = match additional {
+            None | Some((_, Value::Bool(true))) => Additional::Allowed,
+            Some((_, Value::Bool(false))) => Additional::Forbidden,
+            Some((key, value)) => Additional::Typed(Box::new(self.compile(
+                value,
+                &child(path, key),
+                depth + 1,
+                false,
+            )?)),
+        };
+        if let Some((key, value)) = required {
+            const EXPECTED: &str = "an array of member names (strings)";
+            let names = value
+                .as_array()
+                .ok_or_else(|| invalid(path, Some(key), EXPECTED, value))?;
+            for name in names {
+                let name = name
+                    .as_str()
+                    .ok_or_else(|| invalid(path, Some(key), EXPECTED, value))?;
+                match fields.iter_mut().find(|field| field.name == name) {
+                    Some(field) => field.required = true,
+                    None => {
+                        // Required but not declared: what `additionalProperties` says about
+                        // an undeclared member is what applies to it.
+                        let ty = match &additional {
+                            Additional::Forbidden => Type {
+                                kinds: Kinds::NONE,
+                                ..Type::default()
+                            },
+                            Additional::Allowed => Type::default(),
+                            Additional::Typed(ty) => (**ty).clone(),
+                        };
+                        fields.push(Field {
+                            name: name.to_string(),
+                            ty,
+                            required: true,
+                        });
+                    }
+                }
+            }
+        }
+        let property_names = match names {
+            Some((key, value)) => Some(Box::new(self.compile(
+                value,
+                &child(path, key),
+                depth + 1,
+                false,
+            )?)),
+            None => None,
+        };
+        Ok(Some(Box::new(ObjectType {
+            fields,
+            additional,
+            property_names,
+        })))
+    }
+
+    fn schema_list(
+        &mut self,
+        value: &'v Value<'a>,
+        path: &str,
+        key: &str,
+        depth: usize,
+    ) -> Result<Vec<Type>, LoadError> {
+        let items = match value.as_array() {
+            Some(items) if !items.is_empty() => items,
+            _ => {
+                return Err(invalid(
+                    path,
+                    Some(key),
+                    "a non-empty array of schemas",
+                    value,
+                ))
+            }
+        };
+        let list_path = child(path, key);
+        let mut out = Vec::with_capacity(items.len());
+        for (index, item) in items.iter().enumerate() {
+            let mut item_path = list_path.clone();
+            push_index(&mut item_path, index);
+            out.push(self.compile(item, &item_path, depth + 1, false)?);
+        }
+        Ok(out)
+    }
+
+    /// `oneOf`, skipped whole in a lenient load when a branch got weaker.
+    fn one_of(
+        &mut self,
+        value: &'v Value<'a>,
+        path: &str,
+        key: &str,
+        depth: usize,
+    ) -> Result<Vec<Type>, LoadError> {
+        let before = self.unenforced.len();
+        let log_start = self.ref_log.len();
+        let branches = self.schema_list(value, path, key, depth)?;
+        let weakened = match &self.weak {
+            Some(weak) => {
+                self.unenforced.len() > before
+                    || self
+                        .ref_log
+                        .get(log_start..)
+                        .unwrap_or(&[])
+                        .iter()
+                        .any(|&index| weak.get(index).copied().unwrap_or(true))
+            }
+            None => false,
+        };
+        if weakened {
+            self.refuse(path, key)?;
+            return Ok(Vec::new());
+        }
+        Ok(branches)
+    }
+}
+
+/// Which end of a range two bounds are.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Lower,
+    Upper,
+}
+
+/// The tighter of an inclusive and an exclusive bound on one side (compared exactly, as
+/// decimals): `minimum: 5, exclusiveMinimum: 5` is `> 5`.
+fn tighter(
+    inclusive: Option<Number<'static>>,
+    exclusive: Option<Number<'static>>,
+    side: Side,
+) -> Option<Bound> {
+    match (inclusive, exclusive) {
+        (None, None) => None,
+        (Some(value), None) => Some(Bound {
+            value,
+            exclusive: false,
+        }),
+        (None, Some(value)) => Some(Bound {
+            value,
+            exclusive: true,
+        }),
+        (Some(inclusive), Some(exclusive)) => {
+            let order = compare(inclusive.as_str(), exclusive.as_str());
+            let inclusive_wins = match side {
+                Side::Lower => order == Ordering::Greater,
+                Side::Upper => order == Ordering::Less,
+            };
+            Some(if inclusive_wins {
+                Bound {
+                    value: inclusive,
+                    exclusive: false,
+                }
+            } else {
+                Bound {
+                    value: exclusive,
+                    exclusive: true,
+                }
+            })
+        }
+    }
+}
+
+/// Refuses an object with a duplicate key: two readers may keep different ones.
+pub(super) fn check_unique(members: &[Member<'_>], path: &str) -> Result<(), LoadError> {
+    let mut names: Vec<&str> = members.iter().map(|(key, _)| key.as_ref()).collect();
+    names.sort_unstable();
+    for pair in names.windows(2) {
+        if let [first, second] = pair {
+            if first == second {
+                return Err(LoadError::Invalid {
+                    path: path.to_string(),
+                    keyword: Some((*first).to_string()),
+                    expected: "declared once (two JSON readers may keep different copies)",
+                    found: "it twice".to_string(),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `path.key`.
+pub(super) fn child(path: &str, key: &str) -> String {
+    let mut out = path.to_string();
+    push_key(&mut out, key);
+    out
+}
+
+/// An [`LoadError::Invalid`] showing what arrived.
+pub(crate) fn invalid(
+    path: &str,
+    keyword: Option<&str>,
+    expected: &'static str,
+    found: &Value<'_>,
+) -> LoadError {
+    LoadError::Invalid {
+        path: path.to_string(),
+        keyword: keyword.map(str::to_string),
+        expected,
+        found: shown(found),
+    }
+}
+
+/// A value as compact JSON, cut at 120 characters on a character boundary.
+pub(crate) fn shown(value: &Value<'_>) -> String {
+    crate::json::preview(value, 120)
+}
