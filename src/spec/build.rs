@@ -310,16 +310,17 @@ impl Type {
             };
         }
         self.kinds = self.kinds.union(Kinds::NULL);
-        self.add_null_to_values();
+        self.add_null_to_values(true);
         self
     }
 
     /// Allowed values (`enum`): the value must equal one of them (`1` equals `1.0`).
-    /// On a [`nullable`](Type::nullable) type, `null` stays allowed.
+    /// On a type whose kinds include `null` ([`nullable`](Type::nullable) ones), `null`
+    /// stays allowed, whichever of the two is called first.
     pub fn one_of<V: Into<Value<'static>>>(mut self, values: impl IntoIterator<Item = V>) -> Type {
         self.enumeration = Some(values.into_iter().map(Into::into).collect());
         self.constant = None;
-        self.add_null_to_values();
+        self.add_null_to_values(false);
         self
     }
 
@@ -328,7 +329,7 @@ impl Type {
     pub fn constant(mut self, value: impl Into<Value<'static>>) -> Type {
         self.constant = Some(value.into());
         self.enumeration = None;
-        self.add_null_to_values();
+        self.add_null_to_values(false);
         self
     }
 
@@ -452,10 +453,12 @@ impl Type {
         !self.any_of.is_empty() && bare == Type::default()
     }
 
-    /// Keeps `null` among the allowed values of a nullable type.
-    fn add_null_to_values(&mut self) {
+    /// Keeps `null` among the allowed values of a nullable type: always when `nullable()`
+    /// asks (`force`), else when the kinds name `null` explicitly (not merely as part of
+    /// "any value").
+    fn add_null_to_values(&mut self, force: bool) {
         let nullable = self.kinds != Kinds::ANY && self.kinds.contains(Kinds::NULL);
-        if !nullable {
+        if !(force || nullable) {
             return;
         }
         if let Some(value) = self.constant.take() {

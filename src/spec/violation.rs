@@ -248,16 +248,19 @@ impl fmt::Display for Violation {
                     write!(f, " in {path}")?;
                 }
                 f.write_str(" ")?;
-                write_predicate(f, rule)?;
+                write_predicate(f, rule, "is")?;
                 write!(f, "; received {received}")
             }
             rule => {
-                if path.is_empty() {
+                // The root is "the arguments", a plural subject.
+                let is = if path.is_empty() {
                     f.write_str("the arguments ")?;
+                    "are"
                 } else {
                     write!(f, "{path} ")?;
-                }
-                write_predicate(f, rule)?;
+                    "is"
+                };
+                write_predicate(f, rule, is)?;
                 write!(f, "; received {received}")
             }
         }
@@ -265,12 +268,13 @@ impl fmt::Display for Violation {
 }
 
 /// What the value must be or do, as the rest of a sentence after its subject
-/// (`must be an integer from 1 to 100`).
-fn write_predicate(f: &mut fmt::Formatter<'_>, rule: &Rule) -> fmt::Result {
+/// (`must be an integer from 1 to 100`); `is` is the verb that agrees with the subject.
+fn write_predicate(f: &mut fmt::Formatter<'_>, rule: &Rule, is: &str) -> fmt::Result {
     match rule {
-        Rule::Type { expected } if *expected == Kinds::NONE => f.write_str("is not allowed"),
+        Rule::Type { expected } if *expected == Kinds::NONE => write!(f, "{is} not allowed"),
         Rule::Type { expected } => write!(f, "must be {expected}"),
         Rule::Enum { allowed } => match allowed.as_slice() {
+            [] => write!(f, "{is} not allowed (its enum lists no value)"),
             [only] => write!(f, "must be {}", crate::json::preview(only, VALUE_CHARS)),
             _ => {
                 f.write_str("must be one of ")?;
@@ -337,11 +341,11 @@ fn write_predicate(f: &mut fmt::Formatter<'_>, rule: &Rule) -> fmt::Result {
         ),
         Rule::TooDeep { limit } => write!(
             f,
-            "is nested too deeply to check (the limit is {limit} levels); send a flatter value"
+            "{is} nested too deeply to check (more than {limit} levels)"
         ),
         Rule::TooComplex { steps } => write!(
             f,
-            "took more than {steps} steps to check against its alternatives; send a simpler value"
+            "took more than {steps} steps to check against its alternatives"
         ),
         // Rules about an object's members read as whole sentences (see `Display`); inside
         // a field-name rule they cannot occur, since a name is a string.

@@ -1,0 +1,226 @@
+//! Unit tests for what the public builder cannot express: definitions and `$ref` (recursion,
+//! cycles, dangling references), `false` schemas, `propertyNames`, and the step budget.
+
+use crate::json::{self, Value};
+use crate::spec::build::{check_schema, SpecErrorKind};
+use crate::spec::{Field, Kinds, ObjectType, Rule, Schema, ToolSpec, Type};
+
+fn reference(index: usize) -> Type {
+    Type {
+        reference: Some(index),
+        ..Type::default()
+    }
+}
+
+fn object(fields: Vec<(&str, Type, bool)>) -> Type {
+    let mut ty = Type::object();
+    if let Some(rules) = &mut ty.object {
+        rules.fields = fields
+            .into_iter()
+            .map(|(name, ty, required)| Field {
+                name: name.to_owned(),
+                ty,
+                required,
+            })
+            .collect();
+    }
+    ty
+}
+
+fn check(schema: &Schema, args: &str, expect: &str) {
+    let value = json::parse(args).unwrap_or_else(|e| panic!("test input {args}: {e}"));
+    let got = match schema.validate(&value) {
+        Ok(()) => "ok".to_owned(),
+        Err(violation) => violation.to_string(),
+    };
+    assert_eq!(got, expect, "{args}");
+}
+
+/// `Node = {value: integer, children?: [Node]}`, and the arguments `{tree: Node}`.
+fn tree() -> Schema {
+    let node = object(vec![
+        ("value", Type::integer(), true),
+        ("children", Type::array(reference(0)), false),
+    ]);
+    Schema {
+        root: object(vec![("tree", reference(0), true)]),
+        defs: vec![("Node".to_owned(), node)],
+    }
+}
+
+#[test]
+fn recursive_definitions_validate_and_report_deep_paths() {
+    let schema = tree();
+    assert_eq!(check_schema(&schema), Ok(()));
+    check(
+        &schema,
+        r#"{"tree":{"value":1,"children":[{"value":2},{"value":3,"children":[]}]}}"#,
+        "ok",
+    );
+    check(
+        &schema,
+        r#"{"tree":{"value":1,"children":[{"value":2},{"value":3,"children":[{"value":"x"}]}]}}"#,
+        r#"tree.children.1.children.0.value must be an integer; received "x""#,
+    );
+    let spec = ToolSpec::from_schema("walk", "Walks a tree.", schema);
+    assert!(spec.is_ok());
+}
+
+#[test]
+fn a_definition_that_refers_to_itself_without_input_is_refused_and_still_terminates() {
+    let schema = Schema {
+        root: object(vec![("x", reference(0), true)]),
+        defs: vec![("Loop".to_owned(), reference(0))],
+    };
+    let error = check_schema(&schema).err();
+    assert_eq!(
+        error.as_ref().map(|e| e.kind().clone()),
+        Some(SpecErrorKind::ReferenceCycle {
+            definition: "Loop".to_owned()
+        })
+    );
+    assert_eq!(
+        error.map(|e| e.path().to_owned()),
+        Some("$defs.Loop".to_owned())
+    );
+    // Validation of the unchecked schema ends with a violation, never a stack overflow.
+    let value = json::parse(r#"{"x":1}"#).unwrap_or(Value::Null);
+    let found = schema.validate(&value).err().map(|v| v.rule().clone());
+    assert_eq!(found, Some(Rule::TooDeep { limit: 512 }));
+}
+
+#[test]
+fn cycles_through_alternatives_are_found_and_cycles_through_fields_are_fine() {
+    let via_alternatives = Schema {
+        root: object(vec![("x", reference(0), true)]),
+        defs: vec![
+            ("A".to_owned(), Type::any_of([Type::string(), reference(1)])),
+            ("B".to_owned(), Type::all_of([reference(0)])),
+        ],
+    };
+    let kind = check_schema(&via_alternatives)
+        .err()
+        .map(|e| e.kind().clone());
+    assert!(
+        matches!(kind, Some(SpecErrorKind::ReferenceCycle { .. })),
+        "{kind:?}"
+    );
+    // The anyOf's first branch matches a string, so validation of a string ends at once;
+    // a number would recurse, and ends at the depth limit.
+    check(&via_alternatives, r#"{"x":"s"}"#, "ok");
+    let found = via_alternatives
+        .validate(&json::parse(r#"{"x":1}"#).unwrap_or(Value::Null))
+        .err()
+        .map(|v| v.rule().label());
+    assert_eq!(found, Some("too_deep"));
+}
+
+#[test]
+fn dangling_references_are_refused_and_accept_nothing() {
+    let schema = Schema {
+        root: object(vec![("x", reference(3), true)]),
+        defs: Vec::new(),
+    };
+    assert_eq!(
+        check_schema(&schema).err().map(|e| e.kind().clone()),
+        Some(SpecErrorKind::UnknownReference {
+            index: 3,
+            n_defs: 0
+        })
+    );
+    check(&schema, r#"{"x":1}"#, "x is not allowed; received 1");
+}
+
+#[test]
+fn only_definitions_the_root_reaches_are_checked() {
+    let schema = Schema {
+        root: object(vec![("x", Type::integer(), true)]),
+        defs: vec![(
+            "Unused".to_owned(),
+            Type::string().min_length(5).max_length(1),
+        )],
+    };
+    assert_eq!(check_schema(&schema), Ok(()));
+}
+
+#[test]
+fn a_false_schema_accepts_nothing() {
+    let never = Type {
+        kinds: Kinds::NONE,
+        ..Type::default()
+    };
+    let schema = Schema {
+        root: object(vec![("gone", never, false)]),
+        defs: Vec::new(),
+    };
+    check(&schema, r#"{}"#, "ok");
+    check(
+        &schema,
+        r#"{"gone":null}"#,
+        "gone is not allowed; received null",
+    );
+}
+
+#[test]
+fn property_names_are_checked_as_strings_and_reported_on_the_object() {
+    let mut root = Type::object();
+    root.object = Some(Box::new(ObjectType {
+        fields: Vec::new(),
+        additional: crate::spec::Additional::Allowed,
+        property_names: Some(Box::new(Type::string().max_length(3))),
+    }));
+    let inner = root.clone();
+    let schema = Schema {
+        root: Type::object().optional("map", inner).open(),
+        defs: Vec::new(),
+    };
+    check(&schema, r#"{"map":{"abc":1}}"#, "ok");
+    check(
+        &schema,
+        r#"{"map":{"abc":1,"abcd":2}}"#,
+        r#"field name 'abcd' in map must be at most 3 characters long; received "abcd""#,
+    );
+    let top = Schema {
+        root,
+        defs: Vec::new(),
+    };
+    let found = top
+        .validate(&json::parse(r#"{"toolong":1}"#).unwrap_or(Value::Null))
+        .err();
+    assert_eq!(found.as_ref().map(|v| v.path()), Some(""));
+    assert_eq!(
+        found.map(|v| v.to_string()),
+        Some(
+            r#"field name 'toolong' must be at most 3 characters long; received "toolong""#
+                .to_owned()
+        )
+    );
+}
+
+#[test]
+fn exponential_alternatives_stop_at_the_step_budget() {
+    // List = [ anyOf(List, List) ]: every level tries both alternatives, so a failing leaf
+    // 40 levels down would take 2^40 steps.
+    let list = Type {
+        array: crate::spec::ArrayRules {
+            items: Some(Box::new(Type::any_of([reference(0), reference(0)]))),
+            ..Default::default()
+        },
+        ..Type::array(Type::any())
+    };
+    let schema = Schema {
+        root: object(vec![("x", reference(0), true)]),
+        defs: vec![("List".to_owned(), list)],
+    };
+    assert_eq!(check_schema(&schema), Ok(()));
+    let text = format!(r#"{{"x":{}"leaf"{}}}"#, "[".repeat(40), "]".repeat(40));
+    let value = json::parse(&text).unwrap_or(Value::Null);
+    let found = schema.validate(&value).err();
+    assert_eq!(
+        found.as_ref().map(|v| v.rule().clone()),
+        Some(Rule::TooComplex { steps: 1_000_000 })
+    );
+    // The budget runs out somewhere inside `x`; the path points there.
+    let path = found.map(|v| v.path().to_owned()).unwrap_or_default();
+    assert!(path.starts_with("x.0.0"), "{path}");
+}

@@ -1,0 +1,131 @@
+//! Validation allocates nothing on success: checked with a counting global allocator.
+//!
+//! This file is its own test binary because a global allocator applies to a whole binary,
+//! and it is the one test that needs `unsafe`: `GlobalAlloc` is an unsafe trait and std has
+//! no safe way to observe allocations. The allocator only forwards to `System` and bumps a
+//! thread-local counter, so tests running on other threads do not disturb the count.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use toolgate::json;
+use toolgate::{ToolSpec, Type};
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+fn count() {
+    // `try_with`: during thread teardown the counter may already be gone.
+    let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+}
+
+// SAFETY: every method forwards its arguments unchanged to `System`, which upholds the
+// `GlobalAlloc` contract; the counter (a const-initialised thread-local `Cell`, which
+// itself never allocates) has no effect on the memory returned.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count();
+        System.alloc(layout)
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count();
+        System.alloc_zeroed(layout)
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout)
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count();
+        System.realloc(ptr, layout, new_size)
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Allocations made on this thread while `f` runs.
+fn allocations_during(f: impl FnOnce()) -> u64 {
+    let before = ALLOCATIONS.with(Cell::get);
+    f();
+    ALLOCATIONS.with(Cell::get) - before
+}
+
+/// Compares the allocations of validating `args` against `spec` with `expect`:
+/// `"none"` (and valid), or `"some"` (and refused).
+fn check(spec: &ToolSpec, args: &str, expect: &str) {
+    let value = json::parse(args).unwrap_or_else(|e| panic!("test input {args}: {e}"));
+    let mut valid = false;
+    let n = allocations_during(|| valid = spec.validate(&value).is_ok());
+    let got = match (valid, n) {
+        (true, 0) => "none",
+        (false, n) if n > 0 => "some",
+        (valid, n) => panic!("{args}: valid {valid} with {n} allocations"),
+    };
+    assert_eq!(got, expect, "{args}");
+}
+
+fn spec() -> ToolSpec {
+    ToolSpec::new("search_orders", "Search a customer's orders.")
+        .required("customer_id", Type::string().min_length(3).max_length(64))
+        .optional(
+            "status",
+            Type::string().one_of(["pending", "paid", "shipped", "delivered"]),
+        )
+        .optional(
+            "filters",
+            Type::object()
+                .optional("since", Type::string().format("date"))
+                .optional("limit", Type::integer().min(1).max(100))
+                .optional("min_total", Type::number().min(0).multiple_of(0.01)),
+        )
+        .optional(
+            "tags",
+            Type::array(Type::string()).unique_items().max_items(10),
+        )
+        .optional(
+            "ref",
+            Type::any_of([Type::integer(), Type::string().min_length(1)]).nullable(),
+        )
+        .optional(
+            "either",
+            Type::exactly_one_of([Type::integer(), Type::string()]),
+        )
+        .optional(
+            "meta",
+            Type::object()
+                .additional(Type::any().one_of([json::Value::from(1), json::Value::from("x")])),
+        )
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn valid_arguments_allocate_nothing() {
+    let spec = spec();
+    for args in [
+        r#"{"customer_id":"CUS-967852","status":"delivered","filters":{"since":"2024-09-17"}}"#,
+        r#"{"customer_id":"CUS-1","filters":{"limit":100,"min_total":19.99}}"#,
+        r#"{"customer_id":"Ünïcødé 日本","tags":["a","b","c"],"ref":"r-1"}"#,
+        r#"{"customer_id":"CUS-1","ref":null,"either":"s","meta":{"k":1.0,"j":"x"}}"#,
+        r#"{"customer_id":"CUS-1","ref":7,"either":3,"filters":{"limit":1e1}}"#,
+    ] {
+        check(&spec, args, "none");
+    }
+}
+
+#[test]
+fn refused_arguments_build_their_violation() {
+    // The counter is live: a refusal allocates its path, rule and received text.
+    let spec = spec();
+    check(
+        &spec,
+        r#"{"customer_id":"CUS-1","filters":{"limit":500}}"#,
+        "some",
+    );
+    check(&spec, r#"{"customer_id":"CUS-1","tags":["a","a"]}"#, "some");
+}
