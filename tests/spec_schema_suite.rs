@@ -130,3 +130,63 @@ fn draft_2020_12_agrees_or_refuses_by_keyword() {
     );
     assert!(groups_run > 0 && groups_refused > 0);
 }
+
+/// A lenient load of every group may skip keywords, but what it loads must accept every
+/// test the suite marks valid: skipping only ever weakens, never strengthens.
+#[test]
+fn lenient_loads_accept_every_valid_case() {
+    let Some(dir) = suite() else { return };
+    let limits = Limits {
+        max_depth: 256,
+        max_bytes: 16 << 20,
+    };
+    let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot list {dir:?}: {e}"))
+        .map(|entry| entry.map(|e| e.path()).unwrap_or_default())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
+        .collect();
+    names.sort();
+    let (mut loaded, mut valid_accepted, mut invalid_refused, mut refused) = (0, 0, 0, 0);
+    let mut failures: Vec<String> = Vec::new();
+    for path in &names {
+        let file = path.file_name().and_then(|n| n.to_str()).unwrap_or("?");
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+        let document = parse_with(&text, limits).unwrap_or_else(|e| panic!("{file}: {e}"));
+        for group in document.as_array().unwrap_or(&[]) {
+            let description = text_of(group, "description");
+            let schema = group.get("schema").unwrap_or(&Value::Null);
+            let (compiled, unenforced) = match Schema::from_json_schema_lenient(schema) {
+                Ok(loaded) => loaded,
+                Err(error) => {
+                    refused += 1;
+                    println!("{file} / {description}: refused even leniently: {error}");
+                    continue;
+                }
+            };
+            loaded += 1;
+            // A lenient load that skipped nothing is the strict load.
+            if unenforced.is_empty() {
+                assert_eq!(Schema::from_json_schema(schema).as_ref(), Ok(&compiled));
+            }
+            for test in group.get("tests").and_then(Value::as_array).unwrap_or(&[]) {
+                let data = test.get("data").unwrap_or(&Value::Null);
+                let accepted = compiled.validate(data).is_ok();
+                match test.get("valid").and_then(Value::as_bool) {
+                    Some(true) if accepted => valid_accepted += 1,
+                    Some(true) => failures.push(format!(
+                        "{file} / {description} / {}: valid, but the lenient load refused it \
+                         (skipped: {unenforced:?})",
+                        text_of(test, "description")
+                    )),
+                    _ if !accepted => invalid_refused += 1,
+                    _ => {}
+                }
+            }
+        }
+    }
+    println!(
+        "lenient: {loaded} groups loaded ({refused} refused), {valid_accepted} valid cases \
+         accepted, {invalid_refused} invalid cases still refused"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -18,7 +18,7 @@ pub mod validate;
 pub mod violation;
 
 pub use build::SpecError;
-pub use export::{export_tool, export_tools, Provider};
+pub use export::{check_strict, export_tool, export_tools, ExportError, Provider, StrictProblem};
 pub use schema::{LoadError, RefProblem, Unenforced, MAX_SCHEMA_DEPTH};
 pub use tools_file::{
     load_tools, load_tools_from_value, load_tools_from_value_lenient, load_tools_lenient,

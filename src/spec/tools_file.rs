@@ -303,7 +303,7 @@ impl Loader {
         let spec =
             ToolSpec::from_schema(name, description, schema).map_err(|error| LoadError::Spec {
                 path: path.to_string(),
-                error,
+                error: Box::new(error),
             })?;
         if let Some(first) = self
             .specs

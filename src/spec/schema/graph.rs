@@ -4,29 +4,8 @@
 
 use crate::spec::{Additional, Schema, Type};
 
-/// The subschemas directly inside `ty`: `items`, field types, typed additional members,
-/// `propertyNames`, and the `anyOf`, `oneOf`, `allOf` branches.
-pub(crate) fn children(ty: &Type) -> Vec<&Type> {
-    let mut out: Vec<&Type> = Vec::new();
-    if let Some(items) = &ty.array.items {
-        out.push(items);
-    }
-    if let Some(object) = &ty.object {
-        out.extend(object.fields.iter().map(|field| &field.ty));
-        if let Additional::Typed(additional) = &object.additional {
-            out.push(additional);
-        }
-        if let Some(names) = &object.property_names {
-            out.push(names);
-        }
-    }
-    out.extend(ty.any_of.iter());
-    out.extend(ty.one_of.iter());
-    out.extend(ty.all_of.iter());
-    out
-}
-
-/// [`children`], mutably.
+/// The subschemas directly inside `ty`, mutably: `items`, field types, typed additional
+/// members, `propertyNames`, and the `anyOf`, `oneOf`, `allOf` branches.
 pub(crate) fn children_mut(ty: &mut Type) -> Vec<&mut Type> {
     let mut out: Vec<&mut Type> = Vec::new();
     if let Some(items) = &mut ty.array.items {

@@ -26,7 +26,7 @@ use crate::json::{ParseError, Value};
 use std::fmt;
 
 pub(crate) use import::{import_schema, Dialect};
-pub(crate) use pointer::{push_index, push_key};
+pub(crate) use pointer::{fragment, push_index, push_key};
 
 /// How deeply schemas may nest (each `properties`, `items`, `anyOf` entry… is one level).
 /// Deeper schemas are refused with [`LoadError::TooDeep`], so that neither loading,
@@ -117,8 +117,9 @@ pub enum LoadError {
     Spec {
         /// Where the tool stands.
         path: String,
-        /// The builder's error.
-        error: SpecError,
+        /// The builder's error (boxed: it is large, and errors travel through every
+        /// `Result` of the loader).
+        error: Box<SpecError>,
     },
 }
 
@@ -323,7 +324,14 @@ impl fmt::Display for LoadError {
                 path,
                 expected,
                 found,
-            } => write!(f, "{}: expected {expected}; found {found}", place(path)),
+            } => {
+                let place = if path.is_empty() {
+                    "the tools file"
+                } else {
+                    path
+                };
+                write!(f, "{place}: expected {expected}; found {found}")
+            }
             LoadError::BuiltIn { path, kind } => write!(
                 f,
                 "{}: '{kind}' is a provider's built-in tool; its arguments' schema is not in \

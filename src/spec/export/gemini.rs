@@ -1,0 +1,164 @@
+//! A [`Schema`] in Gemini's `parameters` dialect, when it can be said there exactly.
+//!
+//! Gemini's `Schema` (google-genai's declared type) is a subset of OpenAPI 3.0: one type per
+//! schema in upper case (`"STRING"`), `nullable: true` instead of a `null` type, `enum` of
+//! strings only (numbers under a numeric type are written as strings), inclusive `minimum`
+//! and `maximum` only, 64-bit counts written as strings (`"maxLength": "64"`, as the SDKs'
+//! JSON does), `anyOf` but no `oneOf`, `allOf`, `const`, `multipleOf`, `uniqueItems` or
+//! `propertyNames`. References are left out of this form too (the Gemini API inlines or
+//! rejects them depending on the backend).
+//!
+//! A schema that uses anything else is not approximated: [`gemini_parameters`] returns
+//! `None`, and the exporter sends the schema whole as `parametersJsonSchema` instead, which
+//! the Gemini API takes as JSON Schema. Either way the model is shown the exact contract.
+
+use super::json_schema::{count_value, kinds_value};
+use super::{object, text};
+use crate::json::Value;
+use crate::spec::{Additional, Kinds, Schema, Type};
+use std::borrow::Cow;
+
+/// The schema as Gemini `parameters`, or `None` if that dialect cannot say it exactly.
+pub(super) fn gemini_parameters(schema: &Schema) -> Option<Value<'static>> {
+    if !schema.defs.is_empty() {
+        return None;
+    }
+    gemini_type(&schema.root, 0)
+}
+
+fn gemini_type(ty: &Type, depth: usize) -> Option<Value<'static>> {
+    if depth > crate::spec::MAX_SCHEMA_DEPTH
+        || ty.kinds == Kinds::NONE
+        || ty.constant.is_some()
+        || ty.reference.is_some()
+        || !ty.one_of.is_empty()
+        || !ty.all_of.is_empty()
+        || ty.number.multiple_of.is_some()
+        || ty.array.unique
+    {
+        return None;
+    }
+    let mut out: Vec<(&'static str, Value<'static>)> = Vec::new();
+    let any = ty.kinds == Kinds::ANY;
+    let nullable = !any && ty.kinds != Kinds::NULL && ty.kinds.contains(Kinds::NULL);
+    let base = if nullable {
+        Kinds(ty.kinds.0 & !Kinds::NULL.0)
+    } else {
+        ty.kinds
+    };
+    if !any {
+        // One kind only: `["string", "number"]` has no Gemini spelling.
+        match kinds_value(base, true)? {
+            Value::String(name) => out.push(("type", Value::String(name))),
+            _ => return None,
+        }
+    }
+    let mut says_nullable = nullable;
+    if let Some(values) = &ty.enumeration {
+        let (last_is_null, rest) = match values.split_last() {
+            Some((Value::Null, rest)) => (true, rest),
+            _ => (false, values.as_slice()),
+        };
+        // The import adds `null` last to the values of a nullable type (OpenAPI's reading
+        // of `nullable` with `enum`), so that is the only place it can be, and only there
+        // when the type is nullable (or names no kind).
+        let misplaced = rest.iter().any(Value::is_null)
+            || (nullable && !last_is_null)
+            || (!nullable && !any && last_is_null)
+            || base == Kinds::NULL;
+        if misplaced {
+            return None;
+        }
+        says_nullable = nullable || last_is_null;
+        let numeric = base == Kinds::INTEGER || base == Kinds::NUMBER;
+        let mut written = Vec::with_capacity(rest.len());
+        for value in rest {
+            match value {
+                Value::String(s) if !numeric => {
+                    written.push(Value::String(Cow::Owned(s.to_string())))
+                }
+                Value::Number(n) if numeric => written.push(text(n.as_str())),
+                _ => return None,
+            }
+        }
+        out.push(("enum", Value::Array(written)));
+    }
+    if says_nullable {
+        out.push(("nullable", Value::Bool(true)));
+    }
+    if let Some(description) = &ty.description {
+        out.push(("description", text(description)));
+    }
+    if let Some(format) = &ty.format {
+        out.push(("format", text(format)));
+    }
+    for (bound, keyword) in [
+        (&ty.number.minimum, "minimum"),
+        (&ty.number.maximum, "maximum"),
+    ] {
+        if let Some(bound) = bound {
+            if bound.exclusive {
+                return None;
+            }
+            out.push((keyword, Value::Number(bound.value.clone())));
+        }
+    }
+    for (count, keyword) in [
+        (ty.string.min_length, "minLength"),
+        (ty.string.max_length, "maxLength"),
+        (ty.array.min_items, "minItems"),
+        (ty.array.max_items, "maxItems"),
+    ] {
+        if let Some(count) = count {
+            out.push((keyword, as_int64_string(count)));
+        }
+    }
+    if let Some(items) = &ty.array.items {
+        out.push(("items", gemini_type(items, depth + 1)?));
+    }
+    if let Some(rules) = &ty.object {
+        if rules.property_names.is_some() {
+            return None;
+        }
+        let mut properties = Vec::with_capacity(rules.fields.len());
+        for field in &rules.fields {
+            properties.push((
+                Cow::Owned(field.name.clone()),
+                gemini_type(&field.ty, depth + 1)?,
+            ));
+        }
+        out.push(("properties", Value::Object(properties)));
+        let required: Vec<Value<'static>> = rules
+            .fields
+            .iter()
+            .filter(|field| field.required)
+            .map(|field| text(&field.name))
+            .collect();
+        if !required.is_empty() {
+            out.push(("required", Value::Array(required)));
+        }
+        match &rules.additional {
+            Additional::Forbidden => out.push(("additionalProperties", Value::Bool(false))),
+            Additional::Allowed => {}
+            Additional::Typed(values) => {
+                out.push(("additionalProperties", gemini_type(values, depth + 1)?));
+            }
+        }
+    }
+    if !ty.any_of.is_empty() {
+        let mut branches = Vec::with_capacity(ty.any_of.len());
+        for branch in &ty.any_of {
+            branches.push(gemini_type(branch, depth + 1)?);
+        }
+        out.push(("anyOf", Value::Array(branches)));
+    }
+    Some(object(out))
+}
+
+/// A 64-bit count as Google's JSON writes it (proto3 JSON maps int64 to a string).
+fn as_int64_string(count: u64) -> Value<'static> {
+    match count_value(count) {
+        Value::Number(n) => text(n.as_str()),
+        other => other,
+    }
+}

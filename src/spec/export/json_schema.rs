@@ -1,0 +1,219 @@
+//! A [`Schema`] written back as JSON Schema (draft 2020-12): what Anthropic, OpenAI, MCP and
+//! Gemini's `parametersJsonSchema` take.
+//!
+//! The writing is the inverse of the import: `Schema::from_json_schema(&s.to_json_schema())
+//! == s` for every schema whose definitions the root reaches (an unreached definition is
+//! not written back, as the import drops it). Keys come in one fixed order, so the same
+//! spec always exports to the same bytes.
+
+use super::{object, text};
+use crate::json::{Number, Value};
+use crate::spec::schema::fragment;
+use crate::spec::{Additional, Bound, Kinds, Schema, Type};
+use std::borrow::Cow;
+
+impl Schema {
+    /// This schema as a JSON Schema document (draft 2020-12): the root's keywords, then
+    /// `$defs` holding every definition, referenced as `#/$defs/NAME`.
+    ///
+    /// ```
+    /// use toolgate::{json, spec::Schema};
+    /// let source = json::parse(r#"{"type": "object", "properties": {"n": {"type": "integer", "minimum": 1}}, "additionalProperties": false}"#)?;
+    /// let schema = Schema::from_json_schema(&source)?;
+    /// assert_eq!(schema.to_json_schema().to_string(),
+    ///     r#"{"type":"object","properties":{"n":{"type":"integer","minimum":1}},"additionalProperties":false}"#);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_json_schema(&self) -> Value<'static> {
+        let mut root = write_type(&self.root, &self.defs);
+        if !self.defs.is_empty() {
+            let defs: Vec<(Cow<'static, str>, Value<'static>)> = self
+                .defs
+                .iter()
+                .map(|(name, ty)| (Cow::Owned(name.clone()), write_type(ty, &self.defs)))
+                .collect();
+            // A root of `false` references nothing, so it needs no definitions.
+            if let Value::Object(members) = &mut root {
+                members.push((Cow::Borrowed("$defs"), Value::Object(defs)));
+            }
+        }
+        root
+    }
+}
+
+/// One type as a JSON Schema; references name `defs` entries.
+pub(super) fn write_type(ty: &Type, defs: &[(String, Type)]) -> Value<'static> {
+    if ty.kinds == Kinds::NONE {
+        // Nothing is accepted, whatever else the type says.
+        return Value::Bool(false);
+    }
+    let mut out: Vec<(&'static str, Value<'static>)> = Vec::new();
+    if let Some(kinds) = kinds_value(ty.kinds, false) {
+        out.push(("type", kinds));
+    }
+    if let Some(description) = &ty.description {
+        out.push(("description", text(description)));
+    }
+    if let Some(format) = &ty.format {
+        out.push(("format", text(format)));
+    }
+    if let Some(values) = &ty.enumeration {
+        out.push(("enum", Value::Array(values.clone())));
+    }
+    if let Some(value) = &ty.constant {
+        out.push(("const", value.clone()));
+    }
+    push_bound(
+        &mut out,
+        ty.number.minimum.as_ref(),
+        "minimum",
+        "exclusiveMinimum",
+    );
+    push_bound(
+        &mut out,
+        ty.number.maximum.as_ref(),
+        "maximum",
+        "exclusiveMaximum",
+    );
+    if let Some(step) = ty.number.multiple_of.and_then(number_of_f64) {
+        out.push(("multipleOf", Value::Number(step)));
+    }
+    push_count(&mut out, "minLength", ty.string.min_length);
+    push_count(&mut out, "maxLength", ty.string.max_length);
+    if let Some(items) = &ty.array.items {
+        out.push(("items", write_type(items, defs)));
+    }
+    push_count(&mut out, "minItems", ty.array.min_items);
+    push_count(&mut out, "maxItems", ty.array.max_items);
+    if ty.array.unique {
+        out.push(("uniqueItems", Value::Bool(true)));
+    }
+    if let Some(rules) = &ty.object {
+        let properties = rules
+            .fields
+            .iter()
+            .map(|field| (Cow::Owned(field.name.clone()), write_type(&field.ty, defs)))
+            .collect();
+        out.push(("properties", Value::Object(properties)));
+        let required: Vec<Value<'static>> = rules
+            .fields
+            .iter()
+            .filter(|field| field.required)
+            .map(|field| text(&field.name))
+            .collect();
+        if !required.is_empty() {
+            out.push(("required", Value::Array(required)));
+        }
+        match &rules.additional {
+            Additional::Forbidden => out.push(("additionalProperties", Value::Bool(false))),
+            // Absent means allowed, in JSON Schema and in OpenAPI alike.
+            Additional::Allowed => {}
+            Additional::Typed(values) => {
+                out.push(("additionalProperties", write_type(values, defs)));
+            }
+        }
+        if let Some(names) = &rules.property_names {
+            out.push(("propertyNames", write_type(names, defs)));
+        }
+    }
+    if let Some((name, _)) = ty.reference.and_then(|index| defs.get(index)) {
+        out.push((
+            "$ref",
+            Value::String(Cow::Owned(fragment(&["$defs", name]))),
+        ));
+    }
+    for (keyword, branches) in [
+        ("anyOf", &ty.any_of),
+        ("oneOf", &ty.one_of),
+        ("allOf", &ty.all_of),
+    ] {
+        if !branches.is_empty() {
+            let list = branches
+                .iter()
+                .map(|branch| write_type(branch, defs))
+                .collect();
+            out.push((keyword, Value::Array(list)));
+        }
+    }
+    object(out)
+}
+
+/// `type` for a set of kinds: a name, or an array of names; `None` for any kind.
+/// `upper` writes Gemini's upper-case names.
+pub(super) fn kinds_value(kinds: Kinds, upper: bool) -> Option<Value<'static>> {
+    if kinds == Kinds::ANY {
+        return None;
+    }
+    let mut names: Vec<&'static str> = Vec::new();
+    for (kind, lower, capital) in [
+        (Kinds::STRING, "string", "STRING"),
+        (Kinds::NUMBER, "number", "NUMBER"),
+        (Kinds::INTEGER, "integer", "INTEGER"),
+        (Kinds::BOOLEAN, "boolean", "BOOLEAN"),
+        (Kinds::ARRAY, "array", "ARRAY"),
+        (Kinds::OBJECT, "object", "OBJECT"),
+        (Kinds::NULL, "null", "NULL"),
+    ] {
+        // `number` holds `integer`: name `integer` only without `number`.
+        let covered = kind == Kinds::INTEGER && kinds.contains(Kinds::NUMBER);
+        if kinds.contains(kind) && !covered {
+            names.push(if upper { capital } else { lower });
+        }
+    }
+    match names.as_slice() {
+        [one] => Some(Value::String(Cow::Borrowed(one))),
+        _ => Some(Value::Array(
+            names
+                .into_iter()
+                .map(|name| Value::String(Cow::Borrowed(name)))
+                .collect(),
+        )),
+    }
+}
+
+fn push_bound(
+    out: &mut Vec<(&'static str, Value<'static>)>,
+    bound: Option<&Bound>,
+    inclusive: &'static str,
+    exclusive: &'static str,
+) {
+    if let Some(bound) = bound {
+        let keyword = if bound.exclusive {
+            exclusive
+        } else {
+            inclusive
+        };
+        out.push((keyword, Value::Number(bound.value.clone())));
+    }
+}
+
+fn push_count(
+    out: &mut Vec<(&'static str, Value<'static>)>,
+    keyword: &'static str,
+    count: Option<u64>,
+) {
+    if let Some(count) = count {
+        out.push((keyword, count_value(count)));
+    }
+}
+
+/// A count as a JSON number.
+pub(super) fn count_value(count: u64) -> Value<'static> {
+    match Number::from_text(count.to_string()) {
+        Some(number) => Value::Number(number),
+        None => Value::Null,
+    }
+}
+
+/// An `f64` (a `multipleOf`) as the shortest JSON number that reads back as the same `f64`.
+pub(super) fn number_of_f64(x: f64) -> Option<Number<'static>> {
+    if !x.is_finite() {
+        return None;
+    }
+    let text = if x != 0.0 && !(1e-6..1e16).contains(&x.abs()) {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    };
+    Number::from_text(text)
+}
