@@ -17,9 +17,11 @@
 //!   not need a different call from the model, so it ends the rejection streak. Tool
 //!   failures are counted by [`Counters`](crate::counters::Counters), where a rising rate
 //!   points at the dependency, not at the model or the declarations.
-//! - **Calls with no readable name share one key, "unreadable".** A malformed, truncated or
-//!   envelope-less call names no tool the guard can trust, yet a model that only ever emits
-//!   broken JSON is the most stuck of all. Those rejections count under one shared key.
+//! - **Calls with no readable name share one key, "unreadable".** A call that is malformed,
+//!   cut off or envelope-less before its name could be read names no tool, yet a model that
+//!   only ever emits broken JSON is the most stuck of all. Those rejections count under one
+//!   shared key. (A call cut off *after* its name counts for that tool: the gate reports the
+//!   name it read, [`Rejection::tool`].)
 //! - **Any success ends the streaks that are not about a tool's arguments**: the unreadable
 //!   key and every name that was refused as unknown. Those streaks say the model could not
 //!   *reach* a tool; a dispatched call shows that it can. (An unknown name can never succeed
@@ -222,7 +224,7 @@ impl fmt::Display for Unrecoverable {
         match &self.tool {
             Some(tool) => write!(
                 f,
-                "Stopped the run: {} calls to '{tool}' in a row were rejected. A model that \
+                "Stopped the run: '{tool}' was rejected {} times in a row. A model that \
                  fails one spec this often rarely succeeds on the next try; check the tool's \
                  declaration. Last rejection ({}): {}",
                 self.rejections,
@@ -231,8 +233,8 @@ impl fmt::Display for Unrecoverable {
             ),
             None => write!(
                 f,
-                "Stopped the run: {} calls in a row could not be read as a tool call. Last \
-                 rejection ({}): {}",
+                "Stopped the run: {} calls in a row could not be read as a tool call (no \
+                 tool name could be read). Last rejection ({}): {}",
                 self.rejections,
                 self.last.kind().label(),
                 self.last

@@ -24,10 +24,20 @@ const TOOLS: &str = r#"[
      "required": ["customer_id"], "additionalProperties": false}}
 ]"#;
 
-/// Writes `text` to a file named `name` in the test's scratch folder.
+/// Writes `text` to a file named `name` in the test's scratch folder. Tests run in
+/// parallel and may write the same file: each writes a file of its own and renames it into
+/// place, so no test ever reads a half-written one.
 fn file(name: &str, text: &[u8]) -> PathBuf {
-    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    std::fs::write(&path, text).expect("the scratch folder is writable");
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let path = dir.join(name);
+    let thread = format!("{:?}", std::thread::current().id());
+    let scratch = dir.join(format!(
+        "{name}.{}.{}",
+        std::process::id(),
+        thread.replace(|c: char| !c.is_ascii_alphanumeric(), "")
+    ));
+    std::fs::write(&scratch, text).expect("the scratch folder is writable");
+    std::fs::rename(&scratch, &path).expect("the scratch file can be renamed");
     path
 }
 
@@ -77,7 +87,9 @@ fn check(calls: &str, expected_code: i32, expected_stdout: &str) {
 /// point is the encoding).
 fn rejected_line(line: usize, raw: &str) -> String {
     let gate = Gate::from_tools_json(TOOLS).expect("the test's tools load");
-    let rejection = gate.check_call(raw).expect_err("the test's call is refused");
+    let rejection = gate
+        .check_call(raw)
+        .expect_err("the test's call is refused");
     let mut out = format!(
         "{{\"line\":{line},\"ok\":false,\"kind\":\"{}\"",
         rejection.kind().label()
@@ -156,11 +168,11 @@ fn every_rejection_kind_prints_its_fields() {
             "unknown_tool serch_orders -",
             "schema_violation get_weather units",
             "schema_violation search_orders tags.1",
-            "schema_violation search_orders filters.snice",
+            "schema_violation search_orders filters",
             "schema_violation get_weather ",
             "arguments_not_object get_weather -",
-            "truncated_json - -",
-            "malformed_json - -",
+            "truncated_json get_weather -",
+            "malformed_json get_weather -",
             "bad_envelope - -",
         ]
     );
@@ -219,7 +231,8 @@ fn a_line_that_is_not_utf8_is_a_rejected_call() {
     assert_eq!(
         stdout,
         "{\"line\":1,\"ok\":false,\"kind\":\"malformed_json\",\"error\":\"The call is not valid \
-         JSON: invalid UTF-8 at byte 44.\"}\n\
+         JSON: invalid UTF-8 at byte 46 (line 1, column 47). Send the call again as one valid \
+         JSON object.\"}\n\
          {\"line\":2,\"ok\":true,\"tool\":\"get_weather\"}\n"
     );
 }
@@ -230,16 +243,19 @@ fn a_line_far_over_the_size_limit_is_measured_not_read() {
         "{{\"name\":\"get_weather\",\"arguments\":{{\"city\":\"{}\"}}}}",
         "x".repeat(3 << 20)
     );
-    let calls = format!("{huge}\n{}\n", r#"{"name":"get_weather","arguments":{"city":"Oslo"}}"#);
+    let calls = format!(
+        "{huge}\n{}\n",
+        r#"{"name":"get_weather","arguments":{"city":"Oslo"}}"#
+    );
     let tools = tools();
     let (code, stdout, stderr) = toolgate(&["check", "--tools", &tools], calls.as_bytes());
     assert_eq!(code, 1, "{stderr}");
     assert_eq!(
         stdout,
         format!(
-            "{{\"line\":1,\"ok\":false,\"kind\":\"malformed_json\",\"error\":\"The call is {} \
-             bytes, more than the limit of 1048576 bytes, and was not read. Make a smaller \
-             call (fewer or shorter items).\"}}\n\
+            "{{\"line\":1,\"ok\":false,\"kind\":\"malformed_json\",\"error\":\"The call cannot \
+             be read: the input is {} bytes, more than the limit of 1048576. Send a smaller \
+             call, with fewer or shorter items and less nesting.\"}}\n\
              {{\"line\":2,\"ok\":true,\"tool\":\"get_weather\"}}\n",
             huge.len()
         )
@@ -266,21 +282,22 @@ fn summary_prints_the_table_on_stderr() {
         "\n"
     );
     let tools = tools();
-    let (code, stdout, stderr) = toolgate(&["check", "--tools", &tools, "--summary"], calls.as_bytes());
+    let (code, stdout, stderr) =
+        toolgate(&["check", "--tools", &tools, "--summary"], calls.as_bytes());
     assert_eq!(code, 1);
     assert_eq!(stdout.lines().count(), 4);
     assert_eq!(
         stderr,
         "                           count      rate
-calls                              4
-accepted                           2   50.00 %
-malformed_json                     0    0.00 %
-truncated_json                     0    0.00 %
-bad_envelope                       0    0.00 %
-unknown_tool                       1   25.00 %
-arguments_not_object               0    0.00 %
-schema_violation                   1   25.00 %
-(1 blank lines skipped)
+calls                          4
+accepted                       2   50.00 %
+malformed_json                 0    0.00 %
+truncated_json                 0    0.00 %
+bad_envelope                   0    0.00 %
+unknown_tool                   1   25.00 %
+arguments_not_object           0    0.00 %
+schema_violation               1   25.00 %
+(1 blank line skipped)
 "
     );
 }
@@ -290,7 +307,10 @@ fn summary_of_an_empty_input_has_no_rates() {
     let tools = tools();
     let (code, stdout, stderr) = toolgate(&["check", "--tools", &tools, "--summary"], b"");
     assert_eq!((code, stdout.as_str()), (0, ""));
-    assert!(stderr.contains("\naccepted                           0         -\n"), "{stderr}");
+    assert!(
+        stderr.contains("\naccepted                       0         -\n"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -318,7 +338,10 @@ fn a_missing_calls_file_is_exit_2_naming_the_file() {
 
 #[test]
 fn invalid_tools_json_is_exit_2_with_its_position() {
-    let path = file("cli_check_broken.json", b"[\n  {\"name\": \"get_weather\",}\n]\n");
+    let path = file(
+        "cli_check_broken.json",
+        b"[\n  {\"name\": \"get_weather\",}\n]\n",
+    );
     let path = path.display().to_string();
     let (code, stdout, stderr) = toolgate(&["check", "--tools", &path], b"");
     assert_eq!((code, stdout.as_str()), (2, ""));
@@ -326,7 +349,13 @@ fn invalid_tools_json_is_exit_2_with_its_position() {
         stderr.starts_with(&format!("toolgate check: invalid tools file '{path}': ")),
         "{stderr}"
     );
-    assert!(stderr.contains("line 2, column 27"), "{stderr}");
+    assert_eq!(
+        stderr,
+        format!(
+            "toolgate check: invalid tools file '{path}': not valid JSON: expected a string key \
+             after ',' at line 2, column 26, found '}}'\n"
+        )
+    );
 }
 
 #[test]
@@ -357,5 +386,37 @@ fn a_tools_file_that_is_not_utf8_is_exit_2_with_the_byte() {
     assert_eq!(
         stderr,
         format!("toolgate check: invalid tools file '{path}': invalid UTF-8 at byte 14\n")
+    );
+}
+
+#[test]
+fn rejected_lines_in_full() {
+    // The texts are the gate's; this test pins what `check` prints around them.
+    check(
+        concat!(
+            r#"{"name":"search_orders","arguments":{"customer_id":"C-1","filters":{"snice":"x"}}}"#,
+            "\n",
+            r#"{"name":"get_weather","arguments":{"city":"Par"#,
+            "\n",
+            r#"{"name":"serch_orders","arguments":{"customer_id":"C-1"}}"#,
+            "\n",
+            r#"{"name":"get_weather","arguments":{}}"#,
+            "\n",
+            r#"{"type":"tool_use","id":"toolu_2","name":"get_weather","input":{"city":"Paris","units":"kelvin"}}"#,
+            "\n",
+        ),
+        1,
+        concat!(
+            r#"{"line":1,"ok":false,"kind":"schema_violation","tool":"search_orders","path":"filters","error":"search_orders rejected: filters has unknown field 'snice'; allowed fields: since."}"#,
+            "\n",
+            r#"{"line":2,"ok":false,"kind":"truncated_json","tool":"get_weather","error":"The call to get_weather was cut off after 46 bytes, inside a string. Do not send the same call again: make it smaller, with fewer or shorter items."}"#,
+            "\n",
+            r#"{"line":3,"ok":false,"kind":"unknown_tool","tool":"serch_orders","error":"No tool named 'serch_orders'. Did you mean: search_orders? The tools are: get_weather, search_orders."}"#,
+            "\n",
+            r#"{"line":4,"ok":false,"kind":"schema_violation","tool":"get_weather","path":"","error":"get_weather rejected: missing required field 'city'."}"#,
+            "\n",
+            r#"{"line":5,"ok":false,"kind":"schema_violation","tool":"get_weather","path":"units","id":"toolu_2","error":"get_weather rejected: units must be one of \"celsius\", \"fahrenheit\"; received \"kelvin\"."}"#,
+            "\n",
+        ),
     );
 }

@@ -59,7 +59,11 @@ fn check_agrees_with_the_corpus_labels_on_every_line() {
         .output()
         .expect("the binary runs");
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "the corpus holds rejections: {stderr}");
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "the corpus holds rejections: {stderr}"
+    );
     let stdout = String::from_utf8(output.stdout).expect("stdout is UTF-8");
     let verdicts: Vec<&str> = stdout.lines().collect();
     let labels: Vec<&str> = labels.lines().collect();
@@ -76,23 +80,37 @@ fn check_agrees_with_the_corpus_labels_on_every_line() {
         );
         let kind = match value.get("ok").and_then(|ok| ok.as_bool()) {
             Some(true) => "ok",
-            _ => value.get("kind").and_then(|kind| kind.as_str()).unwrap_or("?"),
+            _ => value
+                .get("kind")
+                .and_then(|kind| kind.as_str())
+                .unwrap_or("?"),
         };
         if !expected_kinds(label).contains(&kind) {
             disagreements.push(format!("line {line_no}: label {label}, got {verdict}"));
         }
         if kind != "ok" {
-            let error = value.get("error").and_then(|error| error.as_str()).unwrap_or("");
+            let error = value
+                .get("error")
+                .and_then(|error| error.as_str())
+                .unwrap_or("");
             assert!(!error.is_empty(), "line {line_no}: empty error text");
         }
         if kind == "schema_violation" {
-            assert!(value.get("path").is_some(), "line {line_no}: no path: {verdict}");
+            assert!(
+                value.get("path").is_some(),
+                "line {line_no}: no path: {verdict}"
+            );
         }
     }
     assert!(
         disagreements.is_empty(),
         "{} lines disagree, first ones:\n{}",
         disagreements.len(),
-        disagreements.iter().take(10).cloned().collect::<Vec<_>>().join("\n")
+        disagreements
+            .iter()
+            .take(10)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
     );
 }

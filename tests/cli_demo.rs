@@ -25,7 +25,10 @@ fn demo(no_color: bool) -> (i32, String, String) {
 fn turn<'a>(stdout: &'a str, title: &str) -> &'a str {
     let start = stdout
         .lines()
-        .find(|line| line.split_once(". ").is_some_and(|(_, rest)| rest.starts_with(title)))
+        .find(|line| {
+            line.split_once(". ")
+                .is_some_and(|(_, rest)| rest.starts_with(title))
+        })
         .and_then(|line| stdout.find(line))
         .unwrap_or_else(|| panic!("no turn '{title}' in:\n{stdout}"));
     let rest = &stdout[start..];
@@ -38,7 +41,10 @@ fn the_demo_exits_0_after_the_guard_trips() {
     let (code, stdout, stderr) = demo(true);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(stderr, "");
-    assert!(stdout.contains("guard    Stopped the run: 3 calls to 'issue_refund' in a row were rejected"), "{stdout}");
+    assert!(
+        stdout.contains("guard    Stopped the run: 'issue_refund' was rejected 3 times in a row."),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -46,11 +52,31 @@ fn each_mistake_shows_its_rejection_the_retry_and_the_outcome() {
     let (_, stdout, _) = demo(true);
     let cases = [
         ("a valid call", None, "outcome  dispatched search_orders: "),
-        ("a misspelled name", Some("gate     unknown_tool "), "outcome  dispatched search_orders after one retry: "),
-        ("a missing field", Some("gate     schema_violation "), "outcome  dispatched send_email after one retry: "),
-        ("a wrong type", Some("gate     schema_violation "), "outcome  dispatched issue_refund after one retry: "),
-        ("an enum near-miss", Some("gate     schema_violation "), "outcome  dispatched search_orders after one retry: "),
-        ("a truncated call", Some("gate     truncated_json "), "outcome  dispatched send_email after one retry: "),
+        (
+            "a misspelled name",
+            Some("gate     unknown_tool: "),
+            "outcome  dispatched search_orders after one retry: ",
+        ),
+        (
+            "a missing field",
+            Some("gate     schema_violation: "),
+            "outcome  dispatched send_email after one retry: ",
+        ),
+        (
+            "a wrong type",
+            Some("gate     schema_violation: "),
+            "outcome  dispatched issue_refund after one retry: ",
+        ),
+        (
+            "an enum near-miss",
+            Some("gate     schema_violation: "),
+            "outcome  dispatched search_orders after one retry: ",
+        ),
+        (
+            "a truncated call",
+            Some("gate     truncated_json: "),
+            "outcome  dispatched send_email after one retry: ",
+        ),
         ("a tool failure", None, "outcome  tool failed get_order: "),
     ];
     for (title, gate, outcome) in cases {
@@ -74,13 +100,25 @@ fn each_mistake_shows_its_rejection_the_retry_and_the_outcome() {
 fn the_unsatisfiable_spec_is_rejected_after_each_retry_until_the_guard_trips() {
     let (_, stdout, _) = demo(true);
     for (n, guard) in [
-        (1, "guard    issue_refund: 1 rejected turn in a row; the run stops at 3"),
-        (2, "guard    issue_refund: 2 rejected turns in a row; the run stops at 3"),
-        (3, "guard    Stopped the run: 3 calls to 'issue_refund' in a row were rejected"),
+        (
+            1,
+            "guard    issue_refund: 1 rejected turn in a row; the run stops at 3",
+        ),
+        (
+            2,
+            "guard    issue_refund: 2 rejected turns in a row; the run stops at 3",
+        ),
+        (
+            3,
+            "guard    Stopped the run: 'issue_refund' was rejected 3 times in a row.",
+        ),
     ] {
         let text = turn(&stdout, &format!("a spec the model cannot satisfy ({n})"));
-        assert!(text.contains("gate     schema_violation "), "{n}: {text}");
-        assert!(text.contains("rejected again after its one retry: nothing ran"), "{n}: {text}");
+        assert!(text.contains("gate     schema_violation: "), "{n}: {text}");
+        assert!(
+            text.contains("rejected again after its one retry: nothing ran"),
+            "{n}: {text}"
+        );
         assert!(text.contains(guard), "{n}: {text}");
     }
 }
@@ -99,7 +137,10 @@ fn the_counters_close_the_run() {
         "retries asked                    8   80.0 %",
         "retries succeeded                5   62.5 %",
     ] {
-        assert!(stdout.contains(&format!("\n{row}\n")), "missing '{row}' in:\n{stdout}");
+        assert!(
+            stdout.contains(&format!("\n{row}\n")),
+            "missing '{row}' in:\n{stdout}"
+        );
     }
 }
 
@@ -107,7 +148,10 @@ fn the_counters_close_the_run() {
 fn no_colour_when_not_a_terminal_or_when_no_color_is_set() {
     for no_color in [false, true] {
         let (_, stdout, _) = demo(no_color);
-        assert!(!stdout.contains('\x1b'), "escape codes with NO_COLOR={no_color}");
+        assert!(
+            !stdout.contains('\x1b'),
+            "escape codes with NO_COLOR={no_color}"
+        );
     }
 }
 

@@ -169,7 +169,7 @@ fn other_mistakes_are_usage_errors() {
     check_usage_error(
         &["schema", "--tools", "t.json", "--to", "claude"],
         "toolgate schema: unknown provider 'claude': expected one of anthropic, openai, \
-         openai-strict, responses, gemini, mcp",
+         openai-strict, responses, responses-strict, gemini, mcp",
         SCHEMA_USAGE,
         "toolgate schema --help",
     );

@@ -42,12 +42,18 @@ fn bad_send_email() -> Rejection {
     )
 }
 
+/// Malformed before any name could be read.
 fn malformed() -> Rejection {
-    rejection(r#"{"name":"get_order",,}"#, RejectionKind::MalformedJson)
+    let rejection = rejection(r#"{,"name":"get_order"}"#, RejectionKind::MalformedJson);
+    assert_eq!(rejection.tool(), None);
+    rejection
 }
 
+/// Cut off before any name could be read.
 fn truncated() -> Rejection {
-    rejection(r#"{"name":"get_order","argu"#, RejectionKind::TruncatedJson)
+    let rejection = rejection(r#"{"na"#, RejectionKind::TruncatedJson);
+    assert_eq!(rejection.tool(), None);
+    rejection
 }
 
 fn unknown() -> Rejection {
@@ -96,7 +102,10 @@ fn the_third_rejection_in_a_row_stops_the_run_by_default() {
     assert_eq!(stuck.rejections, 3);
     assert_eq!(*stuck.last, last);
     let text = stuck.to_string();
-    assert!(text.contains("3 calls to 'get_order' in a row"), "{text}");
+    assert!(
+        text.contains("'get_order' was rejected 3 times in a row"),
+        "{text}"
+    );
     assert!(text.contains(&last.to_string()), "{text}");
     assert!(text.contains("schema_violation"), "{text}");
 }
@@ -260,4 +269,19 @@ fn two_guards_share_nothing() {
         .expect("the other run's first");
     assert_eq!(first.streak(Some("get_order")), 2);
     assert_eq!(second.streak(Some("get_order")), 1);
+}
+
+#[test]
+fn a_cut_off_call_whose_name_was_read_counts_for_that_tool() {
+    let cut = rejection(
+        r#"{"name":"get_order","arguments":{"order_id":"ORD-"#,
+        RejectionKind::TruncatedJson,
+    );
+    let mut guard = Guard::default();
+    guard.record_rejection(&cut).expect("1");
+    guard.record_rejection(&bad_get_order()).expect("2");
+    assert_eq!(guard.streak(Some("get_order")), 2);
+    assert_eq!(guard.streak(None), 0);
+    let stuck = guard.record_rejection(&cut).expect_err("3");
+    assert_eq!(stuck.tool.as_deref(), Some("get_order"));
 }

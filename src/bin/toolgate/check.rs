@@ -23,7 +23,7 @@ use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
-use toolgate::json::{self, Limits};
+use toolgate::json;
 use toolgate::{Call, Gate, Rejection, RejectionKind};
 
 /// The usage line.
@@ -159,7 +159,7 @@ fn check_stream(
     out: &mut impl Write,
     tally: &mut Tally,
 ) -> io::Result<()> {
-    let max_bytes = Limits::default().max_bytes;
+    let max_bytes = gate.limits().max_bytes;
     let cap = max_bytes.saturating_add(LINE_MARGIN);
     let mut reader = LineReader::new(input);
     let mut line = Vec::new();
@@ -187,19 +187,14 @@ fn check_stream(
                 );
                 Some(RejectionKind::MalformedJson)
             }
-            _ => match std::str::from_utf8(&line) {
-                Ok(text) => match gate.check_call(text) {
-                    Ok(call) => {
-                        write_accepted(&mut record, tally.lines, &call);
-                        None
-                    }
-                    Err(rejection) => {
-                        write_rejection(&mut record, tally.lines, &rejection);
-                        Some(rejection.kind())
-                    }
-                },
-                Err(_) => {
-                    let rejection = not_utf8(&line);
+            // Bytes that are not UTF-8 are a malformed call (the gate's answer names the
+            // first bad byte), never a crash.
+            _ => match gate.check_call_bytes(&line) {
+                Ok(call) => {
+                    write_accepted(&mut record, tally.lines, &call);
+                    None
+                }
+                Err(rejection) => {
                     write_rejection(&mut record, tally.lines, &rejection);
                     Some(rejection.kind())
                 }
@@ -214,26 +209,13 @@ fn check_stream(
     }
 }
 
-/// The rejection of a line that is not UTF-8: the parser's own answer for those bytes, so
-/// the text names the offending byte like any other malformed call.
-fn not_utf8(line: &[u8]) -> Rejection {
-    match json::parse_bytes(line) {
-        Err(error) if error.is_truncated() => Rejection::TruncatedJson { id: None, error },
-        Err(error) => Rejection::MalformedJson { id: None, error },
-        // Unreachable for bytes that are not UTF-8; answer as the gate would for a
-        // well-formed document with no envelope rather than panic.
-        Ok(_) => Rejection::BadEnvelope {
-            id: None,
-            problem: String::from("the call is not UTF-8 text"),
-        },
-    }
-}
-
-/// The answer for a line too long to read whole, worded like the parser's `TooLarge`.
+/// The answer for a line too long to read whole: the gate's words for a call over the size
+/// limit (`malformed_json`, like the gate's own answer for a line just over the limit), with
+/// the line's real length.
 fn too_long_text(bytes: u64, limit: usize) -> String {
     format!(
-        "The call is {bytes} bytes, more than the limit of {limit} bytes, and was not read. \
-         Make a smaller call (fewer or shorter items)."
+        "The call cannot be read: the input is {bytes} bytes, more than the limit of {limit}. \
+         Send a smaller call, with fewer or shorter items and less nesting."
     )
 }
 
@@ -324,7 +306,8 @@ impl Tally {
         }
         if self.lines > self.calls {
             let blank = self.lines.saturating_sub(self.calls);
-            let _ = writeln!(table, "({blank} blank lines skipped)");
+            let lines = if blank == 1 { "line" } else { "lines" };
+            let _ = writeln!(table, "({blank} blank {lines} skipped)");
         }
         table
     }

@@ -19,21 +19,14 @@ toolgate schema: convert tool declarations to one provider's form
 usage: toolgate schema --tools TOOLS.json --to PROVIDER
 
   --tools TOOLS.json  the tools array (Anthropic, OpenAI, Responses, Gemini or MCP form)
-  --to PROVIDER       anthropic, openai, openai-strict, responses, gemini or mcp
+  --to PROVIDER       anthropic, openai, openai-strict, responses, responses-strict,
+                      gemini or mcp
   -h, --help          print this help
 
 Prints the tools array as pretty JSON on standard output. A keyword toolgate cannot
-enforce (such as 'pattern') is an error, exit 2: the gate never passes what it cannot check.";
-
-/// The `--to` names, in the order the help lists them.
-const PROVIDERS: [(&str, Provider); 6] = [
-    ("anthropic", Provider::Anthropic),
-    ("openai", Provider::OpenAi),
-    ("openai-strict", Provider::OpenAiStrict),
-    ("responses", Provider::Responses),
-    ("gemini", Provider::Gemini),
-    ("mcp", Provider::Mcp),
-];
+enforce (such as 'pattern') is an error, exit 2: the gate never passes what it cannot check.
+A strict form that a tool cannot take is exported as \"strict\": false, with a note on
+standard error saying why.";
 
 /// What `schema` was asked to do.
 #[derive(Debug)]
@@ -71,17 +64,13 @@ pub fn parse_args(mut args: Args) -> Result<Option<Options>, UsageError> {
     }
     let tools = tools.ok_or_else(|| args.error("--tools TOOLS.json is required".into()))?;
     let to = to.ok_or_else(|| args.error("--to PROVIDER is required".into()))?;
-    let provider = PROVIDERS
-        .iter()
-        .find(|(name, _)| *name == to)
-        .map(|(_, provider)| *provider)
-        .ok_or_else(|| {
-            let names: Vec<&str> = PROVIDERS.iter().map(|(name, _)| *name).collect();
-            args.error(format!(
-                "unknown provider '{to}': expected one of {}",
-                names.join(", ")
-            ))
-        })?;
+    let provider = Provider::from_label(&to).ok_or_else(|| {
+        let labels: Vec<&str> = Provider::ALL.iter().map(|p| p.label()).collect();
+        args.error(format!(
+            "unknown provider '{to}': expected one of {}",
+            labels.join(", ")
+        ))
+    })?;
     Ok(Some(Options { tools, provider }))
 }
 
@@ -94,6 +83,21 @@ pub fn run(options: &Options) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if matches!(
+        options.provider,
+        Provider::OpenAiStrict | Provider::ResponsesStrict
+    ) {
+        // The export falls back to `"strict": false` for such a tool; say why, so nobody
+        // believes the provider enforces a schema it was not given as strict.
+        for tool in &specs {
+            if let Err(problem) = spec::check_strict(tool) {
+                eprintln!(
+                    "toolgate schema: note: '{}' is exported with \"strict\": false: {problem}",
+                    tool.name()
+                );
+            }
+        }
+    }
     let exported = spec::export_tools(&specs, options.provider);
     let mut text = json::to_pretty_string(&exported);
     text.push('\n');

@@ -63,21 +63,18 @@ fn play(out: &mut String, paint: Paint) -> Result<(), String> {
     let _ = writeln!(
         out,
         "{}\n\
-         An agent loop on {} tools ({}) against a scripted model.\n\
-         Every call meets three gates before any tool code runs: the name is registered, the\n\
-         arguments are an object, the arguments match the tool's spec. A refused call goes\n\
-         back to the model once, as one sentence; its correction meets the same gates.",
+         An agent loop on {} tools ({})\n\
+         against a scripted model that makes the mistakes real models make.\n\
+         Every call meets three gates before any tool code runs: the name is registered,\n\
+         the arguments are an object, the arguments match the tool's spec. A refused call\n\
+         goes back to the model once, as one sentence; its correction meets the same gates.",
         paint.bold("toolgate demo"),
         tool_names.len(),
         tool_names.join(", "),
     );
     for (turn_idx, turn) in SCRIPT.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "\n{}\n   {}",
-            paint.bold(&format!("{}. {}", turn_idx.saturating_add(1), turn.title)),
-            paint.dim(turn.lesson)
-        );
+        let title = format!("{}. {}:", turn_idx.saturating_add(1), turn.title);
+        let _ = writeln!(out, "\n{} {}", paint.bold(&title), turn.lesson);
         row(out, "model", turn.call);
         // The check-only gate shows which gate refused; `handle_tool_call` below runs the
         // same gates, asks the model once, and dispatches only a call that passed.
@@ -92,7 +89,11 @@ fn play(out: &mut String, paint: Paint) -> Result<(), String> {
             turn.retry.unwrap_or(turn.call).to_owned()
         });
         if let (Some(kind), Some(error)) = (first_kind, told.as_deref()) {
-            row(out, "gate", &format!("{} {error}", paint.red(kind.label())));
+            prose(
+                out,
+                "gate",
+                &format!("{}: {error}", paint.red(kind.label())),
+            );
             row(out, "retry", turn.retry.unwrap_or(turn.call));
         }
         write_outcome(out, paint, &outcome);
@@ -107,15 +108,16 @@ fn play(out: &mut String, paint: Paint) -> Result<(), String> {
                         if streak == 1 { "" } else { "s" },
                         guard.limit()
                     );
-                    row(out, "guard", &note);
+                    prose(out, "guard", &note);
                 }
             }
             Err(stuck) => {
-                row(out, "guard", &paint.red(&stuck.to_string()));
-                let _ = writeln!(
+                prose(out, "guard", &paint.red(&stuck.to_string()));
+                prose(
                     out,
-                    "   The run ends here, before a fourth try. The fix is ours, not the \
-                     model's:\n   refunds above 500.00 need a tool that escalates to a human."
+                    "lesson",
+                    "The run ends here, not after a tenth try. The fix is ours, not the \
+                     model's: refunds above 500.00 need a tool that escalates to a human.",
                 );
                 break;
             }
@@ -124,54 +126,105 @@ fn play(out: &mut String, paint: Paint) -> Result<(), String> {
     let _ = writeln!(
         out,
         "\n{}\n{}",
-        paint.bold(
-            "Counters (a rising rejection rate points at our declarations, a rising \
-                    failure rate at a dependency):"
-        ),
+        paint.bold("Counters: rejections point at our declarations, failures at a dependency."),
         counters.snapshot()
     );
     Ok(())
 }
 
-/// The outcome line of a turn.
+/// The outcome of a turn: what ran, or the retry's rejection and that nothing ran.
 fn write_outcome(out: &mut String, paint: Paint, outcome: &Outcome) {
-    let text = match outcome {
+    let after_retry = |retried: bool| if retried { " after one retry" } else { "" };
+    match outcome {
         Outcome::Dispatched {
             tool,
             output,
             retried,
             ..
-        } => format!(
-            "{} {tool}{}: {output}",
-            paint.green("dispatched"),
-            if *retried { " after one retry" } else { "" }
+        } => prose(
+            out,
+            "outcome",
+            &format!(
+                "{} {tool}{}: {output}",
+                paint.green("dispatched"),
+                after_retry(*retried)
+            ),
         ),
         Outcome::ToolFailed {
             tool,
             error,
             retried,
             ..
-        } => format!(
-            "{} {tool}{}: {error}\n{:12}(the call was valid: no retry is asked; the model is told \
-             the tool failed)",
-            paint.yellow("tool failed"),
-            if *retried { " after one retry" } else { "" },
-            ""
+        } => prose(
+            out,
+            "outcome",
+            &format!(
+                "{} {tool}{}: {error}. Not a rejection: the call was valid, so no retry is \
+                 asked; the model is told the tool failed.",
+                paint.yellow("tool failed"),
+                after_retry(*retried)
+            ),
         ),
         Outcome::Rejected { error, retried, .. } => {
             if *retried {
-                format!(
-                    "{} {error}\n{:12}{}",
-                    paint.red(error.kind().label()),
-                    "",
-                    paint.red("rejected again after its one retry: nothing ran")
-                )
-            } else {
-                format!("{} {error}", paint.red(error.kind().label()))
+                prose(
+                    out,
+                    "gate",
+                    &format!("{}: {error}", paint.red(error.kind().label())),
+                );
             }
+            let text = if *retried {
+                "rejected again after its one retry: nothing ran"
+            } else {
+                "rejected: nothing ran"
+            };
+            prose(out, "outcome", &paint.red(text));
         }
-    };
-    row(out, "outcome", &text);
+    }
+}
+
+/// Widest line the prose rows wrap at, in characters.
+const WIDTH: usize = 96;
+
+/// `   label    text`, the text wrapped at spaces to [`WIDTH`] with aligned continuation
+/// lines. For sentences only: raw calls are printed whole by [`row`], never broken.
+fn prose(out: &mut String, label: &str, text: &str) {
+    let indent = " ".repeat(12);
+    let mut line = format!("   {label:<9}");
+    let mut width = line.len();
+    let mut first_word = true;
+    for word in text.split(' ') {
+        let word_width = visible_width(word);
+        if !first_word && width + 1 + word_width > WIDTH {
+            let _ = writeln!(out, "{line}");
+            line = indent.clone();
+            width = indent.len();
+            first_word = true;
+        }
+        if !first_word {
+            line.push(' ');
+            width += 1;
+        }
+        line.push_str(word);
+        width += word_width;
+        first_word = false;
+    }
+    let _ = writeln!(out, "{line}");
+}
+
+/// Characters a terminal shows for `text`: ANSI colour sequences take no room.
+fn visible_width(text: &str) -> usize {
+    let mut width = 0;
+    let mut in_escape = false;
+    for c in text.chars() {
+        match (in_escape, c) {
+            (false, '\x1b') => in_escape = true,
+            (true, 'm') => in_escape = false,
+            (true, _) => {}
+            (false, _) => width += 1,
+        }
+    }
+    width
 }
 
 /// `   label    text`.
@@ -196,10 +249,6 @@ impl Paint {
 
     fn bold(self, text: &str) -> String {
         self.wrap("1", text)
-    }
-
-    fn dim(self, text: &str) -> String {
-        self.wrap("2", text)
     }
 
     fn red(self, text: &str) -> String {

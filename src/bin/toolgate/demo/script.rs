@@ -6,7 +6,7 @@
 pub struct Turn {
     /// What this turn shows.
     pub title: &'static str,
-    /// Why it matters, in one line.
+    /// Why it matters, completing the title's line.
     pub lesson: &'static str,
     /// The model's raw call.
     pub call: &'static str,
@@ -20,13 +20,13 @@ pub struct Turn {
 pub const SCRIPT: [Turn; 10] = [
     Turn {
         title: "a valid call",
-        lesson: "It passes all three gates and the tool runs.",
+        lesson: "it passes all three gates and the tool runs.",
         call: r#"{"name":"search_orders","arguments":{"customer_id":"CUS-845952"}}"#,
         retry: None,
     },
     Turn {
         title: "a misspelled name",
-        lesson: "The name gate lists the closest registered names; the model picks one.",
+        lesson: "the name gate lists the closest names; the model picks one.",
         call: r#"{"name":"serch_orders","arguments":{"customer_id":"CUS-845952","status":"delivered"}}"#,
         retry: Some(
             r#"{"name":"search_orders","arguments":{"customer_id":"CUS-845952","status":"delivered"}}"#,
@@ -34,7 +34,7 @@ pub const SCRIPT: [Turn; 10] = [
     },
     Turn {
         title: "a missing field",
-        lesson: "The schema gate names the field; the answer is paired with the call id.",
+        lesson: "the schema gate names the field; the answer keeps the call id.",
         call: r#"{"type":"tool_use","id":"toolu_03","name":"send_email","input":{"to":"priya@example.com","body":"Your keyboard has shipped."}}"#,
         retry: Some(
             r#"{"type":"tool_use","id":"toolu_03","name":"send_email","input":{"to":"priya@example.com","subject":"Your order","body":"Your keyboard has shipped."}}"#,
@@ -42,7 +42,7 @@ pub const SCRIPT: [Turn; 10] = [
     },
     Turn {
         title: "a wrong type",
-        lesson: "A number sent as a string: the tool never sees \"1999\".",
+        lesson: "a number sent as a string; the tool never sees \"1999\".",
         call: r#"{"id":"call_04","type":"function","function":{"name":"issue_refund","arguments":"{\"order_id\":\"ORD-2024-000042\",\"amount_cents\":\"1999\",\"reason\":\"late\"}"}}"#,
         retry: Some(
             r#"{"id":"call_04","type":"function","function":{"name":"issue_refund","arguments":"{\"order_id\":\"ORD-2024-000042\",\"amount_cents\":1999,\"reason\":\"late\"}"}}"#,
@@ -50,7 +50,7 @@ pub const SCRIPT: [Turn; 10] = [
     },
     Turn {
         title: "an enum near-miss",
-        lesson: "American spelling, British enum: the answer lists the allowed values.",
+        lesson: "American spelling, British enum; the answer lists the values.",
         call: r#"{"name":"search_orders","arguments":{"customer_id":"CUS-845952","status":"canceled"}}"#,
         retry: Some(
             r#"{"name":"search_orders","arguments":{"customer_id":"CUS-845952","status":"cancelled"}}"#,
@@ -58,7 +58,7 @@ pub const SCRIPT: [Turn; 10] = [
     },
     Turn {
         title: "a truncated call",
-        lesson: "Cut off at the token limit: the fix is a smaller call, not the same one again.",
+        lesson: "cut off at the token limit; the fix is a smaller call.",
         call: r#"{"type":"tool_use","id":"toolu_06","name":"send_email","input":{"to":"priya@example.com","subject":"Refund","body":"Hi Priya, here is every step of your ord"#,
         retry: Some(
             r#"{"type":"tool_use","id":"toolu_06","name":"send_email","input":{"to":"priya@example.com","subject":"Refund","body":"Refunded 19.99 EUR."}}"#,
@@ -66,13 +66,13 @@ pub const SCRIPT: [Turn; 10] = [
     },
     Turn {
         title: "a tool failure",
-        lesson: "The call is valid and the tool fails: a dependency problem, not a rejection.",
+        lesson: "a valid call, a failing tool: a dependency problem, not a rejection.",
         call: r#"{"name":"get_order","arguments":{"order_id":"ORD-2024-999999"}}"#,
         retry: None,
     },
     Turn {
         title: "a spec the model cannot satisfy (1)",
-        lesson: "The customer wants 800.00 back; issue_refund allows at most 500.00.",
+        lesson: "the customer wants 800.00; the limit is 500.00.",
         call: r#"{"name":"issue_refund","arguments":{"order_id":"ORD-2024-000042","amount_cents":80000,"reason":"damaged"}}"#,
         retry: Some(
             r#"{"name":"issue_refund","arguments":{"order_id":"ORD-2024-000042","amount_cents":80000,"reason":"other"}}"#,
@@ -80,7 +80,7 @@ pub const SCRIPT: [Turn; 10] = [
     },
     Turn {
         title: "a spec the model cannot satisfy (2)",
-        lesson: "The model tries again on its own; one retry per call, the guard counts turns.",
+        lesson: "the model tries again; each turn gets one retry.",
         call: r#"{"name":"issue_refund","arguments":{"order_id":"ORD-2024-000042","amount_cents":79999,"reason":"damaged"}}"#,
         retry: Some(
             r#"{"name":"issue_refund","arguments":{"order_id":"ORD-2024-000042","amount_cents":"800.00","reason":"damaged"}}"#,
@@ -88,7 +88,7 @@ pub const SCRIPT: [Turn; 10] = [
     },
     Turn {
         title: "a spec the model cannot satisfy (3)",
-        lesson: "The third rejection in a row for one tool ends the run, with a diagnosis.",
+        lesson: "the third rejected turn in a row ends the run.",
         call: r#"{"name":"issue_refund","arguments":{"order_id":"ORD-2024-000042","amount_cents":80000,"reason":"damaged"}}"#,
         retry: Some(
             r#"{"name":"issue_refund","arguments":{"order_id":"ORD-2024-000042","amount_cents":80000,"reason":"damaged"}}"#,
