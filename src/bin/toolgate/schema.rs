@@ -91,10 +91,7 @@ pub fn run(options: &Options) -> ExitCode {
         // believes the provider enforces a schema it was not given as strict.
         for tool in &specs {
             if let Err(problem) = spec::check_strict(tool) {
-                eprintln!(
-                    "toolgate schema: note: '{}' is exported with \"strict\": false: {problem}",
-                    tool.name()
-                );
+                eprintln!("toolgate schema: note: exported with \"strict\": false: {problem}");
             }
         }
     }
