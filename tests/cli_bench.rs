@@ -34,7 +34,7 @@ fn bench_check_reports_accepted_and_rejected_calls_apart() {
     let mut lines = stdout.lines();
     assert_eq!(
         lines.next(),
-        Some(format!("3 calls from {calls} (2 accepted, 1 rejected), median of 1 passes").as_str())
+        Some(format!("Gate::check_call on 3 calls from {calls} (2 accepted, 1 rejected), median of 1 passes, warm heap").as_str())
     );
     let header = lines.next().unwrap_or("");
     for column in ["calls", "ns/call", "calls/s", "allocs/call", "bytes/call"] {

@@ -129,6 +129,8 @@ pub fn run(options: &Options) -> ExitCode {
     if cfg!(debug_assertions) {
         eprintln!("toolgate bench check: warning: a debug build; use --release for real numbers");
     }
+    // Measure the heap as a long-running agent process has it (see `bench::warm_heap`).
+    bench::warm_heap();
     let measures = [
         measure(&gate, "accepted", &accepted, options.passes, false),
         measure(&gate, "rejected", &rejected, options.passes, false),
@@ -142,7 +144,8 @@ pub fn run(options: &Options) -> ExitCode {
     ];
     let all = accepted.len().saturating_add(rejected.len());
     println!(
-        "{all} calls from {} ({} accepted, {} rejected{}), median of {} passes",
+        "Gate::check_call on {all} calls from {} ({} accepted, {} rejected{}), median of {} \
+         passes, warm heap",
         options.calls,
         accepted.len(),
         rejected.len(),
