@@ -135,7 +135,8 @@ fn what_gemini_parameters_cannot_say_goes_whole_into_parameters_json_schema() {
             );
         }
         // Either way it reads back as the same spec.
-        let back = load_tools(&export_tools(&[spec.clone()], Provider::Gemini).to_string());
+        let back =
+            load_tools(&export_tools(std::slice::from_ref(&spec), Provider::Gemini).to_string());
         assert_eq!(back.as_deref(), Ok(&[spec][..]), "{what}");
     }
 }
@@ -221,7 +222,9 @@ fn strict_mode_falls_back_to_the_plain_form_and_says_why() {
             Some(false)
         );
         // And it reads back as the same spec.
-        let back = load_tools(&export_tools(&[spec.clone()], Provider::OpenAiStrict).to_string());
+        let back = load_tools(
+            &export_tools(std::slice::from_ref(&spec), Provider::OpenAiStrict).to_string(),
+        );
         assert_eq!(back.as_deref(), Ok(&[spec][..]));
     }
     assert_eq!(check_strict(&weather()), Ok(()));
@@ -231,7 +234,7 @@ fn strict_mode_falls_back_to_the_plain_form_and_says_why() {
 fn the_strict_form_reads_back_as_its_own_fixed_point() {
     let spec = weather();
     for provider in [Provider::OpenAiStrict, Provider::ResponsesStrict] {
-        let first = export_tools(&[spec.clone()], provider);
+        let first = export_tools(std::slice::from_ref(&spec), provider);
         let read = load_tools(&first.to_string()).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(export_tools(&read, provider), first, "{}", provider.label());
         let strict = &read[0];

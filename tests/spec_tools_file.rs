@@ -547,3 +547,96 @@ fn lenient_loads_still_refuse_malformed_schemas() {
         }]
     );
 }
+
+/// Tools as the usual generators write them: pydantic (FastMCP), zod-to-json-schema
+/// (draft-07, the TypeScript MCP SDK), zod 4 (draft 2020-12) and an OpenAPI converter.
+#[test]
+fn schemas_from_the_usual_generators_load_with_everything_enforced() {
+    let file = r##"{"tools": [
+      {"name": "search_docs", "description": "Search the docs.",
+       "inputSchema": {"type": "object", "title": "search_docsArguments",
+         "properties": {
+           "query": {"title": "Query", "type": "string", "minLength": 1},
+           "limit": {"anyOf": [{"type": "integer", "exclusiveMinimum": 0}, {"type": "null"}],
+                     "default": null, "title": "Limit"},
+           "filters": {"$ref": "#/$defs/Filters"},
+           "shape": {"oneOf": [{"$ref": "#/$defs/Circle"}, {"$ref": "#/$defs/Square"}],
+                     "discriminator": {"propertyName": "kind",
+                       "mapping": {"circle": "#/$defs/Circle", "square": "#/$defs/Square"}}},
+           "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true},
+           "meta": {"type": "object", "additionalProperties": {"type": "string"}}},
+         "required": ["query"], "additionalProperties": false,
+         "$defs": {
+           "Filters": {"title": "Filters", "type": "object", "additionalProperties": false,
+             "properties": {"lang": {"enum": ["en", "de"], "title": "Lang", "type": "string"},
+                            "since": {"format": "date", "type": "string"}}},
+           "Circle": {"type": "object", "properties": {"kind": {"const": "circle"},
+             "r": {"type": "number"}}, "required": ["kind", "r"]},
+           "Square": {"type": "object", "properties": {"kind": {"const": "square"},
+             "side": {"type": "number"}}, "required": ["kind", "side"]}}},
+       "annotations": {"readOnlyHint": true}},
+      {"name": "write_file", "description": "Write a file.",
+       "inputSchema": {"type": "object", "properties": {
+           "path": {"type": "string", "description": "Where."},
+           "content": {"type": "string"},
+           "mode": {"type": "string", "enum": ["overwrite", "append"], "default": "overwrite"},
+           "headers": {"type": "object", "propertyNames": {"enum": ["a", "b"]},
+                       "additionalProperties": {"type": "string"}}},
+         "required": ["path", "content"], "additionalProperties": false,
+         "$schema": "http://json-schema.org/draft-07/schema#"}},
+      {"name": "zod4_tool", "description": "zod 4.",
+       "inputSchema": {"$schema": "https://json-schema.org/draft/2020-12/schema",
+         "type": "object", "properties": {"n": {"type": "integer", "minimum": -9007199254740991,
+           "maximum": 9007199254740991}}, "required": ["n"], "additionalProperties": false}},
+      {"name": "get_pet", "description": "From an OpenAPI document.",
+       "inputSchema": {"type": "object", "properties": {
+           "petId": {"type": "integer", "format": "int64", "example": 10},
+           "status": {"type": "string", "enum": ["available", "sold"], "example": "sold",
+                      "externalDocs": {"url": "https://example.com"}}},
+         "required": ["petId"]}}
+    ]}"##;
+    let specs = load(file);
+    assert_eq!(specs.len(), 4);
+    let search = &specs[0];
+    assert!(accepts(
+        search,
+        r#"{"query": "q", "limit": null, "shape": {"kind": "circle", "r": 1}}"#
+    ));
+    assert!(
+        !accepts(search, r#"{"query": "q", "limit": 0}"#),
+        "exclusiveMinimum 0"
+    );
+    assert!(!accepts(
+        search,
+        r#"{"query": "q", "filters": {"lang": "fr"}}"#
+    ));
+    assert!(
+        !accepts(search, r#"{"query": "q", "shape": {"kind": "circle"}}"#),
+        "oneOf"
+    );
+    assert!(
+        !accepts(search, r#"{"query": "q", "tags": ["a", "a"]}"#),
+        "uniqueItems"
+    );
+    assert!(
+        !accepts(search, r#"{"query": "q", "meta": {"k": 1}}"#),
+        "map values"
+    );
+    let write = &specs[1];
+    assert!(accepts(
+        write,
+        r#"{"path": "p", "content": "c", "headers": {"a": "x"}}"#
+    ));
+    assert!(
+        !accepts(
+            write,
+            r#"{"path": "p", "content": "c", "headers": {"c": "x"}}"#
+        ),
+        "propertyNames"
+    );
+    assert!(!accepts(&specs[2], r#"{"n": 9007199254740992}"#));
+    assert!(
+        accepts(&specs[3], r#"{"petId": 10, "other": true}"#),
+        "no additionalProperties: open"
+    );
+}

@@ -533,6 +533,62 @@ fn enum_and_const_use_json_schema_equality() {
     );
 }
 
+/// The corpus folder: `TOOLGATE_CORPUS` (which must exist when set), else
+/// `../shared/corpus`, else `None` after saying the test was skipped.
+fn corpus() -> Option<std::path::PathBuf> {
+    match std::env::var_os("TOOLGATE_CORPUS") {
+        Some(dir) => {
+            let dir = std::path::PathBuf::from(dir);
+            assert!(
+                dir.is_dir(),
+                "TOOLGATE_CORPUS is set but {dir:?} is not a folder"
+            );
+            Some(dir)
+        }
+        None => {
+            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+            if dir.is_dir() {
+                Some(dir)
+            } else {
+                println!("skipped: corpus not found (TOOLGATE_CORPUS unset, {dir:?} absent)");
+                None
+            }
+        }
+    }
+}
+
+#[test]
+fn the_corpus_declaration_and_the_rust_one_give_the_same_sentences() {
+    let Some(dir) = corpus() else { return };
+    let text = std::fs::read_to_string(dir.join("tools.json"))
+        .unwrap_or_else(|e| panic!("tools.json: {e}"));
+    let loaded = toolgate::spec::load_tools(&text).unwrap_or_else(|e| panic!("{e}"));
+    let imported = loaded
+        .iter()
+        .find(|spec| spec.name() == "search_orders")
+        .unwrap_or_else(|| panic!("search_orders is in the corpus"));
+    let built = search_orders();
+    for args in [
+        r#"{"customer_id":"CUS-967852","status":"delivered","filters":{"since":"2024-09-17"}}"#,
+        r#"{}"#,
+        r#"{"customer_id":"CU"}"#,
+        r#"{"customer_id":"CUS-1","status":"shiped"}"#,
+        r#"{"customer_id":"CUS-1","filters":{"limit":0}}"#,
+        r#"{"customer_id":"CUS-1","filters":{"limit":2.5}}"#,
+        r#"{"customer_id":"CUS-1","filters":{"min_total":-1}}"#,
+        r#"{"customer_id":"CUS-1","filters":{"sort":"asc"}}"#,
+        r#"{"customer_id":"CUS-1","colour":"red"}"#,
+        r#"{"customer_id":"CUS-1","customer_id":"CUS-2"}"#,
+    ] {
+        let value = json::parse(args).unwrap_or_else(|e| panic!("{args}: {e}"));
+        let sentence = |spec: &ToolSpec| match spec.validate(&value) {
+            Ok(()) => "ok".to_owned(),
+            Err(violation) => violation.to_string(),
+        };
+        assert_eq!(sentence(imported), sentence(&built), "{args}");
+    }
+}
+
 #[test]
 fn the_order_of_checks_is_the_documented_one() {
     let spec = search_orders();

@@ -25,7 +25,7 @@
 //! `"maxLength": "10"`…), and `parametersJsonSchema`, when present, is the schema: it takes
 //! precedence over `parameters`, as the Gemini API documents.
 
-use super::schema::{import_schema, push_index, push_key, Dialect};
+use super::schema::{import_schema, push_index, push_key, tool_spec, Dialect};
 use super::{Kinds, LoadError, ObjectType, Schema, ToolSpec, Type, Unenforced};
 use crate::json::{parse_with, Limits, Member, Value};
 
@@ -285,7 +285,7 @@ impl Loader {
             None => String::new(),
         };
         let arguments = arguments(fields, path, dialect)?;
-        let mut schema = match &arguments {
+        let schema = match &arguments {
             Some(arguments) => {
                 let base = child(path, arguments.key);
                 let (schema, unenforced) =
@@ -295,16 +295,7 @@ impl Loader {
             }
             None => no_arguments(),
         };
-        // The gate has checked that the arguments are an object before the spec sees them,
-        // so a root that also accepts other kinds (or names none) is read as an object.
-        if schema.root.kinds.contains(Kinds::OBJECT) {
-            schema.root.kinds = Kinds::OBJECT;
-        }
-        let spec =
-            ToolSpec::from_schema(name, description, schema).map_err(|error| LoadError::Spec {
-                path: path.to_string(),
-                error: Box::new(error),
-            })?;
+        let spec = tool_spec(name, description, schema, path)?;
         if let Some(first) = self
             .specs
             .iter()
@@ -413,18 +404,17 @@ fn has_schema_key(members: &[Member<'_>]) -> bool {
 
 /// Refuses a repeated key: two readers of the file could take different copies.
 fn unique(members: &[Member<'_>], path: &str) -> Result<(), LoadError> {
-    for (index, (key, _)) in members.iter().enumerate() {
-        if members
-            .get(..index)
-            .unwrap_or(&[])
-            .iter()
-            .any(|(other, _)| other == key)
-        {
-            return Err(LoadError::Shape {
-                path: path.to_string(),
-                expected: "each key once (two JSON readers may keep different copies)",
-                found: format!("\"{key}\" twice"),
-            });
+    let mut keys: Vec<&str> = members.iter().map(|(key, _)| key.as_ref()).collect();
+    keys.sort_unstable();
+    for pair in keys.windows(2) {
+        if let [first, second] = pair {
+            if first == second {
+                return Err(LoadError::Shape {
+                    path: path.to_string(),
+                    expected: "each key once (two JSON readers may keep different copies)",
+                    found: format!("\"{first}\" twice"),
+                });
+            }
         }
     }
     Ok(())

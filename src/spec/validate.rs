@@ -53,8 +53,9 @@
 //!
 //! On success, nothing is allocated for any value whose objects have at most 32 members and
 //! whose `uniqueItems` arrays have at most 32 items; a larger object sorts its keys for the
-//! repeat check and a larger unique array sorts item hashes (one allocation each), so that
-//! the check stays `O(n log n)` instead of `O(n²)`. On failure, the internal report holds
+//! repeat check (and, when compared by `enum`, `const` or `uniqueItems`, its members), and
+//! a larger unique array sorts item hashes (one allocation each), so that no check is
+//! quadratic in the size of the value. On failure, the internal report holds
 //! only borrowed references and the address of the failing value; the path is rebuilt by
 //! finding that address from the root, so nothing is collected while checking.
 
@@ -64,12 +65,11 @@ mod report;
 #[cfg(test)]
 mod tests;
 
-use super::{ArrayRules, Bound, Field, Kinds, ObjectType, Schema, ToolSpec, Type, Violation};
 #[cfg(doc)]
 use super::Rule;
+use super::{ArrayRules, Bound, Field, Kinds, ObjectType, Schema, ToolSpec, Type, Violation};
 use crate::json::{Member, Value};
 use equal::{equal, first_repeat};
-use number::Decimal;
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
@@ -86,6 +86,13 @@ pub const STEP_BUDGET: u32 = 1_000_000;
 
 /// Objects up to this size are checked for repeated keys pair by pair, without allocating.
 const PAIRWISE_KEYS: usize = 32;
+
+/// Objects up to this size remember which declared field each member is (on the stack).
+const MAPPED_MEMBERS: usize = 32;
+
+/// "Not a declared field" in that record; objects with this many fields or more compare
+/// names instead.
+const NOT_DECLARED: u8 = u8::MAX;
 
 /// Received values are cut to this many characters.
 const RECEIVED_CHARS: usize = 120;
@@ -192,7 +199,10 @@ fn scan<'v>(value: &'v Value<'v>, depth: usize) -> Checked<'static, 'v> {
             if depth >= MAX_VALUE_DEPTH {
                 return fail(Broken::TooDeep(MAX_VALUE_DEPTH));
             }
-            items.iter().try_for_each(|item| scan(item, depth + 1))
+            items
+                .iter()
+                .filter(|item| is_container(item))
+                .try_for_each(|item| scan(item, depth + 1))
         }
         Value::Object(members) => {
             if depth >= MAX_VALUE_DEPTH {
@@ -203,10 +213,17 @@ fn scan<'v>(value: &'v Value<'v>, depth: usize) -> Checked<'static, 'v> {
             }
             members
                 .iter()
+                .filter(|(_, item)| is_container(item))
                 .try_for_each(|(_, item)| scan(item, depth + 1))
         }
         _ => Ok(()),
     }
+}
+
+/// Only arrays and objects need scanning; skipping the call for scalars is most of the
+/// scan's speed on typical arguments.
+fn is_container(value: &Value<'_>) -> bool {
+    matches!(value, Value::Array(_) | Value::Object(_))
 }
 
 /// The first key that repeats an earlier one, in input order.
@@ -259,7 +276,15 @@ fn check<'s, 'v>(
         None => return fail(Broken::TooComplex),
     }
     if let Some(allowed) = &ty.enumeration {
-        if !allowed.iter().any(|candidate| equal(candidate, value)) {
+        let found = match value {
+            // The common enum: strings, compared without the general equality's dispatch.
+            Value::String(text) => allowed.iter().any(|candidate| match candidate {
+                Value::String(allowed_text) => same_name(allowed_text, text),
+                _ => false,
+            }),
+            _ => allowed.iter().any(|candidate| equal(candidate, value)),
+        };
+        if !found {
             return fail(Broken::Enum(allowed));
         }
     }
@@ -330,18 +355,17 @@ fn check_number<'s>(ty: &'s Type, text: &str) -> Result<(), Broken<'s, 'static>>
     {
         return Ok(());
     }
-    let decimal = Decimal::parse(text);
-    if !(kinds.accepts_fractions() || (kinds.contains(Kinds::INTEGER) && decimal.is_i64())) {
+    if !(kinds.accepts_fractions() || (kinds.contains(Kinds::INTEGER) && number::is_i64(text))) {
         return Err(Broken::Kind(kinds));
     }
     if let Some(bound) = &rules.minimum {
-        let order = decimal.compare(&Decimal::parse(bound.value.as_str()));
+        let order = number::compare(text, bound.value.as_str());
         if order == Ordering::Less || (bound.exclusive && order == Ordering::Equal) {
             return Err(Broken::Minimum(bound, ty));
         }
     }
     if let Some(bound) = &rules.maximum {
-        let order = decimal.compare(&Decimal::parse(bound.value.as_str()));
+        let order = number::compare(text, bound.value.as_str());
         if order == Ordering::Greater || (bound.exclusive && order == Ordering::Equal) {
             return Err(Broken::Maximum(bound, ty));
         }
@@ -358,19 +382,43 @@ fn check_number<'s>(ty: &'s Type, text: &str) -> Result<(), Broken<'s, 'static>>
 /// decide (a code point takes one to four bytes).
 fn check_length<'s>(ty: &'s Type, text: &str) -> Result<(), Broken<'s, 'static>> {
     let rules = &ty.string;
-    let n_bytes = u64::try_from(text.len()).unwrap_or(u64::MAX);
-    let n_chars = || u64::try_from(text.chars().count()).unwrap_or(u64::MAX);
     if let Some(min) = rules.min_length {
-        if n_bytes < min || (n_bytes / 4 < min && n_chars() < min) {
+        if !has_at_least_chars(text, min) {
             return Err(Broken::MinLength(min, rules.max_length));
         }
     }
     if let Some(max) = rules.max_length {
-        if n_bytes > max && n_chars() > max {
+        if has_at_least_chars(text, max.saturating_add(1)) {
             return Err(Broken::MaxLength(max, rules.min_length));
         }
     }
     Ok(())
+}
+
+/// True if `text` has at least `n` code points. A code point takes one to four bytes, so
+/// the byte length often decides; otherwise short counts walk `n` characters and long ones
+/// count them all.
+fn has_at_least_chars(text: &str, n: u64) -> bool {
+    let n_bytes = u64::try_from(text.len()).unwrap_or(u64::MAX);
+    if n_bytes < n {
+        return false;
+    }
+    if n_bytes / 4 >= n {
+        return true;
+    }
+    // The first `n` bytes all ASCII: `n` characters (the usual case for ids and names).
+    if let Some(head) = usize::try_from(n)
+        .ok()
+        .and_then(|n| text.as_bytes().get(..n))
+    {
+        if head.is_ascii() {
+            return true;
+        }
+    }
+    match usize::try_from(n) {
+        Ok(n @ 1..=32) => text.chars().nth(n - 1).is_some(),
+        _ => u64::try_from(text.chars().count()).unwrap_or(u64::MAX) >= n,
+    }
 }
 
 fn check_array<'s, 'v>(
@@ -415,19 +463,28 @@ fn check_object<'s, 'v>(
     let fail = |what| Err(Fail { at: value, what });
     let fields = object.fields.as_slice();
     let open = !matches!(object.additional, super::Additional::Forbidden);
-    // Fields present, one bit per declared field for the first 64 (beyond that, presence
-    // is looked up again: no allocation either way).
+    // Which declared field each member is (`NOT_DECLARED` for none), kept on the stack for
+    // objects of up to `MAPPED_MEMBERS` members, so field values are found again without
+    // comparing names; and one presence bit per field for the first 64 fields. Beyond
+    // either bound, names are compared again: no allocation either way.
+    let mapped = members.len() <= MAPPED_MEMBERS && fields.len() < usize::from(NOT_DECLARED);
+    let mut field_of = [NOT_DECLARED; MAPPED_MEMBERS];
     let mut present: u64 = 0;
-    for (key, _) in members {
-        match fields.iter().position(|field| field.name == *key) {
-            Some(index) => present |= 1u64.checked_shl(to_u32(index)).unwrap_or(0),
+    for (member_index, (key, _)) in members.iter().enumerate() {
+        match fields.iter().position(|field| same_name(&field.name, key)) {
+            Some(index) => {
+                present |= 1u64.checked_shl(to_u32(index)).unwrap_or(0);
+                if let (true, Some(slot)) = (mapped, field_of.get_mut(member_index)) {
+                    *slot = u8::try_from(index).unwrap_or(NOT_DECLARED);
+                }
+            }
             None if open => {}
             None => return fail(Broken::Unknown(key, fields)),
         }
     }
     let is_present = |index: usize, name: &str| match 1u64.checked_shl(to_u32(index)) {
         Some(bit) if index < 64 => present & bit != 0,
-        _ => members.iter().any(|(key, _)| key == name),
+        _ => members.iter().any(|(key, _)| same_name(key, name)),
     };
     for (index, field) in fields.iter().enumerate() {
         if field.required && !is_present(index, &field.name) {
@@ -439,17 +496,31 @@ fn check_object<'s, 'v>(
             check_name(cx, names, key, value, depth)?;
         }
     }
+    let field_of = field_of.get(..members.len()).unwrap_or(&[]);
     for (index, field) in fields.iter().enumerate() {
         if !is_present(index, &field.name) {
             continue;
         }
-        if let Some((_, item)) = members.iter().find(|(key, _)| *key == field.name) {
+        let member = if mapped {
+            let wanted = u8::try_from(index).unwrap_or(NOT_DECLARED);
+            field_of
+                .iter()
+                .position(|&of| of == wanted)
+                .and_then(|member_index| members.get(member_index))
+        } else {
+            members.iter().find(|(key, _)| same_name(key, &field.name))
+        };
+        if let Some((_, item)) = member {
             check(cx, &field.ty, item, depth + 1)?;
         }
     }
     if let super::Additional::Typed(additional) = &object.additional {
-        for (key, item) in members {
-            if !fields.iter().any(|field| field.name == *key) {
+        for (member_index, (key, item)) in members.iter().enumerate() {
+            let declared = match field_of.get(member_index) {
+                Some(&of) if mapped => of != NOT_DECLARED,
+                _ => fields.iter().any(|field| same_name(&field.name, key)),
+            };
+            if !declared {
                 check(cx, additional, item, depth + 1)?;
             }
         }
@@ -518,7 +589,7 @@ fn check_alternatives<'s, 'v>(
             Ok(()) => n_matched = n_matched.saturating_add(1),
             Err(fail) if fail.is_fatal() => return Err(fail),
             Err(fail) => {
-                if admits(kinds_of(cx.defs, alternative, 0), value) {
+                if admits(kinds_charged(cx, alternative), value) {
                     n_kind_fits = n_kind_fits.saturating_add(1);
                     kind_fit_failure.get_or_insert(fail);
                 }
@@ -531,7 +602,7 @@ fn check_alternatives<'s, 'v>(
         (0, 0, _) => {
             let accepted = alternatives
                 .iter()
-                .fold(Kinds::NONE, |all, alt| all.union(kinds_of(cx.defs, alt, 0)));
+                .fold(Kinds::NONE, |all, alt| all.union(kinds_charged(cx, alt)));
             Broken::Kind(accepted)
         }
         (0, 1, Some(failure)) => return Err(failure),
@@ -549,7 +620,7 @@ pub(crate) fn admits(kinds: Kinds, value: &Value<'_>) -> bool {
         Value::Bool(_) => kinds.contains(Kinds::BOOLEAN),
         Value::Number(number) => {
             kinds.accepts_fractions()
-                || (kinds.contains(Kinds::INTEGER) && Decimal::parse(number.as_str()).is_i64())
+                || (kinds.contains(Kinds::INTEGER) && number::is_i64(number.as_str()))
         }
         Value::String(_) => kinds.contains(Kinds::STRING),
         Value::Array(_) => kinds.contains(Kinds::ARRAY),
@@ -558,33 +629,53 @@ pub(crate) fn admits(kinds: Kinds, value: &Value<'_>) -> bool {
 }
 
 /// The kinds a type can accept at all, looking through `enum`, `const`, `$ref` and the
-/// alternatives (to a fixed depth; deeper, a type's own kinds). Used only to explain a
-/// failed `anyOf`/`oneOf`.
-pub(crate) fn kinds_of(defs: &[(String, Type)], ty: &Type, depth: usize) -> Kinds {
+/// alternatives. Used to explain a failed `anyOf`/`oneOf` and to check that a tool's root
+/// is an object. The walk visits at most [`KINDS_VISITS`] types (alternatives over shared
+/// definitions can branch exponentially, and this work is not counted against the step
+/// budget); past that, a type counts for its own kinds, a superset of the exact answer.
+pub(crate) fn kinds_of(defs: &[(String, Type)], ty: &Type) -> Kinds {
+    let mut visits_left = KINDS_VISITS;
+    kinds_within(defs, ty, &mut visits_left)
+}
+
+/// [`kinds_of`] during validation: its visits count against the step budget, so that
+/// explaining failures cannot cost more than checking did.
+fn kinds_charged(cx: &mut Cx<'_>, ty: &Type) -> Kinds {
+    let allowed = KINDS_VISITS.min(cx.fuel);
+    let mut visits_left = allowed;
+    let kinds = kinds_within(cx.defs, ty, &mut visits_left);
+    cx.fuel = cx.fuel.saturating_sub(allowed.saturating_sub(visits_left));
+    kinds
+}
+
+/// How many types one [`kinds_of`] looks at.
+const KINDS_VISITS: u32 = 256;
+
+fn kinds_within(defs: &[(String, Type)], ty: &Type, visits_left: &mut u32) -> Kinds {
     let mut kinds = ty.kinds;
-    if depth > 16 {
-        return kinds;
+    match visits_left.checked_sub(1) {
+        Some(left) => *visits_left = left,
+        None => return kinds,
     }
     if let Some(values) = &ty.enumeration {
-        kinds = kinds.intersection(
-            values
-                .iter()
-                .fold(Kinds::NONE, |all, v| all.union(kind_of(v))),
-        );
+        let of_values = values
+            .iter()
+            .fold(Kinds::NONE, |all, v| all.union(kind_of(v)));
+        kinds = kinds.intersection(of_values);
     }
     if let Some(value) = &ty.constant {
         kinds = kinds.intersection(kind_of(value));
     }
     if let Some((_, target)) = ty.reference.and_then(|index| defs.get(index)) {
-        kinds = kinds.intersection(kinds_of(defs, target, depth + 1));
+        kinds = kinds.intersection(kinds_within(defs, target, visits_left));
     }
     for branch in &ty.all_of {
-        kinds = kinds.intersection(kinds_of(defs, branch, depth + 1));
+        kinds = kinds.intersection(kinds_within(defs, branch, visits_left));
     }
     for alternatives in [&ty.any_of, &ty.one_of] {
         if !alternatives.is_empty() {
             let union = alternatives.iter().fold(Kinds::NONE, |all, alt| {
-                all.union(kinds_of(defs, alt, depth + 1))
+                all.union(kinds_within(defs, alt, visits_left))
             });
             kinds = kinds.intersection(union);
         }
@@ -598,12 +689,25 @@ pub(crate) fn kind_of(value: &Value<'_>) -> Kinds {
     match value {
         Value::Null => Kinds::NULL,
         Value::Bool(_) => Kinds::BOOLEAN,
-        Value::Number(number) if Decimal::parse(number.as_str()).is_i64() => Kinds::INTEGER,
+        Value::Number(text) if number::is_i64(text.as_str()) => Kinds::INTEGER,
         Value::Number(_) => Kinds(Kinds::NUMBER.0 & !Kinds::INTEGER.0),
         Value::String(_) => Kinds::STRING,
         Value::Array(_) => Kinds::ARRAY,
         Value::Object(_) => Kinds::OBJECT,
     }
+}
+
+/// String equality that settles most differing names on length and first byte, before a
+/// full comparison (names are short, and a library call per comparison showed in profiles).
+pub(crate) fn same_name(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() || a.first() != b.first() {
+        return false;
+    }
+    if a.len() <= 24 {
+        return a.iter().zip(b).all(|(x, y)| x == y);
+    }
+    a == b
 }
 
 fn to_u32(index: usize) -> u32 {

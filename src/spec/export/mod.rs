@@ -20,7 +20,7 @@
 //! to one that can, and says so in the output:
 //!
 //! - Gemini: a schema its `parameters` dialect cannot hold (`oneOf`, `const`, exclusive
-//!   bounds, `$ref`…, see [`gemini`]) is sent whole as `parametersJsonSchema`, the JSON
+//!   bounds, `$ref`…, see the `gemini` module) is sent whole as `parametersJsonSchema`, the JSON
 //!   Schema field of Gemini's function declaration.
 //! - Strict forms: a spec strict mode cannot say (an open object, `oneOf`, `maxLength`…,
 //!   see [`strict`]) is exported in the plain form with `"strict": false`. The schema is

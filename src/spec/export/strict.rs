@@ -4,7 +4,7 @@
 //! Strict mode asks for three things: every object lists every property in `required`, an
 //! optional property is made nullable instead (the model sends `null` for "not given"), and
 //! every object says `"additionalProperties": false`. It also supports only part of JSON
-//! Schema. [`strict_schema`] does the rewrite on the data model, so the ordinary JSON Schema
+//! Schema. `strict_schema` does the rewrite on the data model, so the ordinary JSON Schema
 //! writer prints it, and refuses, with a [`ExportError`], what strict mode cannot say:
 //!
 //! - an object that accepts undeclared members (open, or a `{string: T}` map): strict mode

@@ -267,18 +267,17 @@ impl<'v, 'a> Importer<'v, 'a> {
             let Some(target) = self.targets.get_mut(*old_index) else {
                 continue;
             };
+            let taken = |name: &str| defs.iter().any(|(other, _)| other == name);
             let wanted = match target.tokens.as_slice() {
-                [map_key, name]
-                    if canonical(map_key, self.dialect) == "$defs" || map_key == "definitions" =>
-                {
-                    name.clone()
-                }
+                [map_key, name] if canonical(map_key, self.dialect) == "$defs" => name.clone(),
+                // draft-07's name, unless a `$defs` entry has it already.
+                [map_key, name] if map_key == "definitions" && !taken(name) => name.clone(),
                 [] => "root".to_string(),
                 tokens => tokens.join("/"),
             };
             let mut name = wanted.clone();
             let mut suffix = 2;
-            while defs.iter().any(|(taken, _)| *taken == name) {
+            while taken(&name) {
                 name = format!("{wanted}_{suffix}");
                 suffix += 1;
             }

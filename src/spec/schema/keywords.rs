@@ -84,9 +84,13 @@ pub(super) fn class(keyword: &str, dialect: Dialect) -> Class {
         "description" | "format" | "title" | "default" | "examples" | "$comment" | "deprecated"
         | "readOnly" | "writeOnly" | "contentEncoding" | "contentMediaType" | "contentSchema"
         | "$anchor" => Class::Annotation,
+        // OpenAPI's annotations, which OpenAPI-generated schemas carry: `example` (3.0's
+        // `examples`), `externalDocs`, `xml`, and `discriminator`, a hint beside `oneOf` or
+        // `anyOf`, which are enforced themselves.
+        "example" | "externalDocs" | "xml" | "discriminator" => Class::Annotation,
         "$defs" | "definitions" | "$schema" | "$id" => Class::Structure,
         "nullable" if dialect == Dialect::Gemini => Class::Enforced,
-        "propertyOrdering" | "example" if dialect == Dialect::Gemini => Class::Annotation,
+        "propertyOrdering" if dialect == Dialect::Gemini => Class::Annotation,
         _ => Class::Refused,
     }
 }

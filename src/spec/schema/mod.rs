@@ -9,11 +9,11 @@
 //! lists every [`Unenforced`] keyword, and what it loads only ever accepts *more* than the
 //! schema does, never less.
 //!
-//! - [`import`]: the compiler from a JSON Schema document to a [`Schema`].
-//! - [`keywords`]: which keyword is enforced, an annotation, or refused, per dialect.
-//! - [`pointer`]: `$ref` targets (JSON pointers) and the dotted paths errors show.
-//! - [`rules`]: reading each enforced keyword's value into the rules of a type.
-//! - [`graph`]: checks over the compiled definitions (reference cycles, weakened branches).
+//! - `import`: the compiler from a JSON Schema document to a [`Schema`].
+//! - `keywords`: which keyword is enforced, an annotation, or refused, per dialect.
+//! - `pointer`: `$ref` targets (JSON pointers) and the dotted paths errors show.
+//! - `rules`: reading each enforced keyword's value into the rules of a type.
+//! - `graph`: checks over the compiled definitions (reference cycles, weakened branches).
 
 mod graph;
 mod import;
@@ -21,7 +21,7 @@ mod keywords;
 mod pointer;
 mod rules;
 
-use super::{Schema, SpecError};
+use super::{Kinds, Schema, SpecError, ToolSpec};
 use crate::json::{ParseError, Value};
 use std::fmt;
 
@@ -160,7 +160,8 @@ impl Schema {
     /// document (`#`, `#/$defs/NAME`, `#/definitions/NAME`, …), recursion included.
     /// Accepted as annotations: `description` and `format` (kept), `title`, `default`,
     /// `examples`, `$comment`, `deprecated`, `readOnly`, `writeOnly`, `contentEncoding`,
-    /// `contentMediaType`, `contentSchema`, `$anchor`, a known `$schema`, and `$id` at the
+    /// `contentMediaType`, `contentSchema`, `$anchor`, OpenAPI's `example`, `externalDocs`,
+    /// `xml` and `discriminator`, a known `$schema`, and `$id` at the
     /// root. `$defs` and `definitions` count only where a `$ref` reaches them. A keyword
     /// whose value is `null` counts as absent (SDK dumps write absent fields that way),
     /// except `const`, where `null` is the value.
@@ -196,6 +197,50 @@ impl Schema {
     ) -> Result<(Schema, Vec<Unenforced>), LoadError> {
         import_schema(schema, "", Dialect::JsonSchema, true)
     }
+}
+
+impl ToolSpec {
+    /// A spec from a JSON Schema for its arguments: [`Schema::from_json_schema`], then
+    /// [`ToolSpec::from_schema`]. The gate has made sure the arguments are an object before
+    /// a spec sees them, so a root that also accepts other kinds, or names none (`{}`,
+    /// `{"properties": …}`), is read as `"type": "object"`.
+    ///
+    /// ```
+    /// use toolgate::{json, ToolSpec};
+    /// let schema = json::parse(r#"{"type": "object", "properties": {"city": {"type": "string"}},
+    ///                              "required": ["city"], "additionalProperties": false}"#)?;
+    /// let spec = ToolSpec::from_json_schema("get_weather", "Current weather.", &schema)?;
+    /// assert!(spec.validate(&json::parse(r#"{"city": "Lyon"}"#)?).is_ok());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// Every error of [`Schema::from_json_schema`], and [`LoadError::Spec`] for an invalid
+    /// name, a root that accepts no object, or a contradiction.
+    pub fn from_json_schema(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        schema: &Value<'_>,
+    ) -> Result<ToolSpec, LoadError> {
+        let (schema, _) = import_schema(schema, "", Dialect::JsonSchema, false)?;
+        tool_spec(name.into(), description.into(), schema, "")
+    }
+}
+
+/// A spec from a compiled arguments schema, the root read as an object; errors at `path`.
+pub(crate) fn tool_spec(
+    name: String,
+    description: String,
+    mut schema: Schema,
+    path: &str,
+) -> Result<ToolSpec, LoadError> {
+    if schema.root.kinds.contains(Kinds::OBJECT) {
+        schema.root.kinds = Kinds::OBJECT;
+    }
+    ToolSpec::from_schema(name, description, schema).map_err(|error| LoadError::Spec {
+        path: path.to_string(),
+        error: Box::new(error),
+    })
 }
 
 impl LoadError {
@@ -344,7 +389,8 @@ impl fmt::Display for LoadError {
                 "{}: the tool name '{name}' is already declared at {first}",
                 place(path)
             ),
-            LoadError::Spec { path, error } => write!(f, "{}: {error}", place(path)),
+            LoadError::Spec { path, error } if path.is_empty() => write!(f, "{error}"),
+            LoadError::Spec { path, error } => write!(f, "{path}: {error}"),
         }
     }
 }

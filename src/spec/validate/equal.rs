@@ -5,8 +5,8 @@
 //! `Value`'s own `PartialEq` is textual (`1.0 != 1`, member order matters), which is right
 //! for a parser's round trip and wrong here, hence this module.
 
-use super::number::Decimal;
-use crate::json::Value;
+use super::number::{compare, Decimal};
+use crate::json::{Member, Value};
 use std::cmp::Ordering;
 
 /// Nesting this deep compares as unequal instead of recursing further; every value the
@@ -30,11 +30,9 @@ fn equal_within(a: &Value<'_>, b: &Value<'_>, depth: usize) -> bool {
         (Value::Null, Value::Null) => true,
         (Value::Bool(x), Value::Bool(y)) => x == y,
         (Value::Number(x), Value::Number(y)) => {
-            x.as_str() == y.as_str()
-                || Decimal::parse(x.as_str()).compare(&Decimal::parse(y.as_str()))
-                    == Ordering::Equal
+            x.as_str() == y.as_str() || compare(x.as_str(), y.as_str()) == Ordering::Equal
         }
-        (Value::String(x), Value::String(y)) => x == y,
+        (Value::String(x), Value::String(y)) => super::same_name(x, y),
         (Value::Array(xs), Value::Array(ys)) => {
             xs.len() == ys.len()
                 && xs
@@ -43,20 +41,44 @@ fn equal_within(a: &Value<'_>, b: &Value<'_>, depth: usize) -> bool {
                     .all(|(x, y)| equal_within(x, y, depth + 1))
         }
         (Value::Object(xs), Value::Object(ys)) => {
-            // Same size, every member of one matched by name and value in the other, and
-            // (for objects with repeated names, which only hand-built specs can hold) every
-            // name of the other present in the first.
             xs.len() == ys.len()
-                && xs.iter().all(|(key, x)| {
-                    ys.iter()
-                        .any(|(other, y)| key == other && equal_within(x, y, depth + 1))
-                })
-                && ys
-                    .iter()
-                    .all(|(key, _)| xs.iter().any(|(other, _)| key == other))
+                && if xs.len() <= PAIRWISE_LIMIT {
+                    // Every member of one matched by name and value in the other, and (for
+                    // objects with repeated names, which only hand-built specs hold) every
+                    // name of the other present in the first.
+                    xs.iter().all(|(key, x)| {
+                        ys.iter()
+                            .any(|(other, y)| key == other && equal_within(x, y, depth + 1))
+                    }) && ys
+                        .iter()
+                        .all(|(key, _)| xs.iter().any(|(other, _)| key == other))
+                } else {
+                    equal_sorted(xs, ys, depth)
+                }
         }
         _ => false,
     }
+}
+
+/// Large objects compare sorted by name (one allocation each), in `O(n log n)`: pairing
+/// members by search would be quadratic, and a value's size is the caller's to choose.
+fn equal_sorted(xs: &[Member<'_>], ys: &[Member<'_>], depth: usize) -> bool {
+    let sorted = |members: &[Member<'_>]| {
+        let mut refs: Vec<usize> = (0..members.len()).collect();
+        refs.sort_by(|&a, &b| {
+            let name = |i: usize| members.get(i).map(|(key, _)| key.as_ref());
+            name(a).cmp(&name(b))
+        });
+        refs
+    };
+    let (x_order, y_order) = (sorted(xs), sorted(ys));
+    x_order
+        .iter()
+        .zip(&y_order)
+        .all(|(&i, &j)| match (xs.get(i), ys.get(j)) {
+            (Some((x_key, x)), Some((y_key, y))) => x_key == y_key && equal_within(x, y, depth + 1),
+            _ => false,
+        })
 }
 
 /// The first repeat in `items`: the smallest `second` such that an earlier item equals it,
@@ -201,6 +223,32 @@ mod tests {
         let c = Value::Array(vec![num("1"), num("2")]);
         let d = Value::Array(vec![num("2"), num("1")]);
         assert!(!equal(&c, &d));
+    }
+
+    #[test]
+    fn large_objects_compare_unordered() {
+        let forward: Vec<(String, Value<'static>)> = (0..100)
+            .map(|i| (format!("k{i}"), num(&i.to_string())))
+            .collect();
+        let a = obj(forward
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.clone()))
+            .collect());
+        let b = obj(forward
+            .iter()
+            .rev()
+            .map(|(k, v)| (k.as_str(), v.clone()))
+            .collect());
+        assert!(equal(&a, &b));
+        let mut changed = forward.clone();
+        if let Some((_, value)) = changed.get_mut(50) {
+            *value = num("50.5");
+        }
+        let c = obj(changed
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.clone()))
+            .collect());
+        assert!(!equal(&a, &c));
     }
 
     #[test]

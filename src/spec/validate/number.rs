@@ -31,8 +31,8 @@ pub(crate) struct Decimal<'a> {
 /// huge), so that no arithmetic on them can overflow.
 const EXPONENT_CLAMP: i64 = 1 << 40;
 
-const I64_MAX: &str = "9223372036854775807";
-const I64_MIN: &str = "-9223372036854775808";
+const I64_MAX_DIGITS: &str = "9223372036854775807";
+const I64_MIN_DIGITS: &str = "9223372036854775808";
 
 impl<'a> Decimal<'a> {
     /// Reads number text. Text outside the grammar is read leniently (never panics); the
@@ -150,9 +150,25 @@ impl<'a> Decimal<'a> {
     /// True if the value is an integer within `i64`: JSON Schema's `integer` as toolgate
     /// defines it, decided exactly.
     pub(crate) fn is_i64(&self) -> bool {
-        self.is_integer()
-            && self.compare(&Decimal::parse(I64_MAX)) != Ordering::Greater
-            && self.compare(&Decimal::parse(I64_MIN)) != Ordering::Less
+        if !self.is_integer() {
+            return false;
+        }
+        // An integer has `lead` digits before the point; i64 holds every 18-digit one, no
+        // 20-digit one, and the 19-digit ones up to its limits.
+        match self.lead.cmp(&19) {
+            Ordering::Less => true,
+            Ordering::Greater => false,
+            Ordering::Equal => {
+                let limit = if self.negative {
+                    I64_MIN_DIGITS
+                } else {
+                    I64_MAX_DIGITS
+                };
+                let digits = self.significant().chain(std::iter::repeat(0)).take(19);
+                let limit_digits = limit.bytes().map(|b| b - b'0');
+                digits.cmp(limit_digits) != Ordering::Greater
+            }
+        }
     }
 
     /// True if `self / divisor` is an integer, decided exactly. `None` when the divisor is
@@ -298,7 +314,37 @@ pub(crate) fn is_multiple_of(value: &str, divisor: f64) -> bool {
 
 /// Numeric order of two number texts, exactly.
 pub(crate) fn compare(a: &str, b: &str) -> Ordering {
-    Decimal::parse(a).compare(&Decimal::parse(b))
+    match (plain_i64(a), plain_i64(b)) {
+        (Some(a), Some(b)) => a.cmp(&b),
+        _ => Decimal::parse(a).compare(&Decimal::parse(b)),
+    }
+}
+
+/// True if number text denotes an integer within `i64` (`1.0`, `1e2` do).
+pub(crate) fn is_i64(text: &str) -> bool {
+    plain_i64(text).is_some() || Decimal::parse(text).is_i64()
+}
+
+/// The fast path for the common case: text of an optional `-` and 1 to 18 digits, whose
+/// value always fits `i64`. `None` for anything else (which the exact path handles).
+pub(crate) fn plain_i64(text: &str) -> Option<i64> {
+    let bytes = text.as_bytes();
+    let (negative, digits) = match bytes.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, bytes),
+    };
+    if digits.is_empty() || digits.len() > 18 {
+        return None;
+    }
+    let mut value: i64 = 0;
+    for &b in digits {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        // At most 18 digits: below 10^18 < i64::MAX, so this cannot overflow.
+        value = value * 10 + i64::from(b - b'0');
+    }
+    Some(if negative { -value } else { value })
 }
 
 #[cfg(test)]
@@ -343,6 +389,29 @@ mod tests {
             "-9223372036854775809",
         ] {
             assert!(!Decimal::parse(no).is_i64(), "{no}");
+        }
+    }
+
+    #[test]
+    fn the_fast_path_agrees_with_the_exact_one() {
+        for text in [
+            "0",
+            "-0",
+            "7",
+            "-42",
+            "123456789012345678",
+            "-123456789012345678",
+        ] {
+            let fast = plain_i64(text);
+            assert!(fast.is_some(), "{text}");
+            assert!(Decimal::parse(text).is_i64(), "{text}");
+            assert_eq!(
+                compare(text, "5"),
+                Decimal::parse(text).compare(&Decimal::parse("5"))
+            );
+        }
+        for text in ["1234567890123456789", "1.0", "1e2", "-", "", "1.5"] {
+            assert_eq!(plain_i64(text), None, "{text}");
         }
     }
 

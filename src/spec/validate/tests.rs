@@ -224,3 +224,29 @@ fn exponential_alternatives_stop_at_the_step_budget() {
     let path = found.map(|v| v.path().to_owned()).unwrap_or_default();
     assert!(path.starts_with("x.0.0"), "{path}");
 }
+
+#[test]
+fn explaining_failed_alternatives_over_shared_definitions_stays_bounded() {
+    // D0 = anyOf(D1, D1), D1 = anyOf(D2, D2), …, D30 = integer: 2^30 paths to a string's
+    // refusal. Checking and explaining both draw on the step budget, so this ends quickly.
+    let mut defs: Vec<(String, Type)> = (0..30)
+        .map(|i| {
+            (
+                format!("D{i}"),
+                Type::any_of([reference(i + 1), reference(i + 1)]),
+            )
+        })
+        .collect();
+    defs.push(("D30".to_owned(), Type::integer()));
+    let schema = Schema {
+        root: object(vec![("x", reference(0), true)]),
+        defs,
+    };
+    assert_eq!(check_schema(&schema), Ok(()));
+    check(&schema, r#"{"x":5}"#, "ok");
+    let found = schema
+        .validate(&json::parse(r#"{"x":"s"}"#).unwrap_or(Value::Null))
+        .err()
+        .map(|v| v.rule().label());
+    assert_eq!(found, Some("too_complex"));
+}

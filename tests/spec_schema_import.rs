@@ -1,0 +1,363 @@
+//! JSON Schema import: what each keyword means once loaded, what is refused and how the
+//! refusal reads, references, limits, and the lenient list.
+
+use toolgate::json::{parse, Value};
+use toolgate::spec::{LoadError, RefProblem, Schema, Unenforced, MAX_SCHEMA_DEPTH};
+
+fn schema(text: &str) -> Schema {
+    let value = parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    Schema::from_json_schema(&value).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+fn error(text: &str) -> LoadError {
+    let value = parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    match Schema::from_json_schema(&value) {
+        Ok(_) => panic!("loaded: {text}"),
+        Err(error) => error,
+    }
+}
+
+fn accepts(schema: &Schema, value: &str) -> bool {
+    schema
+        .validate(&parse(value).unwrap_or_else(|e| panic!("{value}: {e}")))
+        .is_ok()
+}
+
+/// `(schema, values it accepts, values it refuses)`.
+const MEANINGS: &[(&str, &[&str], &[&str])] = &[
+    // JSON Schema objects are open unless `additionalProperties` closes them.
+    (
+        r#"{"type": "object", "properties": {"a": {"type": "integer"}}}"#,
+        &[r#"{"a": 1, "b": "x"}"#, "{}"],
+        &[r#"{"a": "1"}"#],
+    ),
+    (
+        r#"{"type": "object", "properties": {"a": {}}, "additionalProperties": false}"#,
+        &[r#"{"a": 1}"#],
+        &[r#"{"b": 1}"#],
+    ),
+    (
+        r#"{"additionalProperties": {"type": "string"}}"#,
+        &[r#"{"k": "v"}"#, "5"],
+        &[r#"{"k": 1}"#],
+    ),
+    // Object keywords say nothing about other kinds.
+    (
+        r#"{"properties": {"a": {"type": "integer"}}, "required": ["a"]}"#,
+        &["5", r#""text""#, "[]", r#"{"a": 2}"#],
+        &["{}", r#"{"a": true}"#],
+    ),
+    (
+        r#"{"minLength": 2, "minimum": 3, "minItems": 1}"#,
+        &[r#""ab""#, "3", "[0]", "true", "null"],
+        &[r#""a""#, "2", "[]"],
+    ),
+    // A required member not in `properties` takes what `additionalProperties` says.
+    (
+        r#"{"type": "object", "required": ["a"], "additionalProperties": false}"#,
+        &[],
+        &[r#"{"a": 1}"#, "{}"],
+    ),
+    (
+        r#"{"type": "object", "required": ["a"], "additionalProperties": {"type": "integer"}}"#,
+        &[r#"{"a": 1}"#],
+        &[r#"{"a": "x"}"#, "{}"],
+    ),
+    // Both bounds on one side: the tighter one holds (compared as decimals).
+    (
+        r#"{"minimum": 5, "exclusiveMinimum": 5}"#,
+        &["5.0001"],
+        &["5", "5.0"],
+    ),
+    (r#"{"minimum": 6, "exclusiveMinimum": 5}"#, &["6"], &["5.5"]),
+    (
+        r#"{"maximum": 1.0, "exclusiveMaximum": 1}"#,
+        &["0.999"],
+        &["1"],
+    ),
+    (
+        r#"{"maximum": 0.3, "exclusiveMaximum": 0.30000000000000001}"#,
+        &["0.3"],
+        &["0.30000000000000001"],
+    ),
+    // A keyword whose value is null is absent; `const: null` is a value.
+    (
+        r#"{"type": "string", "maxLength": null, "description": null, "enum": null}"#,
+        &[r#""long enough""#],
+        &["1"],
+    ),
+    (r#"{"const": null}"#, &["null"], &["0", r#""null""#]),
+    // Annotations assert nothing.
+    (
+        r#"{"title": "t", "default": 1, "examples": [2], "$comment": "c", "deprecated": true, "readOnly": true, "writeOnly": false, "format": "email", "contentMediaType": "application/json", "contentEncoding": "base64", "contentSchema": {"type": "object"}, "$anchor": "here"}"#,
+        &[r#""not an email""#, "1"],
+        &[],
+    ),
+    // Boolean schemas.
+    (
+        r#"{"properties": {"yes": true, "no": false}}"#,
+        &[r#"{"yes": [1]}"#],
+        &[r#"{"no": null}"#],
+    ),
+    // Unused definitions block nothing, whatever they hold.
+    (
+        r#"{"type": "integer", "$defs": {"unused": {"pattern": "^x", "not": {}}}}"#,
+        &["1"],
+        &["1.5"],
+    ),
+    // draft-07 documents read the same on this subset, `definitions` included.
+    (
+        r##"{"$schema": "http://json-schema.org/draft-07/schema#", "properties": {"a": {"$ref": "#/definitions/s", "description": "an annotation beside $ref is fine"}}, "definitions": {"s": {"type": "string"}}}"##,
+        &[r#"{"a": "x"}"#],
+        &[r#"{"a": 1}"#],
+    ),
+    // A `$ref` through the root's `$id` is local.
+    (
+        r##"{"$id": "https://example.com/root.json", "properties": {"a": {"$ref": "https://example.com/root.json#/$defs/n"}}, "$defs": {"n": {"type": "number"}}}"##,
+        &[r#"{"a": 1}"#],
+        &[r#"{"a": "1"}"#],
+    ),
+];
+
+#[test]
+fn keywords_mean_what_draft_2020_12_says() {
+    for (text, good, bad) in MEANINGS {
+        let loaded = schema(text);
+        for value in *good {
+            assert!(accepts(&loaded, value), "{text} should accept {value}");
+        }
+        for value in *bad {
+            assert!(!accepts(&loaded, value), "{text} should refuse {value}");
+        }
+    }
+}
+
+#[test]
+fn recursion_through_the_root_and_definitions_is_followed() {
+    let tree = schema(
+        r##"{"type": "object", "properties": {"value": {"type": "integer"},
+             "children": {"type": "array", "items": {"$ref": "#"}}},
+             "required": ["value"], "additionalProperties": false}"##,
+    );
+    assert!(accepts(
+        &tree,
+        r#"{"value": 1, "children": [{"value": 2, "children": [{"value": 3}]}]}"#
+    ));
+    assert!(!accepts(
+        &tree,
+        r#"{"value": 1, "children": [{"value": 2, "children": [{"value": "3"}]}]}"#
+    ));
+    let linked = schema(
+        r##"{"$ref": "#/$defs/node", "$defs": {"node": {"type": ["object", "null"],
+             "properties": {"next": {"$ref": "#/$defs/node"}}, "additionalProperties": false}}}"##,
+    );
+    assert!(accepts(&linked, r#"{"next": {"next": {"next": null}}}"#));
+    assert!(!accepts(&linked, r#"{"next": {"next": {"other": 1}}}"#));
+}
+
+#[test]
+fn definitions_keep_their_names_and_order() {
+    let loaded = schema(
+        r##"{"properties": {"b": {"$ref": "#/$defs/b"}, "a": {"$ref": "#/$defs/a"},
+             "r": {"$ref": "#"}, "d": {"$ref": "#/definitions/a"}, "p": {"$ref": "#/properties/b"}},
+             "$defs": {"a": {"type": "string"}, "unused": {}, "b": {"type": "integer"}},
+             "definitions": {"a": {"type": "null"}}}"##,
+    );
+    let names: Vec<&str> = loaded
+        .defs()
+        .iter()
+        .map(|(name, _)| name.as_str())
+        .collect();
+    assert_eq!(names, ["a", "b", "definitions/a", "root", "properties/b"]);
+}
+
+/// `(schema, the error's text)`.
+const ERRORS: &[(&str, &str)] = &[
+    (r#"{"pattern": "^a"}"#, "the schema root: 'pattern' is not enforced"),
+    (r#"{"properties": {"a": {"not": {}}}}"#, "properties.a: 'not' is not enforced"),
+    (r#"{"anyOf": [{}, {"if": {}}]}"#, "anyOf[1]: 'if' is not enforced"),
+    (r#"{"items": {"contains": {}}}"#, "items: 'contains' is not enforced"),
+    (r#"{"additionalProperties": {"minProperties": 1}}"#, "additionalProperties: 'minProperties' is not enforced"),
+    (r#"{"propertyNames": {"pattern": "^a"}}"#, "propertyNames: 'pattern' is not enforced"),
+    (r##"{"$ref": "#/$defs/a", "$defs": {"a": {"dependentRequired": {}}}}"##, "$defs.a: 'dependentRequired' is not enforced"),
+    (r#"{"x-vendor": 1}"#, "the schema root: 'x-vendor' is not enforced"),
+    (r#"{"any_of": [{}]}"#, "the schema root: 'any_of' is not enforced"),
+    (r#"{"items": [{}]}"#, "the schema root: 'items' is not enforced (an array of schemas is a tuple, which toolgate does not check)"),
+    (r#"{"$schema": "https://example.com/my-meta"}"#, "the schema root: '$schema' is not enforced (toolgate reads draft 2020-12, and draft 2019-09, draft-07 and draft-06, which agree with it on the subset toolgate enforces)"),
+    (r##"{"$ref": "#foo"}"##, "the schema root: '$ref' to '#foo' is not enforced: toolgate follows JSON-pointer references ('#/$defs/NAME'), not anchors"),
+    (r##"{"$ref": "#"}"##, "the schema root: '$ref' to '#' leads back to itself without going into the value, so validation would never end"),
+    (r##"{"$ref": "#/enum/0", "enum": [{}]}"##, "the schema root: '$ref' to '#/enum/0' points at something that is not a schema"),
+    (r##"{"$ref": "#/$defs/a~2"}"##, "the schema root: '$ref' must be a reference whose fragment is a JSON pointer (RFC 6901); found \"#/$defs/a~2\""),
+    (r#"{"enum": 1}"#, "the schema root: 'enum' must be an array; found 1"),
+    (r#"{"multipleOf": 0}"#, "the schema root: 'multipleOf' must be a number above zero; found 0"),
+    (r#"{"maxItems": 1.5}"#, "the schema root: 'maxItems' must be a non-negative integer; found 1.5"),
+    (r#"{"required": ["a", 1]}"#, "the schema root: 'required' must be an array of member names (strings); found [\"a\",1]"),
+    (r#"{"type": []}"#, "the schema root: 'type' must be a type name (null, boolean, object, array, number, string, integer) or a non-empty array of them; found []"),
+    (r#"{"type": "STRING"}"#, "the schema root: 'type' must be a type name (null, boolean, object, array, number, string, integer) or a non-empty array of them; found \"STRING\""),
+    (r#"{"uniqueItems": 1}"#, "the schema root: 'uniqueItems' must be true or false; found 1"),
+    (r#"{"description": 1}"#, "the schema root: 'description' must be a string; found 1"),
+    (r#"{"properties": {"a": 1}}"#, "properties.a: expected a schema (an object, true or false); found 1"),
+    (r#"{"properties": {"a": {}, "a": {}}}"#, "properties: 'a' must be declared once (two JSON readers may keep different copies); found it twice"),
+];
+
+#[test]
+fn refusals_name_the_keyword_and_where_it_stands() {
+    for (text, expected) in ERRORS {
+        assert_eq!(error(text).to_string(), *expected, "{text}");
+    }
+    let remote = error(r#"{"properties": {"a": {"$ref": "other.json#/x"}}}"#);
+    assert_eq!(
+        remote,
+        LoadError::Reference {
+            path: "properties.a".into(),
+            reference: "other.json#/x".into(),
+            problem: RefProblem::Remote
+        }
+    );
+    assert_eq!(remote.unsupported_keyword(), Some("$ref"));
+}
+
+#[test]
+fn every_asserting_keyword_outside_the_subset_is_refused() {
+    for keyword in [
+        "pattern",
+        "not",
+        "if",
+        "then",
+        "else",
+        "patternProperties",
+        "dependentRequired",
+        "dependentSchemas",
+        "prefixItems",
+        "contains",
+        "minContains",
+        "maxContains",
+        "minProperties",
+        "maxProperties",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+        "$dynamicRef",
+        "$dynamicAnchor",
+        "$recursiveRef",
+        "$vocabulary",
+        "dependencies",
+        "additionalItems",
+        "nullable",
+        "propertyOrdering",
+        "x-nullable",
+    ] {
+        let text = format!(r#"{{"properties": {{"a": {{"{keyword}": {{}}}}}}}}"#);
+        let refused = error(&text);
+        assert_eq!(refused.unsupported_keyword(), Some(keyword), "{keyword}");
+        assert_eq!(refused.path(), "properties.a", "{keyword}");
+        // Leniently, it is listed and skipped.
+        let value = parse(&text).unwrap_or_else(|e| panic!("{e}"));
+        let (_, skipped) =
+            Schema::from_json_schema_lenient(&value).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            skipped,
+            [Unenforced {
+                path: "properties.a".into(),
+                keyword: keyword.into()
+            }],
+            "{keyword}"
+        );
+    }
+}
+
+#[test]
+fn nesting_is_bounded() {
+    let nested = |levels: usize| {
+        let mut text = String::from("{}");
+        for _ in 0..levels {
+            text = format!(r#"{{"items": {text}}}"#);
+        }
+        text
+    };
+    schema(&nested(MAX_SCHEMA_DEPTH));
+    let too_deep = error(&nested(MAX_SCHEMA_DEPTH + 1));
+    let path = vec!["items"; MAX_SCHEMA_DEPTH + 1].join(".");
+    assert_eq!(
+        too_deep,
+        LoadError::TooDeep {
+            path,
+            limit: MAX_SCHEMA_DEPTH
+        }
+    );
+    assert!(too_deep
+        .to_string()
+        .ends_with(": schemas nest deeper than 64 levels"));
+    // A deep value built in memory (no parser limit in the way) is refused the same way.
+    let mut value = Value::Bool(true);
+    for _ in 0..10_000 {
+        value = Value::Array(vec![value]);
+        value = Value::Object(vec![("anyOf".into(), value)]);
+    }
+    assert!(matches!(
+        Schema::from_json_schema(&value),
+        Err(LoadError::TooDeep { .. })
+    ));
+    // Dropping a 10,000-deep value recurses too: leak it, it is test data.
+    std::mem::forget(value);
+}
+
+#[test]
+fn lenient_loads_skip_coupled_keywords_and_weakened_one_of() {
+    let value = parse(
+        r##"{"type": "object",
+             "properties": {"v": {"oneOf": [{"$ref": "#/$defs/a"}, {"type": "string", "maxLength": 3}]},
+                            "w": {"oneOf": [{"type": "string"}, {"type": "integer"}]}},
+             "patternProperties": {"^x-": {"type": "string"}}, "additionalProperties": false,
+             "$defs": {"a": {"type": "string", "pattern": "^a"}}}"##,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let (loaded, skipped) =
+        Schema::from_json_schema_lenient(&value).unwrap_or_else(|e| panic!("{e}"));
+    let listed: Vec<(&str, &str)> = skipped
+        .iter()
+        .map(|u| (u.path.as_str(), u.keyword.as_str()))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            ("", "patternProperties"),
+            ("", "additionalProperties"),
+            ("properties.v", "oneOf"),
+            ("$defs.a", "pattern"),
+        ]
+    );
+    // The skipped `additionalProperties` no longer refuses `x-` members (it must not:
+    // `patternProperties` would have let them through), nor any other (a lenient load
+    // only ever accepts more).
+    assert!(accepts(&loaded, r#"{"x-tag": "a", "v": "zz", "w": 1}"#));
+    // The `oneOf` without a weakened branch still holds.
+    assert!(!accepts(&loaded, r#"{"w": true}"#));
+}
+
+#[test]
+fn a_tool_spec_from_a_json_schema_reads_its_root_as_an_object() {
+    use toolgate::spec::ToolSpec;
+    let value = parse(r#"{"properties": {"n": {"type": "integer"}}, "required": ["n"]}"#)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let spec =
+        ToolSpec::from_json_schema("count", "Counts.", &value).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        spec.params().to_json_schema().to_string(),
+        r#"{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}"#
+    );
+    let string = parse(r#"{"type": "string"}"#).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        ToolSpec::from_json_schema("count", "Counts.", &string)
+            .unwrap_err()
+            .to_string(),
+        "count: the arguments must be an object, but the schema accepts a string"
+    );
+    let pattern = parse(r#"{"type": "object", "properties": {"s": {"pattern": "x"}}}"#)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        ToolSpec::from_json_schema("count", "Counts.", &pattern)
+            .unwrap_err()
+            .to_string(),
+        "properties.s: 'pattern' is not enforced"
+    );
+}
