@@ -65,15 +65,22 @@ struct Place {
     skipped: bool,
 }
 
+/// One compilation of one document: the places `$ref`s name, the work list of those not
+/// compiled yet, and (leniently) what was skipped.
 pub(super) struct Importer<'v, 'a> {
-    pub(super) document: &'v Value<'a>,
-    pub(super) base: String,
+    document: &'v Value<'a>,
+    /// Put before every path (`tools[2].input_schema`).
+    base: String,
     pub(super) dialect: Dialect,
-    pub(super) lenient: bool,
-    pub(super) draft: Draft,
-    pub(super) root_id: Option<String>,
+    lenient: bool,
+    /// From the root's `$schema`; decides what stands beside `$ref`.
+    draft: Draft,
+    /// The root's `$id`: a `$ref` to `ID#/…` is local too.
+    root_id: Option<String>,
+    /// Every place a `$ref` names, in the order first referenced (the compile order).
     targets: Vec<Place>,
-    pub(super) pending: Vec<usize>,
+    /// Places referenced but not compiled yet.
+    pending: Vec<usize>,
     pub(super) unenforced: Vec<Unenforced>,
     /// Every reference made, in order: a range of it is what one subtree referenced.
     pub(super) ref_log: Vec<usize>,
