@@ -192,7 +192,7 @@ impl Gate {
                     id: None,
                     tool: None,
                     part: Part::Call,
-                    error,
+                    error: Box::new(error),
                 })
             }
         }

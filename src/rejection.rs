@@ -35,8 +35,9 @@ pub enum Rejection {
         tool: Option<String>,
         /// Which text: the call or its arguments text.
         part: Part,
-        /// The parser's error, with its position in that text.
-        error: ParseError,
+        /// The parser's error, with its position in that text (boxed: it is large, and a
+        /// `Result` carrying a `Rejection` is on every call's path).
+        error: Box<ParseError>,
     },
     /// A text that should be JSON stops in the middle: the reply was cut off (usually at the
     /// model's output limit), so the fix is a smaller call, not the same one again.
@@ -47,8 +48,8 @@ pub enum Rejection {
         tool: Option<String>,
         /// Which text: the call or its arguments text.
         part: Part,
-        /// The parser's error; its offset is where the text ended.
-        error: ParseError,
+        /// The parser's error; its offset is where the text ended (boxed, as above).
+        error: Box<ParseError>,
     },
     /// JSON, but not a tool call in any shape toolgate reads.
     BadEnvelope {

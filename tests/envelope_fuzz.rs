@@ -264,7 +264,7 @@ fn agree(raw: &str, seed: u64) {
             } = rejection
             {
                 assert_eq!(
-                    Err(error.clone()),
+                    Err(error.as_ref().clone()),
                     json::parse(raw).map(|_| ()),
                     "{}",
                     context()

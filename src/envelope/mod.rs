@@ -163,6 +163,7 @@ fn scan_outer<'a>(raw: &'a str, limits: Limits, outer: &mut Outer<'a>) -> Result
         return Err(Stop);
     }
     let mut keys = KeySet::new();
+    let end = cursor.last_brace();
     cursor.walk_object(&mut keys, |cursor, key| {
         let slot = match key.as_ref() {
             "type" => &mut outer.type_,
@@ -183,11 +184,12 @@ fn scan_outer<'a>(raw: &'a str, limits: Limits, outer: &mut Outer<'a>) -> Result
             }
             _ => {
                 // Not read, but it must still be valid JSON.
-                cursor.parse_value(limits, 1)?;
+                cursor.parse_last_value(limits, 1, end, false)?;
                 return Ok(());
             }
         };
-        keep(slot, cursor.parse_value(limits, 1)?);
+        let text = key.as_ref() == "arguments";
+        keep(slot, cursor.parse_last_value(limits, 1, end, text)?);
         Ok(())
     })?;
     outer.duplicate = keys.duplicate();
@@ -216,6 +218,9 @@ fn scan_nested<'a>(
     let Nested::Object(inner) = slot.insert(Nested::Object(Inner::default())) else {
         return Err(Stop);
     };
+    // When this object is the envelope's last member, it closes at the `}` before the
+    // envelope's own, and so does its last member (see `Cursor::parse_last_value`).
+    let end = cursor.brace_before(cursor.last_brace());
     let mut keys = KeySet::new();
     cursor.walk_object(&mut keys, |cursor, key| {
         let slot = match key.as_ref() {
@@ -224,11 +229,12 @@ fn scan_nested<'a>(
             "arguments" => &mut inner.arguments,
             "args" => &mut inner.args,
             _ => {
-                cursor.parse_value(limits, 2)?;
+                cursor.parse_last_value(limits, 2, end, false)?;
                 return Ok(());
             }
         };
-        keep(slot, cursor.parse_value(limits, 2)?);
+        let text = key.as_ref() == "arguments";
+        keep(slot, cursor.parse_last_value(limits, 2, end, text)?);
         Ok(())
     })?;
     inner.duplicate = keys.duplicate();
@@ -265,6 +271,7 @@ fn json_rejection(
     id: Option<String>,
     tool: Option<String>,
 ) -> Rejection {
+    let error = Box::new(error);
     if error.is_truncated() {
         Rejection::TruncatedJson {
             id,

@@ -113,28 +113,35 @@ impl<'a> Walk<'a> {
     }
 
     /// Steps both positions forward until the buffer position reaches `target` (or passes
-    /// it, inside an escape's output, in which case the caller copies).
+    /// it, inside an escape's output, in which case the caller copies). Between escapes the
+    /// raw text and the buffer hold the same bytes, so the walk jumps from one backslash to
+    /// the next.
     fn advance_to(&mut self, target: usize) {
         let bytes = self.raw.as_bytes();
         while self.buffer_pos < target {
-            let Some(&byte) = bytes.get(self.raw_pos) else {
+            let Some(rest) = bytes.get(self.raw_pos..) else {
                 self.lost = true;
                 return;
             };
-            let (raw_len, buffer_len) = if byte == b'\\' {
-                match escape_lengths(bytes.get(self.raw_pos..).unwrap_or_default()) {
-                    Some(lengths) => lengths,
-                    None => {
-                        self.lost = true;
-                        return;
-                    }
-                }
-            } else {
-                let width = utf8_width(byte);
-                (width, width)
+            let plain = rest
+                .iter()
+                .position(|&byte| byte == b'\\')
+                .unwrap_or(rest.len());
+            let needed = target - self.buffer_pos;
+            if needed <= plain {
+                self.raw_pos = self.raw_pos.saturating_add(needed);
+                self.buffer_pos = target;
+                return;
+            }
+            let Some((raw_len, buffer_len)) = rest.get(plain..).and_then(escape_lengths) else {
+                self.lost = true;
+                return;
             };
-            self.raw_pos = self.raw_pos.saturating_add(raw_len);
-            self.buffer_pos = self.buffer_pos.saturating_add(buffer_len);
+            self.raw_pos = self.raw_pos.saturating_add(plain).saturating_add(raw_len);
+            self.buffer_pos = self
+                .buffer_pos
+                .saturating_add(plain)
+                .saturating_add(buffer_len);
         }
     }
 }
@@ -170,15 +177,4 @@ fn escape_lengths(bytes: &[u8]) -> Option<(usize, usize)> {
 fn hex4(digits: &[u8]) -> Option<u32> {
     let text = std::str::from_utf8(digits).ok()?;
     u32::from_str_radix(text, 16).ok()
-}
-
-/// The length of the UTF-8 sequence that starts with `byte` (1 for a stray continuation
-/// byte, which cannot occur at a character start in a `str`).
-fn utf8_width(byte: u8) -> usize {
-    match byte {
-        0xF0..=0xFF => 4,
-        0xE0..=0xEF => 3,
-        0xC0..=0xDF => 2,
-        _ => 1,
-    }
 }

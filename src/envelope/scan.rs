@@ -12,7 +12,7 @@
 //! [`json::parse_with`], whose error (with its true position) is the one reported. So the
 //! scan accepts a text exactly when the parser would, and never has to explain an error.
 
-use crate::json::{self, Limits, Value};
+use crate::json::{self, ErrorKind, Limits, Number, Value};
 use std::borrow::Cow;
 
 /// The scan cannot go on: the text is not valid JSON (or the scanner is unsure), and the
@@ -24,11 +24,22 @@ pub(crate) struct Stop;
 pub(crate) struct Cursor<'a> {
     text: &'a str,
     pos: usize,
+    /// Where the top-level object's closing `}` stands, if the text ends with one: the last
+    /// member's value ends before it (see [`Cursor::parse_value`]).
+    last_brace: Option<usize>,
 }
 
 impl<'a> Cursor<'a> {
     pub(crate) fn new(text: &'a str) -> Cursor<'a> {
-        Cursor { text, pos: 0 }
+        let trimmed = trim_end(text);
+        let last_brace = trimmed
+            .ends_with('}')
+            .then(|| trimmed.len().saturating_sub(1));
+        Cursor {
+            text,
+            pos: 0,
+            last_brace,
+        }
     }
 
     fn peek(&self) -> Option<u8> {
@@ -75,19 +86,20 @@ impl<'a> Cursor<'a> {
     /// Escapes are skipped, not checked: the parser checks them when it reads the slice.
     fn skip_string(&mut self) -> Result<&'a str, Stop> {
         let start = self.pos;
-        if !self.eat(b'"') {
+        let bytes = self.text.as_bytes();
+        if bytes.get(start) != Some(&b'"') {
             return Err(Stop);
         }
-        let rest = self.text.as_bytes().get(self.pos..).ok_or(Stop)?;
-        let mut escaped = false;
-        for (index, &byte) in rest.iter().enumerate() {
-            if escaped {
-                escaped = false;
-            } else if byte == b'\\' {
-                escaped = true;
-            } else if byte == b'"' {
-                self.pos = self.pos.saturating_add(index).saturating_add(1);
-                return self.slice_from(start);
+        let mut at = start.saturating_add(1);
+        while let Some(&byte) = bytes.get(at) {
+            match byte {
+                b'"' => {
+                    self.pos = at.saturating_add(1);
+                    return self.slice_from(start);
+                }
+                // The next byte is escaped, whatever it is.
+                b'\\' => at = at.saturating_add(2),
+                _ => at = at.saturating_add(1),
             }
         }
         Err(Stop)
@@ -98,11 +110,12 @@ impl<'a> Cursor<'a> {
     /// slice the parser refuses, or leaves the cursor where the object rule fails.
     fn skip_value(&mut self) -> Result<&'a str, Stop> {
         let start = self.pos;
+        let bytes = self.text.as_bytes();
         match self.peek() {
             Some(b'"') => self.skip_string(),
             Some(b'{' | b'[') => {
                 let mut depth = 0usize;
-                while let Some(byte) = self.peek() {
+                while let Some(&byte) = bytes.get(self.pos) {
                     match byte {
                         b'"' => {
                             self.skip_string()?;
@@ -124,28 +137,103 @@ impl<'a> Cursor<'a> {
             }
             Some(_) => {
                 // A number or a literal runs to the next delimiter.
-                while let Some(byte) = self.peek() {
-                    if matches!(byte, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r') {
-                        break;
-                    }
-                    self.bump();
-                }
+                let rest = bytes.get(start..).ok_or(Stop)?;
+                let length = rest
+                    .iter()
+                    .position(|&byte| {
+                        matches!(byte, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')
+                    })
+                    .unwrap_or(rest.len());
+                self.pos = start.saturating_add(length);
                 self.slice_from(start)
             }
             None => Err(Stop),
         }
     }
 
-    /// Parses the value at the cursor with the parser, under `limits` with `depth` levels
-    /// already open around it.
+    /// Reads the value at the cursor, under `limits` with `depth` levels already open around
+    /// it. Strings without escapes and scalars are read here (they are their own text, and
+    /// RFC 8259 makes checking them one line each); everything else goes to the parser.
     pub(crate) fn parse_value(&mut self, limits: Limits, depth: usize) -> Result<Parsed<'a>, Stop> {
         let raw = self.skip_value()?;
+        let value = match raw.as_bytes().first() {
+            Some(b'"') => match plain_string(raw) {
+                Some(text) => Value::String(Cow::Borrowed(text)),
+                None => json::parse(raw).map_err(|_| Stop)?,
+            },
+            Some(b'{' | b'[') => {
+                let inner = Limits {
+                    max_depth: limits.max_depth.saturating_sub(depth),
+                    ..limits
+                };
+                json::parse_with(raw, inner).map_err(|_| Stop)?
+            }
+            _ => scalar(raw).ok_or(Stop)?,
+        };
+        Ok(Parsed { value, raw })
+    }
+
+    /// Like [`Cursor::parse_value`], but first bets that the value is the *last* member of
+    /// an object that closes at `end` (the arguments usually are:
+    /// `{"name":…,"arguments":{…}}`). Then it runs to that `}`, and one parse reads it
+    /// without a separate pass to find its end. If the bet is wrong, the parser stops with
+    /// trailing characters right where the value ends, and that exact slice is parsed
+    /// again; any other error sends the whole text to the parser. Only objects, arrays and
+    /// (when `strings` is set, for arguments text) strings are worth the bet.
+    pub(crate) fn parse_last_value(
+        &mut self,
+        limits: Limits,
+        depth: usize,
+        end: Option<usize>,
+        strings: bool,
+    ) -> Result<Parsed<'a>, Stop> {
+        let start = self.pos;
+        let worth_it = match self.peek() {
+            Some(b'{' | b'[') => true,
+            Some(b'"') => strings,
+            _ => false,
+        };
+        let candidate = match end {
+            Some(end) if worth_it && start < end => self.text.get(start..end).map(trim_end),
+            _ => None,
+        };
+        let Some(candidate) = candidate else {
+            return self.parse_value(limits, depth);
+        };
         let inner = Limits {
             max_depth: limits.max_depth.saturating_sub(depth),
             ..limits
         };
+        let raw = match json::parse_with(candidate, inner) {
+            Ok(value) => {
+                self.pos = start.saturating_add(candidate.len());
+                return Ok(Parsed {
+                    value,
+                    raw: candidate,
+                });
+            }
+            Err(error) if matches!(error.kind(), ErrorKind::TrailingCharacters) => {
+                candidate.get(..error.offset()).map(trim_end).ok_or(Stop)?
+            }
+            Err(_) => return Err(Stop),
+        };
         let value = json::parse_with(raw, inner).map_err(|_| Stop)?;
+        self.pos = start.saturating_add(raw.len());
         Ok(Parsed { value, raw })
+    }
+
+    /// Where the top-level object's closing `}` stands, if the text ends with one.
+    pub(crate) fn last_brace(&self) -> Option<usize> {
+        self.last_brace
+    }
+
+    /// The `}` just before `end` (whitespace between), where an object that is the last
+    /// member of the object closing at `end` would close.
+    pub(crate) fn brace_before(&self, end: Option<usize>) -> Option<usize> {
+        let before = trim_end(self.text.get(..end?)?);
+        before
+            .ends_with('}')
+            .then(|| before.len().saturating_sub(1))
     }
 
     /// Walks the members of the object at the cursor, calling `member` with each key; the
@@ -183,20 +271,47 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// Reads a member key. A key without backslashes or control characters is its own
-    /// text and is borrowed; any other goes through the parser.
+    /// Reads a member key: borrowed when it is its own text, else through the parser.
     fn key(&mut self) -> Result<Cow<'a, str>, Stop> {
         let literal = self.skip_string()?;
-        let inner = literal
-            .get(1..literal.len().saturating_sub(1))
-            .ok_or(Stop)?;
-        if inner.bytes().all(|byte| byte != b'\\' && byte >= 0x20) {
-            return Ok(Cow::Borrowed(inner));
+        if let Some(key) = plain_string(literal) {
+            return Ok(Cow::Borrowed(key));
         }
         match json::parse(literal) {
             Ok(Value::String(key)) => Ok(key),
             _ => Err(Stop),
         }
+    }
+}
+
+/// The content of a string literal (quotes included) that holds no backslash and no control
+/// character: such a literal is valid JSON and means exactly its own text (RFC 8259 section
+/// 7; a `&str` is already UTF-8). `None` for any other, which the parser must read.
+fn plain_string(literal: &str) -> Option<&str> {
+    let content = literal.strip_prefix('"')?.strip_suffix('"')?;
+    content
+        .bytes()
+        .all(|byte| byte != b'\\' && byte >= 0x20)
+        .then_some(content)
+}
+
+/// `text` without its trailing JSON whitespace (space, tab, line feed, carriage return).
+fn trim_end(text: &str) -> &str {
+    let bytes = text.as_bytes();
+    let mut end = bytes.len();
+    while end > 0 && matches!(bytes.get(end - 1), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        end -= 1;
+    }
+    text.get(..end).unwrap_or(text)
+}
+
+/// A number or literal, if `raw` is exactly one (RFC 8259 sections 3 and 6).
+fn scalar(raw: &str) -> Option<Value<'_>> {
+    match raw {
+        "null" => Some(Value::Null),
+        "true" => Some(Value::Bool(true)),
+        "false" => Some(Value::Bool(false)),
+        _ => Number::from_text(raw).map(Value::Number),
     }
 }
 
