@@ -21,7 +21,7 @@ use crate::lines::{Line, LineReader};
 use crate::tools;
 use std::fmt::Write as _;
 use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, IsTerminal, Read, Write};
 use std::process::ExitCode;
 use toolgate::json;
 use toolgate::{Call, Gate, Rejection, RejectionKind};
@@ -104,7 +104,12 @@ pub fn run(options: &Options) -> ExitCode {
         }
     };
     let input: Box<dyn Read> = match options.calls.as_deref() {
-        None | Some("-") => Box::new(io::stdin()),
+        None | Some("-") => {
+            if io::stdin().is_terminal() {
+                eprintln!("toolgate check: reading calls from the terminal, one per line; end with Ctrl-D");
+            }
+            Box::new(io::stdin())
+        }
         Some(path) => match File::open(path) {
             Ok(file) => Box::new(file),
             Err(error) => {

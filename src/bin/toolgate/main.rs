@@ -116,12 +116,22 @@ fn parse_command(words: Vec<String>) -> Result<Command, UsageError> {
     };
     let rest: Vec<String> = words.collect();
     match first.as_str() {
-        "-h" | "--help" | "help" if rest.is_empty() => Ok(Command::Print(HELP)),
-        "help" => parse_command(rest.into_iter().chain([String::from("--help")]).collect()),
-        "-V" | "--version" if rest.is_empty() => Ok(Command::Print(concat!(
-            "toolgate ",
-            env!("CARGO_PKG_VERSION")
-        ))),
+        "-h" | "--help" => Ok(Command::Print(HELP)),
+        "help" => match rest.first() {
+            None => Ok(Command::Print(HELP)),
+            // `help COMMAND` is `COMMAND --help`; the command word is checked there.
+            Some(_) => parse_command(rest.into_iter().take(1).chain(["--help".into()]).collect()),
+        },
+        "-V" | "--version" => match rest.first() {
+            None => Ok(Command::Print(concat!(
+                "toolgate ",
+                env!("CARGO_PKG_VERSION")
+            ))),
+            Some(word) => Err(UsageError {
+                command: "",
+                problem: format!("unexpected argument '{word}' after {first}"),
+            }),
+        },
         "demo" => match rest.first().map(String::as_str) {
             None => Ok(Command::Demo),
             Some("-h" | "--help") => Ok(Command::Print(demo::HELP)),
