@@ -161,3 +161,34 @@ fn the_demo_fits_in_about_two_screens() {
     let n_lines = stdout.lines().count();
     assert!(n_lines <= 110, "{n_lines} lines");
 }
+
+/// On a terminal (a pseudo-terminal made by util-linux `script`), the demo colours its
+/// labels, unless `NO_COLOR` is set.
+#[cfg(target_os = "linux")]
+#[test]
+fn colour_on_a_terminal_unless_no_color_is_set() {
+    let run_on_terminal = |no_color: bool| -> Option<String> {
+        let binary = env!("CARGO_BIN_EXE_toolgate");
+        let inner = if no_color {
+            format!("env NO_COLOR=1 '{binary}'")
+        } else {
+            format!("env -u NO_COLOR '{binary}'")
+        };
+        let output = Command::new("script")
+            .args(["-qec", &inner, "/dev/null"])
+            .output()
+            .ok()?;
+        output
+            .status
+            .success()
+            .then(|| String::from_utf8_lossy(&output.stdout).into_owned())
+    };
+    let Some(coloured) = run_on_terminal(false) else {
+        println!("skipped: util-linux `script` is not available to make a terminal");
+        return;
+    };
+    assert!(coloured.contains("\x1b[32mdispatched\x1b[0m"), "{coloured}");
+    let plain = run_on_terminal(true).expect("script ran once already");
+    assert!(plain.contains("dispatched search_orders"), "{plain}");
+    assert!(!plain.contains('\x1b'), "{plain}");
+}
