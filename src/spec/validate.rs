@@ -60,8 +60,10 @@
 //! finding that address from the root, so nothing is collected while checking.
 
 mod equal;
+mod kinds;
 pub(crate) mod number;
 mod report;
+mod scan;
 #[cfg(test)]
 mod tests;
 
@@ -70,6 +72,9 @@ use super::Rule;
 use super::{ArrayRules, Bound, Field, Kinds, ObjectType, Schema, ToolSpec, Type, Violation};
 use crate::json::{Member, Value};
 use equal::{equal, first_repeat};
+use kinds::kinds_charged;
+pub(crate) use kinds::{admits, kinds_of};
+use scan::scan;
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
@@ -190,75 +195,6 @@ enum NameRule<'s> {
 }
 
 type Checked<'s, 'v> = Result<(), Fail<'s, 'v>>;
-
-/// Step 1: repeated keys and nesting depth, over the whole value.
-fn scan<'v>(value: &'v Value<'v>, depth: usize) -> Checked<'static, 'v> {
-    let fail = |what| Err(Fail { at: value, what });
-    match value {
-        Value::Array(items) => {
-            if depth >= MAX_VALUE_DEPTH {
-                return fail(Broken::TooDeep(MAX_VALUE_DEPTH));
-            }
-            items
-                .iter()
-                .filter(|item| is_container(item))
-                .try_for_each(|item| scan(item, depth + 1))
-        }
-        Value::Object(members) => {
-            if depth >= MAX_VALUE_DEPTH {
-                return fail(Broken::TooDeep(MAX_VALUE_DEPTH));
-            }
-            if let Some(key) = first_duplicate(members) {
-                return fail(Broken::DuplicateKey(key));
-            }
-            members
-                .iter()
-                .filter(|(_, item)| is_container(item))
-                .try_for_each(|(_, item)| scan(item, depth + 1))
-        }
-        _ => Ok(()),
-    }
-}
-
-/// Only arrays and objects need scanning; skipping the call for scalars is most of the
-/// scan's speed on typical arguments.
-fn is_container(value: &Value<'_>) -> bool {
-    matches!(value, Value::Array(_) | Value::Object(_))
-}
-
-/// The first key that repeats an earlier one, in input order.
-fn first_duplicate<'v>(members: &'v [Member<'v>]) -> Option<&'v str> {
-    if members.len() <= PAIRWISE_KEYS {
-        return members
-            .iter()
-            .enumerate()
-            .skip(1)
-            .find_map(|(index, (key, _))| {
-                let earlier = members.get(..index)?;
-                earlier
-                    .iter()
-                    .any(|(other, _)| other == key)
-                    .then_some(key.as_ref())
-            });
-    }
-    // Sorted by (key, index), each run of equal keys lists its occurrences in input order;
-    // a pair of neighbours with equal keys ends at a repeat, and the earliest such end is
-    // the first repeat in input order.
-    let mut order: Vec<(&str, usize)> = members
-        .iter()
-        .enumerate()
-        .map(|(index, (key, _))| (key.as_ref(), index))
-        .collect();
-    order.sort_unstable();
-    let second = order
-        .windows(2)
-        .filter_map(|pair| match pair {
-            [(a, _), (b, index)] if a == b => Some(*index),
-            _ => None,
-        })
-        .min()?;
-    members.get(second).map(|(key, _)| key.as_ref())
-}
 
 /// Step 2: one value against one type.
 fn check<'s, 'v>(
@@ -611,90 +547,6 @@ fn check_alternatives<'s, 'v>(
         (matched, _, _) => Broken::OneOf(n, matched),
     };
     Err(Fail { at: value, what })
-}
-
-/// True if a value of this kind may be accepted by a type that accepts `kinds`.
-pub(crate) fn admits(kinds: Kinds, value: &Value<'_>) -> bool {
-    match value {
-        Value::Null => kinds.contains(Kinds::NULL),
-        Value::Bool(_) => kinds.contains(Kinds::BOOLEAN),
-        Value::Number(number) => {
-            kinds.accepts_fractions()
-                || (kinds.contains(Kinds::INTEGER) && number::is_i64(number.as_str()))
-        }
-        Value::String(_) => kinds.contains(Kinds::STRING),
-        Value::Array(_) => kinds.contains(Kinds::ARRAY),
-        Value::Object(_) => kinds.contains(Kinds::OBJECT),
-    }
-}
-
-/// The kinds a type can accept at all, looking through `enum`, `const`, `$ref` and the
-/// alternatives. Used to explain a failed `anyOf`/`oneOf` and to check that a tool's root
-/// is an object. The walk visits at most [`KINDS_VISITS`] types (alternatives over shared
-/// definitions can branch exponentially, and this work is not counted against the step
-/// budget); past that, a type counts for its own kinds, a superset of the exact answer.
-pub(crate) fn kinds_of(defs: &[(String, Type)], ty: &Type) -> Kinds {
-    let mut visits_left = KINDS_VISITS;
-    kinds_within(defs, ty, &mut visits_left)
-}
-
-/// [`kinds_of`] during validation: its visits count against the step budget, so that
-/// explaining failures cannot cost more than checking did.
-fn kinds_charged(cx: &mut Cx<'_>, ty: &Type) -> Kinds {
-    let allowed = KINDS_VISITS.min(cx.fuel);
-    let mut visits_left = allowed;
-    let kinds = kinds_within(cx.defs, ty, &mut visits_left);
-    cx.fuel = cx.fuel.saturating_sub(allowed.saturating_sub(visits_left));
-    kinds
-}
-
-/// How many types one [`kinds_of`] looks at.
-const KINDS_VISITS: u32 = 256;
-
-fn kinds_within(defs: &[(String, Type)], ty: &Type, visits_left: &mut u32) -> Kinds {
-    let mut kinds = ty.kinds;
-    match visits_left.checked_sub(1) {
-        Some(left) => *visits_left = left,
-        None => return kinds,
-    }
-    if let Some(values) = &ty.enumeration {
-        let of_values = values
-            .iter()
-            .fold(Kinds::NONE, |all, v| all.union(kind_of(v)));
-        kinds = kinds.intersection(of_values);
-    }
-    if let Some(value) = &ty.constant {
-        kinds = kinds.intersection(kind_of(value));
-    }
-    if let Some((_, target)) = ty.reference.and_then(|index| defs.get(index)) {
-        kinds = kinds.intersection(kinds_within(defs, target, visits_left));
-    }
-    for branch in &ty.all_of {
-        kinds = kinds.intersection(kinds_within(defs, branch, visits_left));
-    }
-    for alternatives in [&ty.any_of, &ty.one_of] {
-        if !alternatives.is_empty() {
-            let union = alternatives.iter().fold(Kinds::NONE, |all, alt| {
-                all.union(kinds_within(defs, alt, visits_left))
-            });
-            kinds = kinds.intersection(union);
-        }
-    }
-    kinds
-}
-
-/// The one kind a value is: an integer within `i64` is `INTEGER`, any other number the
-/// fractional part of `NUMBER`.
-pub(crate) fn kind_of(value: &Value<'_>) -> Kinds {
-    match value {
-        Value::Null => Kinds::NULL,
-        Value::Bool(_) => Kinds::BOOLEAN,
-        Value::Number(text) if number::is_i64(text.as_str()) => Kinds::INTEGER,
-        Value::Number(_) => Kinds(Kinds::NUMBER.0 & !Kinds::INTEGER.0),
-        Value::String(_) => Kinds::STRING,
-        Value::Array(_) => Kinds::ARRAY,
-        Value::Object(_) => Kinds::OBJECT,
-    }
 }
 
 /// String equality that settles most differing names on length and first byte, before a
