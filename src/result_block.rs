@@ -65,7 +65,7 @@ pub fn result_block(outcome: &Outcome, provider: Provider) -> Value<'static> {
             push_some(&mut members, "tool_call_id", id);
             members.push(key("content", string(flagged())));
         }
-        Provider::Responses => {
+        Provider::Responses | Provider::ResponsesStrict => {
             members.push(key("type", string("function_call_output")));
             push_some(&mut members, "call_id", id);
             members.push(key("output", string(flagged())));

@@ -15,8 +15,8 @@ fn reference(a: &str, b: &str) -> usize {
     for (i, row) in d.iter_mut().enumerate() {
         row[0] = i;
     }
-    for j in 0..=b.len() {
-        d[0][j] = j;
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
     }
     for i in 1..=a.len() {
         for j in 1..=b.len() {
@@ -56,7 +56,7 @@ fn exact_distances() {
 fn agrees_with_the_full_table_on_random_strings() {
     let mut rng = Rng::from_env();
     let alphabet = ['a', 'b', 'c', '_', 'é', '😀'];
-    let mut word =
+    let word =
         |rng: &mut Rng| -> String { (0..rng.below(12)).map(|_| *rng.pick(&alphabet)).collect() };
     for _ in 0..Rng::iters(20_000) {
         let (a, b) = (word(&mut rng), word(&mut rng));
@@ -68,6 +68,78 @@ fn agrees_with_the_full_table_on_random_strings() {
             rng.seed()
         );
         assert_eq!(edit_distance(&b, &a), expect, "symmetric: {a:?} {b:?}");
+    }
+}
+
+#[test]
+fn agrees_with_the_full_table_past_one_machine_word() {
+    // Names of 60 to 128 characters: both the word-at-a-time and the row-by-row paths.
+    let mut rng = Rng::from_env();
+    let alphabet = ['a', 'b', '_', 'é'];
+    let word = |rng: &mut Rng| -> String {
+        (0..rng.range(60, 128))
+            .map(|_| *rng.pick(&alphabet))
+            .collect()
+    };
+    for _ in 0..Rng::iters(2_000) {
+        let a = word(&mut rng);
+        // A near copy, so distances are small as well as large.
+        let mut b: Vec<char> = a.chars().collect();
+        for _ in 0..rng.below(6) {
+            let at = rng.below(b.len());
+            match rng.below(3) {
+                0 => b[at] = *rng.pick(&alphabet),
+                1 => {
+                    b.remove(at);
+                }
+                _ => {
+                    let next = (at + 1).min(b.len() - 1);
+                    b.swap(at, next);
+                }
+            }
+        }
+        let b: String = if rng.bool() {
+            b.into_iter().collect()
+        } else {
+            word(&mut rng)
+        };
+        assert_eq!(
+            edit_distance(&a, &b),
+            reference(&a, &b),
+            "seed {}: {a:?} {b:?}",
+            rng.seed()
+        );
+    }
+}
+
+#[test]
+fn closest_agrees_with_sorting_every_distance() {
+    let mut rng = Rng::from_env();
+    let alphabet = ['a', 'b', 'c', '_'];
+    let word =
+        |rng: &mut Rng| -> String { (0..rng.range(1, 8)).map(|_| *rng.pick(&alphabet)).collect() };
+    for _ in 0..Rng::iters(5_000) {
+        let name = word(&mut rng);
+        let tools: Vec<String> = (0..rng.range(0, 12)).map(|_| word(&mut rng)).collect();
+        let n = rng.range(0, 4);
+        let mut ranked: Vec<(usize, usize)> = tools
+            .iter()
+            .enumerate()
+            .map(|(index, tool)| (reference(&name, tool), index))
+            .collect();
+        ranked.sort();
+        let expect: Vec<&str> = ranked
+            .iter()
+            .take(n)
+            .map(|&(_, index)| tools[index].as_str())
+            .collect();
+        let got = closest(&name, tools.iter().map(String::as_str), n);
+        assert_eq!(
+            got,
+            expect,
+            "seed {}: {name:?} in {tools:?}, n {n}",
+            rng.seed()
+        );
     }
 }
 

@@ -112,7 +112,7 @@ fn a_corrected_call_without_an_id_answers_the_first_call_id() {
         r#"{"name":"add","arguments":{"a":1,"b":1}}"#,
     );
     assert_eq!(outcome.id(), Some("toolu_1"));
-    assert_eq!(outcome.retried(), true);
+    assert!(outcome.retried());
 }
 
 #[test]
