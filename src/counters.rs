@@ -7,6 +7,12 @@
 //! calls were right and the tool broke. Retries asked and retries that succeeded say whether
 //! the gate's one-sentence answers are good enough for the model to act on.
 //!
+//! Each call counts once, by its final outcome: a call refused at first whose corrected call
+//! then passed is dispatched (or tool failed), plus one retry asked and one retry that
+//! succeeded; the per-kind rejection counts are of calls that ended refused. (An
+//! [`Outcome`] keeps only the final verdict, so the kind of a first refusal that the retry
+//! fixed is not known here; `retries asked` counts those refusals.)
+//!
 //! Every counter is an `AtomicU64` updated with a relaxed, saturating add: the counts are
 //! independent tallies (no count is derived from another at update time), so relaxed
 //! ordering loses nothing, and a counter that reaches `u64::MAX` stays there rather than
