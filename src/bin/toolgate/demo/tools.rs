@@ -84,7 +84,7 @@ pub fn registry() -> Result<Registry, String> {
             _ => registry.register(spec, send_email),
         };
         registered
-            .map_err(|error| format!("the demo's tool '{name}' does not register: {error:?}"))?;
+            .map_err(|error| format!("the demo's tool '{name}' does not register: {error}"))?;
     }
     Ok(registry)
 }
