@@ -1,1 +1,246 @@
-//! (Placeholder: this module lands with its issue.)
+//! The rejection guard: a bound on how long an agent loop may keep sending calls the gate
+//! refuses, so that a model that cannot satisfy a spec stops the run at a point someone can
+//! diagnose, instead of burning tokens until a budget runs out.
+//!
+//! # What is counted
+//!
+//! The guard counts *consecutive rejections per tool name*. A model that fails at tool A,
+//! succeeds at B and fails at A again is exploring: B's success says nothing about A's
+//! arguments, so A's streak is now 2, not reset and not merged with B's. Only a success of A
+//! itself ends A's streak. The Nth rejection in a row for one key (default
+//! [`Guard::DEFAULT_LIMIT`], 3) is [`Unrecoverable`].
+//!
+//! Decisions, each with its reason:
+//!
+//! - **A tool failure counts as success.** [`Outcome::ToolFailed`] means the call passed every
+//!   gate and the tool ran: the *request* was right, a dependency was not. Retrying it does
+//!   not need a different call from the model, so it ends the rejection streak. Tool
+//!   failures are counted by [`Counters`](crate::counters::Counters), where a rising rate
+//!   points at the dependency, not at the model or the declarations.
+//! - **Calls with no readable name share one key, "unreadable".** A call that is malformed,
+//!   cut off or envelope-less before its name could be read names no tool, yet a model that
+//!   only ever emits broken JSON is the most stuck of all. Those rejections count under one
+//!   shared key. (A call cut off *after* its name counts for that tool: the gate reports the
+//!   name it read, [`Rejection::tool`].)
+//! - **Any success ends the streaks that are not about a tool's arguments**: the unreadable
+//!   key and every name that was refused as unknown. Those streaks say the model could not
+//!   *reach* a tool; a dispatched call shows that it can. (An unknown name can never succeed
+//!   by itself, so without this rule three typos spread over a long, healthy run would stop
+//!   it.) Streaks of registered tools whose arguments were refused end only with that tool's
+//!   success.
+//! - **Once tripped, it stays tripped** for that key: every further rejection of the same key
+//!   returns [`Unrecoverable`] again, until a success ends the streak. A caller that ignores
+//!   the first error keeps being told.
+//!
+//! With [`handle_tool_call`](crate::registry::handle_tool_call), each
+//! [`Outcome::Rejected`] already stands for two refusals (the call and the model's one
+//! retry), so the default limit stops a run after three turns, six refused calls, on the
+//! same tool. With [`Gate::check_call`](crate::gate::Gate::check_call) and no retry, each
+//! rejection is one step.
+//!
+//! # Threads
+//!
+//! A `Guard` belongs to one agent run (one conversation): recording takes `&mut self`, and
+//! there is no global state, so two runs never see each other's streaks. It is `Send` and
+//! `Sync`; to share one run's guard between threads, put it in a `Mutex`.
+
+use crate::gate::{Rejection, RejectionKind};
+use crate::registry::Outcome;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// Consecutive rejections per tool name, for one agent run.
+///
+/// ```
+/// use toolgate::{Gate, Guard};
+///
+/// let gate = Gate::from_tools_json(
+///     r#"[{"name": "get_order", "input_schema": {"type": "object",
+///          "properties": {"order_id": {"type": "string"}}, "required": ["order_id"]}}]"#,
+/// )
+/// .unwrap();
+/// let mut guard = Guard::new(2);
+///
+/// let missing = gate.check_call(r#"{"name": "get_order", "arguments": {}}"#).unwrap_err();
+/// assert!(guard.record_rejection(&missing).is_ok()); // 1 in a row: keep going
+/// let stuck = guard.record_rejection(&missing).unwrap_err(); // 2 in a row: stop
+/// assert_eq!(stuck.tool.as_deref(), Some("get_order"));
+///
+/// guard.record_success("get_order"); // a dispatched call ends the streak
+/// assert_eq!(guard.streak(Some("get_order")), 0);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Guard {
+    /// Rejections in a row that stop the run; at least 1.
+    limit: u32,
+    /// Streaks of calls whose tool name could be read, by that name. A `BTreeMap` so that
+    /// iteration order (and so [`Guard::streaks`]) is deterministic.
+    named: BTreeMap<String, Streak>,
+    /// Rejections in a row of calls whose tool name could not be read.
+    unreadable: u32,
+}
+
+/// The run must stop: one tool's calls were refused `rejections` times in a row.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Unrecoverable {
+    /// The tool name the refused calls used; `None` when no name could be read (malformed,
+    /// truncated or envelope-less calls).
+    pub tool: Option<String>,
+    /// Rejections in a row for that key, this one included (at least the guard's limit).
+    pub rejections: u32,
+    /// The last rejection: its text is what the model was told last. (Boxed: a `Result`
+    /// carrying this error stays small on the path that keeps going.)
+    pub last: Box<Rejection>,
+}
+
+/// One key's streak.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Streak {
+    /// Rejections in a row.
+    count: u32,
+    /// True when the last rejection was `unknown_tool`: the name is not registered, so any
+    /// success ends this streak.
+    unknown: bool,
+}
+
+impl Default for Guard {
+    /// A guard with [`Guard::DEFAULT_LIMIT`].
+    fn default() -> Self {
+        Guard::new(Guard::DEFAULT_LIMIT)
+    }
+}
+
+impl Guard {
+    /// The default limit: the third rejection in a row for one tool stops the run.
+    pub const DEFAULT_LIMIT: u32 = 3;
+
+    /// A guard that stops the run at the `limit`th rejection in a row for one tool.
+    ///
+    /// A `limit` of 0 is taken as 1 (the first rejection stops the run): a guard that never
+    /// trips is no guard, and one that trips before any call is meaningless.
+    pub fn new(limit: u32) -> Guard {
+        Guard {
+            limit: limit.max(1),
+            named: BTreeMap::new(),
+            unreadable: 0,
+        }
+    }
+
+    /// Rejections in a row that stop the run.
+    pub fn limit(&self) -> u32 {
+        self.limit
+    }
+
+    /// Records what became of one call from
+    /// [`handle_tool_call`](crate::registry::handle_tool_call).
+    ///
+    /// [`Outcome::Dispatched`] and [`Outcome::ToolFailed`] are successes of their tool;
+    /// [`Outcome::Rejected`] is a rejection of its last refused call.
+    ///
+    /// # Errors
+    /// [`Unrecoverable`] when a rejection makes its key's streak reach the limit.
+    pub fn record(&mut self, outcome: &Outcome) -> Result<(), Unrecoverable> {
+        match outcome {
+            Outcome::Dispatched { tool, .. } | Outcome::ToolFailed { tool, .. } => {
+                self.record_success(tool);
+                Ok(())
+            }
+            Outcome::Rejected { error, .. } => self.record_rejection(error),
+        }
+    }
+
+    /// Records a refused call. Its key is [`Rejection::tool`], or the shared unreadable key
+    /// when the call named no tool that could be read.
+    ///
+    /// # Errors
+    /// [`Unrecoverable`] when this rejection makes its key's streak reach the limit.
+    pub fn record_rejection(&mut self, rejection: &Rejection) -> Result<(), Unrecoverable> {
+        let count = match rejection.tool() {
+            Some(name) => {
+                let unknown = rejection.kind() == RejectionKind::UnknownTool;
+                // Look up before inserting, so that a repeated name allocates nothing.
+                if let Some(streak) = self.named.get_mut(name) {
+                    streak.count = streak.count.saturating_add(1);
+                    streak.unknown = unknown;
+                    streak.count
+                } else {
+                    self.named
+                        .insert(name.to_owned(), Streak { count: 1, unknown });
+                    1
+                }
+            }
+            None => {
+                self.unreadable = self.unreadable.saturating_add(1);
+                self.unreadable
+            }
+        };
+        if count >= self.limit {
+            return Err(Unrecoverable {
+                tool: rejection.tool().map(str::to_owned),
+                rejections: count,
+                last: Box::new(rejection.clone()),
+            });
+        }
+        Ok(())
+    }
+
+    /// Records a call to `tool` that passed the gate (whether the tool then returned output
+    /// or failed): ends that tool's streak, the unreadable streak, and the streaks of names
+    /// refused as unknown.
+    pub fn record_success(&mut self, tool: &str) {
+        self.named.remove(tool);
+        self.named.retain(|_, streak| !streak.unknown);
+        self.unreadable = 0;
+    }
+
+    /// Rejections in a row for `tool` (`None`: the unreadable key), 0 when none.
+    pub fn streak(&self, tool: Option<&str>) -> u32 {
+        match tool {
+            Some(name) => self.named.get(name).map_or(0, |streak| streak.count),
+            None => self.unreadable,
+        }
+    }
+
+    /// Every open streak, as `(tool, rejections in a row)`: the unreadable key first (as
+    /// `None`, when open), then tool names in byte order.
+    pub fn streaks(&self) -> Vec<(Option<&str>, u32)> {
+        let unreadable = (self.unreadable > 0).then_some((None, self.unreadable));
+        unreadable
+            .into_iter()
+            .chain(
+                self.named
+                    .iter()
+                    .map(|(name, streak)| (Some(name.as_str()), streak.count)),
+            )
+            .collect()
+    }
+}
+
+impl fmt::Display for Unrecoverable {
+    /// One paragraph for the operator: the tool, how many times, what the model was told
+    /// last, and where to look.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.tool {
+            Some(tool) => write!(
+                f,
+                "Stopped the run: '{tool}' was rejected {} times in a row. A model that \
+                 fails one spec this often rarely succeeds on the next try; check the tool's \
+                 declaration. Last rejection ({}): {}",
+                self.rejections,
+                self.last.kind().label(),
+                self.last
+            ),
+            None => write!(
+                f,
+                "Stopped the run: {} calls in a row could not be read as a tool call (no \
+                 tool name could be read). Last rejection ({}): {}",
+                self.rejections,
+                self.last.kind().label(),
+                self.last
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Unrecoverable {}

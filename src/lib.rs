@@ -241,3 +241,5 @@ pub use rejection::{EnvelopeProblem, Part, Rejection, RejectionKind};
 pub use result_block::result_block;
 
 // Re-exports of loop safety (issue #5).
+pub use counters::{Counters, Counts};
+pub use guard::{Guard, Unrecoverable};

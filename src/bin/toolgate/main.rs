@@ -1,5 +1,8 @@
-//! The `toolgate` command line. Arguments are parsed by hand (std only).
-//! (Skeleton: `bench parse` lands with issue #2; the rest with issue #5.)
+//! The `toolgate` command line: the demo (no arguments), `check`, `schema` and `bench`.
+//!
+//! Arguments are parsed by hand with std only ([`args`]): each command reads its own words,
+//! and any mistake (an unknown flag, a missing value, an argument that is not UTF-8) is a
+//! usage error, printed with that command's usage line, exit status 2.
 
 // The library forbids unsafe code; the binary denies it everywhere but the counting
 // allocator, which cannot be written without `unsafe impl GlobalAlloc`.
@@ -7,29 +10,175 @@
 
 #[allow(unsafe_code)]
 mod alloc;
+mod args;
 mod bench;
+mod bench_check;
+mod check;
+mod demo;
+mod lines;
+mod schema;
+mod tools;
 
+use args::{Args, UsageError};
 use std::process::ExitCode;
 
 #[global_allocator]
 static GLOBAL: alloc::Counting = alloc::Counting;
 
+/// The top-level usage.
 const USAGE: &str = "\
-usage: toolgate                          run the demo agent loop
-       toolgate bench parse FILE...      parse throughput and allocations";
+usage: toolgate                                    play the demo agent loop
+       toolgate check --tools TOOLS.json [--summary] [CALLS.jsonl]
+       toolgate schema --tools TOOLS.json --to PROVIDER
+       toolgate bench parse [--passes N] FILE...
+       toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl
+       toolgate --version";
+
+/// `toolgate --help`.
+const HELP: &str = "\
+toolgate: checks a language model's tool calls before any tool code runs
+
+usage: toolgate                                    play the demo agent loop
+       toolgate check --tools TOOLS.json [--summary] [CALLS.jsonl]
+       toolgate schema --tools TOOLS.json --to PROVIDER
+       toolgate bench parse [--passes N] FILE...
+       toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl
+       toolgate --version
+
+  (no command)  an agent loop against a scripted model that makes the real mistakes
+  check         one JSON verdict per raw call of a log; exit 1 if any was rejected
+  schema        tool declarations in one provider's form
+  bench         parse and check throughput and heap allocations (build with --release)
+
+Run 'toolgate COMMAND --help' for a command's options.";
+
+/// `toolgate bench --help`.
+const BENCH_USAGE: &str = "\
+usage: toolgate bench parse [--passes N] FILE...
+       toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl";
+
+/// What the command line asked for.
+enum Command {
+    /// Print this text on standard output, exit 0.
+    Print(&'static str),
+    Demo,
+    Check(check::Options),
+    Schema(schema::Options),
+    BenchParse(Vec<String>),
+    BenchCheck(bench_check::Options),
+}
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let words: Vec<&str> = args.iter().map(String::as_str).collect();
-    match words.as_slice() {
-        ["bench", "parse", files @ ..] if !files.is_empty() => bench::parse_command(files),
-        [] | ["-h" | "--help"] => {
-            println!("{USAGE}");
+    let command = args::from_os(std::env::args_os().skip(1)).and_then(parse_command);
+    match command {
+        Ok(Command::Print(text)) => {
+            println!("{text}");
             ExitCode::SUCCESS
         }
-        _ => {
-            eprintln!("{USAGE}");
+        Ok(Command::Demo) => demo::run(),
+        Ok(Command::Check(options)) => check::run(&options),
+        Ok(Command::Schema(options)) => schema::run(&options),
+        Ok(Command::BenchParse(files)) => {
+            let files: Vec<&str> = files.iter().map(String::as_str).collect();
+            bench::parse_command(&files)
+        }
+        Ok(Command::BenchCheck(options)) => bench_check::run(&options),
+        Err(error) => {
+            eprintln!("{error}");
+            eprintln!("{}", usage_of(error.command));
+            let help = match error.command {
+                "" => String::from("toolgate --help"),
+                command => format!("toolgate {command} --help"),
+            };
+            eprintln!("Run '{help}' for more.");
             ExitCode::from(2)
         }
+    }
+}
+
+/// The usage line(s) shown with a usage error in `command`.
+fn usage_of(command: &str) -> &'static str {
+    match command {
+        "check" => check::USAGE,
+        "schema" => schema::USAGE,
+        "bench" | "bench parse" => BENCH_USAGE,
+        "bench check" => bench_check::USAGE,
+        "demo" => "usage: toolgate [demo]",
+        _ => USAGE,
+    }
+}
+
+/// Reads the command word and hands the rest to that command's parser.
+fn parse_command(words: Vec<String>) -> Result<Command, UsageError> {
+    let mut words = words.into_iter();
+    let Some(first) = words.next() else {
+        return Ok(Command::Demo);
+    };
+    let rest: Vec<String> = words.collect();
+    match first.as_str() {
+        "-h" | "--help" => Ok(Command::Print(HELP)),
+        "help" => match rest.first() {
+            None => Ok(Command::Print(HELP)),
+            // `help COMMAND` is `COMMAND --help`; the command word is checked there.
+            Some(_) => parse_command(rest.into_iter().take(1).chain(["--help".into()]).collect()),
+        },
+        "-V" | "--version" => match rest.first() {
+            None => Ok(Command::Print(concat!(
+                "toolgate ",
+                env!("CARGO_PKG_VERSION")
+            ))),
+            Some(word) => Err(UsageError {
+                command: "",
+                problem: format!("unexpected argument '{word}' after {first}"),
+            }),
+        },
+        "demo" => match rest.first().map(String::as_str) {
+            None => Ok(Command::Demo),
+            Some("-h" | "--help") => Ok(Command::Print(demo::HELP)),
+            Some(word) => Err(UsageError {
+                command: "demo",
+                problem: format!("unexpected argument '{word}'"),
+            }),
+        },
+        "check" => Ok(check::parse_args(Args::new("check", rest))?
+            .map_or(Command::Print(check::HELP), Command::Check)),
+        "schema" => Ok(schema::parse_args(Args::new("schema", rest))?
+            .map_or(Command::Print(schema::HELP), Command::Schema)),
+        "bench" => parse_bench(rest),
+        word if word.starts_with('-') => Err(UsageError {
+            command: "",
+            problem: format!("unknown option '{word}'"),
+        }),
+        word => Err(UsageError {
+            command: "",
+            problem: format!("unknown command '{word}'"),
+        }),
+    }
+}
+
+/// `bench parse FILE...` or `bench check ...`.
+fn parse_bench(words: Vec<String>) -> Result<Command, UsageError> {
+    let mut words = words.into_iter();
+    let sub = words.next();
+    let rest: Vec<String> = words.collect();
+    match sub.as_deref() {
+        Some("-h" | "--help") if rest.is_empty() => Ok(Command::Print(BENCH_USAGE)),
+        Some("parse") => {
+            if rest.iter().any(|word| word == "-h" || word == "--help") {
+                return Ok(Command::Print(BENCH_USAGE));
+            }
+            // `bench parse` reads its own options (`--passes N`) and reports its own errors.
+            Ok(Command::BenchParse(rest))
+        }
+        Some("check") => Ok(bench_check::parse_args(Args::new("bench check", rest))?
+            .map_or(Command::Print(bench_check::HELP), Command::BenchCheck)),
+        Some(word) => Err(UsageError {
+            command: "bench",
+            problem: format!("unknown benchmark '{word}': expected 'parse' or 'check'"),
+        }),
+        None => Err(UsageError {
+            command: "bench",
+            problem: String::from("a benchmark name is required"),
+        }),
     }
 }

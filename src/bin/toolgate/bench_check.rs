@@ -1,0 +1,224 @@
+//! `toolgate bench check --tools TOOLS.json CALLS.jsonl`: what `Gate::check_call` costs on a
+//! real log, measured in process: median nanoseconds per call over several passes, calls per
+//! second, and heap allocations per call from the counting allocator, split into accepted
+//! and rejected calls (a rejection should cost no more than an accept plus its error text,
+//! so the text is measured as a row of its own).
+//!
+//! The whole log is read into memory first so that the passes time the gate, not the disk.
+//! Speed is reported, never asserted: no test depends on these numbers.
+
+use crate::args::{set_once, Arg, Args, UsageError};
+use crate::{bench, tools};
+use std::hint::black_box;
+use std::process::ExitCode;
+use toolgate::Gate;
+
+/// The usage line.
+pub const USAGE: &str = "usage: toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl";
+
+/// `toolgate bench check --help`.
+pub const HELP: &str = "\
+toolgate bench check: time Gate::check_call on a log of raw calls
+
+usage: toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl
+
+  --tools TOOLS.json  the tools array
+  --passes N          timed passes over the log (default 21, at least 1); the median is shown
+  CALLS.jsonl         one raw call per line
+  -h, --help          print this help
+
+Build with --release (cargo run --release -- bench check ...): a debug build's numbers
+say nothing about the library.";
+
+/// What `bench check` was asked to do.
+#[derive(Debug)]
+pub struct Options {
+    tools: String,
+    calls: String,
+    passes: usize,
+}
+
+/// Reads `bench check`'s arguments; `Ok(None)` means help was asked for.
+///
+/// # Errors
+/// A [`UsageError`] for an unknown flag, a missing or bad value, or a missing file.
+pub fn parse_args(mut args: Args) -> Result<Option<Options>, UsageError> {
+    let mut tools = None;
+    let mut calls = None;
+    let mut passes = None;
+    while let Some(arg) = args.next_arg() {
+        match arg {
+            Arg::Flag(flag, inline) => match flag.as_str() {
+                "-h" | "--help" => return Ok(None),
+                "--tools" => {
+                    let value = args.value(&flag, inline)?;
+                    set_once(&args, &mut tools, "--tools", value)?;
+                }
+                "--passes" => {
+                    let value = args.value(&flag, inline)?;
+                    set_once(&args, &mut passes, "--passes", value)?;
+                }
+                _ => return Err(args.unknown(&flag)),
+            },
+            Arg::Positional(path) => set_once(&args, &mut calls, "CALLS.jsonl", path)?,
+        }
+    }
+    let tools = tools.ok_or_else(|| args.error("--tools TOOLS.json is required".into()))?;
+    let calls = calls.ok_or_else(|| args.error("CALLS.jsonl is required".into()))?;
+    let passes = match passes {
+        None => bench::DEFAULT_PASSES,
+        Some(text) => match text.parse::<usize>() {
+            Ok(n) if n >= 1 => n,
+            _ => {
+                return Err(args.error(format!(
+                    "--passes expects a whole number of at least 1, got '{text}'"
+                )))
+            }
+        },
+    };
+    Ok(Some(Options {
+        tools,
+        calls,
+        passes,
+    }))
+}
+
+/// One measured group of calls.
+struct Measure {
+    label: &'static str,
+    n_calls: usize,
+    /// Median over the passes; `None` for an empty group.
+    median_ns: Option<f64>,
+    allocations: f64,
+    bytes: f64,
+}
+
+/// Runs `bench check`.
+pub fn run(options: &Options) -> ExitCode {
+    let gate = match tools::load_gate("bench check", &options.tools) {
+        Ok(gate) => gate,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(2);
+        }
+    };
+    let bytes = match std::fs::read(&options.calls) {
+        Ok(bytes) => bytes,
+        Err(error) => {
+            eprintln!(
+                "toolgate bench check: cannot read calls file '{}': {error}",
+                options.calls
+            );
+            return ExitCode::from(2);
+        }
+    };
+    let mut accepted: Vec<&str> = Vec::new();
+    let mut rejected: Vec<&str> = Vec::new();
+    let mut not_utf8 = 0usize;
+    for line in bytes.split(|byte| *byte == b'\n') {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.iter().all(|byte| b" \t".contains(byte)) {
+            continue;
+        }
+        match std::str::from_utf8(line) {
+            Ok(text) if gate.check_call(text).is_ok() => accepted.push(text),
+            Ok(text) => rejected.push(text),
+            Err(_) => not_utf8 = not_utf8.saturating_add(1),
+        }
+    }
+    if cfg!(debug_assertions) {
+        eprintln!("toolgate bench check: warning: a debug build; use --release for real numbers");
+    }
+    // Measure the heap as a long-running agent process has it (see `bench::warm_heap`).
+    bench::warm_heap();
+    let measures = [
+        measure(&gate, "accepted", &accepted, options.passes, false),
+        measure(&gate, "rejected", &rejected, options.passes, false),
+        measure(
+            &gate,
+            "rejected + error text",
+            &rejected,
+            options.passes,
+            true,
+        ),
+    ];
+    let all = accepted.len().saturating_add(rejected.len());
+    println!(
+        "Gate::check_call on {all} calls from {} ({} accepted, {} rejected{}), median of {} \
+         passes, warm heap",
+        options.calls,
+        accepted.len(),
+        rejected.len(),
+        if not_utf8 > 0 {
+            format!("; {not_utf8} lines that are not UTF-8 left out")
+        } else {
+            String::new()
+        },
+        options.passes
+    );
+    println!(
+        "{:<24}{:>8}{:>11}{:>13}{:>13}{:>12}",
+        "", "calls", "ns/call", "calls/s", "allocs/call", "bytes/call"
+    );
+    for m in &measures {
+        match m.median_ns {
+            Some(ns) => println!(
+                "{:<24}{:>8}{:>11.0}{:>13.0}{:>13.2}{:>12.0}",
+                m.label,
+                m.n_calls,
+                ns,
+                if ns > 0.0 { 1e9 / ns } else { f64::INFINITY },
+                m.allocations,
+                m.bytes
+            ),
+            None => println!("{:<24}{:>8}{:>11}", m.label, 0, "-"),
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Times `passes` passes over `calls` and counts one pass's allocations, with the helpers
+/// `bench parse` uses, so both benchmarks measure the same way.
+fn measure(
+    gate: &Gate,
+    label: &'static str,
+    calls: &[&str],
+    passes: usize,
+    with_text: bool,
+) -> Measure {
+    if calls.is_empty() {
+        return Measure {
+            label,
+            n_calls: 0,
+            median_ns: None,
+            allocations: 0.0,
+            bytes: 0.0,
+        };
+    }
+    let one_pass = || {
+        for raw in calls {
+            match gate.check_call(black_box(raw)) {
+                Ok(call) => {
+                    black_box(&call);
+                }
+                Err(rejection) if with_text => {
+                    black_box(rejection.to_string());
+                }
+                Err(rejection) => {
+                    black_box(&rejection);
+                }
+            }
+        }
+    };
+    // The counted pass also warms caches and the allocator before the timed ones.
+    let ((), allocated) = bench::allocations_during(one_pass);
+    let mut seconds = bench::time_passes(passes, one_pass);
+    let n = calls.len() as f64;
+    Measure {
+        label,
+        n_calls: calls.len(),
+        median_ns: Some(bench::median(&mut seconds) * 1e9 / n),
+        allocations: allocated.allocations as f64 / n,
+        bytes: allocated.bytes as f64 / n,
+    }
+}

@@ -1,0 +1,58 @@
+//! `toolgate bench check`: it runs in process over a log and reports accepted and rejected
+//! calls apart, with time and allocations per call. Only the report's shape and counts are
+//! checked: speed is measured, never asserted.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+const TOOLS: &str = r#"[{"name": "get_weather", "description": "Weather for a city.",
+  "input_schema": {"type": "object", "properties": {"city": {"type": "string"}},
+                   "required": ["city"], "additionalProperties": false}}]"#;
+
+const CALLS: &str = r#"{"name":"get_weather","arguments":{"city":"Oslo"}}
+{"name":"get_weather","arguments":{"city":"Rome"}}
+
+{"name":"get_wether","arguments":{"city":"Oslo"}}
+"#;
+
+fn file(name: &str, text: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::write(&path, text).expect("the scratch folder is writable");
+    path.display().to_string()
+}
+
+#[test]
+fn bench_check_reports_accepted_and_rejected_calls_apart() {
+    let tools = file("cli_bench_tools.json", TOOLS);
+    let calls = file("cli_bench_calls.jsonl", CALLS);
+    let output = Command::new(env!("CARGO_BIN_EXE_toolgate"))
+        .args(["bench", "check", "--tools", &tools, "--passes", "1", &calls])
+        .output()
+        .expect("the binary runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    let mut lines = stdout.lines();
+    assert_eq!(
+        lines.next(),
+        Some(format!("Gate::check_call on 3 calls from {calls} (2 accepted, 1 rejected), median of 1 passes, warm heap").as_str())
+    );
+    let header = lines.next().unwrap_or("");
+    for column in ["calls", "ns/call", "calls/s", "allocs/call", "bytes/call"] {
+        assert!(header.contains(column), "{header}");
+    }
+    let rows: Vec<(String, String)> = lines
+        .map(|line| {
+            let (label, rest) = line.split_at(24.min(line.len()));
+            let n_calls = rest.split_whitespace().next().unwrap_or("").to_owned();
+            (label.trim_end().to_owned(), n_calls)
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("accepted".to_owned(), "2".to_owned()),
+            ("rejected".to_owned(), "1".to_owned()),
+            ("rejected + error text".to_owned(), "1".to_owned()),
+        ]
+    );
+}

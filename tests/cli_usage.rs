@@ -1,0 +1,232 @@
+//! The command line's usage contract: `--help`/`-h` per command and `--version` exit 0 on
+//! standard output; an unknown flag, a missing value, a missing required flag or an argument
+//! that is not UTF-8 is a usage error: exit 2, the problem and the usage line on standard
+//! error, nothing on standard output, never a panic.
+
+use std::process::Command;
+
+/// Runs `toolgate ARGS` and returns (exit code, stdout, stderr).
+fn run(args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_toolgate"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// Asserts a usage error: exit 2, nothing on stdout, and stderr made of `problem` and the
+/// command's usage line(s), then the pointer to `--help`.
+fn check_usage_error(args: &[&str], problem: &str, usage: &str, help: &str) {
+    let (code, stdout, stderr) = run(args);
+    assert_eq!(code, 2, "{args:?}: {stderr}");
+    assert_eq!(stdout, "", "{args:?}");
+    assert_eq!(
+        stderr,
+        format!("{problem}\n{usage}\nRun '{help}' for more.\n"),
+        "{args:?}"
+    );
+}
+
+const CHECK_USAGE: &str = "usage: toolgate check --tools TOOLS.json [--summary] [CALLS.jsonl]";
+const SCHEMA_USAGE: &str = "usage: toolgate schema --tools TOOLS.json --to PROVIDER";
+const TOP_USAGE: &str = "\
+usage: toolgate                                    play the demo agent loop
+       toolgate check --tools TOOLS.json [--summary] [CALLS.jsonl]
+       toolgate schema --tools TOOLS.json --to PROVIDER
+       toolgate bench parse [--passes N] FILE...
+       toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl
+       toolgate --version";
+
+#[test]
+fn version_prints_the_package_version() {
+    for flag in ["--version", "-V"] {
+        let (code, stdout, stderr) = run(&[flag]);
+        assert_eq!((code, stderr.as_str()), (0, ""));
+        assert_eq!(stdout, format!("toolgate {}\n", env!("CARGO_PKG_VERSION")));
+    }
+}
+
+#[test]
+fn help_is_printed_on_stdout_for_every_command() {
+    let cases: [(&[&str], &str); 11] = [
+        (
+            &["--help"],
+            "toolgate: checks a language model's tool calls",
+        ),
+        (&["-h"], "toolgate: checks a language model's tool calls"),
+        (&["help"], "toolgate: checks a language model's tool calls"),
+        (
+            &["check", "--help"],
+            "toolgate check: run each raw tool call",
+        ),
+        (&["check", "-h"], "toolgate check: run each raw tool call"),
+        (&["help", "check"], "toolgate check: run each raw tool call"),
+        (
+            &["schema", "--help"],
+            "toolgate schema: convert tool declarations",
+        ),
+        (
+            &["schema", "--tools", "x.json", "-h"],
+            "toolgate schema: convert",
+        ),
+        (
+            &["bench", "--help"],
+            "usage: toolgate bench parse [--passes N] FILE...",
+        ),
+        (
+            &["bench", "check", "--help"],
+            "toolgate bench check: time Gate::check_call",
+        ),
+        (&["demo", "--help"], "toolgate: play the demo agent loop"),
+    ];
+    for (args, start) in cases {
+        let (code, stdout, stderr) = run(args);
+        assert_eq!(code, 0, "{args:?}: {stderr}");
+        assert_eq!(stderr, "", "{args:?}");
+        assert!(stdout.starts_with(start), "{args:?}: {stdout}");
+    }
+}
+
+#[test]
+fn the_top_level_help_lists_every_command() {
+    let (_, stdout, _) = run(&["--help"]);
+    assert!(stdout.contains(TOP_USAGE), "{stdout}");
+}
+
+#[test]
+fn an_unknown_flag_is_a_usage_error() {
+    check_usage_error(
+        &["check", "--tools", "t.json", "--sumary"],
+        "toolgate check: unknown option '--sumary'",
+        CHECK_USAGE,
+        "toolgate check --help",
+    );
+    check_usage_error(
+        &["--verbose"],
+        "toolgate: unknown option '--verbose'",
+        TOP_USAGE,
+        "toolgate --help",
+    );
+}
+
+#[test]
+fn a_missing_value_is_a_usage_error() {
+    check_usage_error(
+        &["check", "--tools"],
+        "toolgate check: --tools needs a value",
+        CHECK_USAGE,
+        "toolgate check --help",
+    );
+    // The next word is another option, not a value.
+    check_usage_error(
+        &["schema", "--tools", "--to", "openai"],
+        "toolgate schema: --tools needs a value",
+        SCHEMA_USAGE,
+        "toolgate schema --help",
+    );
+}
+
+#[test]
+fn a_missing_required_flag_is_a_usage_error() {
+    check_usage_error(
+        &["check", "calls.jsonl"],
+        "toolgate check: --tools TOOLS.json is required",
+        CHECK_USAGE,
+        "toolgate check --help",
+    );
+    check_usage_error(
+        &["schema", "--tools", "t.json"],
+        "toolgate schema: --to PROVIDER is required",
+        SCHEMA_USAGE,
+        "toolgate schema --help",
+    );
+}
+
+#[test]
+fn other_mistakes_are_usage_errors() {
+    check_usage_error(
+        &["check", "--tools", "a.json", "--tools", "b.json"],
+        "toolgate check: --tools given twice ('a.json' and 'b.json')",
+        CHECK_USAGE,
+        "toolgate check --help",
+    );
+    check_usage_error(
+        &["check", "--tools", "t.json", "one.jsonl", "two.jsonl"],
+        "toolgate check: CALLS.jsonl given twice ('one.jsonl' and 'two.jsonl')",
+        CHECK_USAGE,
+        "toolgate check --help",
+    );
+    check_usage_error(
+        &["check", "--tools=t.json", "--summary=yes"],
+        "toolgate check: --summary takes no value (got 'yes')",
+        CHECK_USAGE,
+        "toolgate check --help",
+    );
+    check_usage_error(
+        &["schema", "--tools", "t.json", "--to", "claude"],
+        "toolgate schema: unknown provider 'claude': expected one of anthropic, openai, \
+         openai-strict, responses, responses-strict, gemini, mcp",
+        SCHEMA_USAGE,
+        "toolgate schema --help",
+    );
+    check_usage_error(
+        &["frobnicate"],
+        "toolgate: unknown command 'frobnicate'",
+        TOP_USAGE,
+        "toolgate --help",
+    );
+    check_usage_error(
+        &["bench"],
+        "toolgate bench: a benchmark name is required",
+        "usage: toolgate bench parse [--passes N] FILE...\n       toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl",
+        "toolgate bench --help",
+    );
+    check_usage_error(
+        &[
+            "bench", "check", "--tools", "t.json", "--passes", "0", "c.jsonl",
+        ],
+        "toolgate bench check: --passes expects a whole number of at least 1, got '0'",
+        "usage: toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl",
+        "toolgate bench check --help",
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn an_argument_that_is_not_utf8_is_a_usage_error_not_a_panic() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let output = Command::new(env!("CARGO_BIN_EXE_toolgate"))
+        .args([
+            OsStr::new("check"),
+            OsStr::new("--tools"),
+            OsStr::from_bytes(b"tools-\xff.json"),
+        ])
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(output.stdout.is_empty());
+    assert!(
+        stderr.starts_with("toolgate: argument 3 is not valid UTF-8: tools-\u{fffd}.json\n"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn options_and_values_may_be_joined_with_equals_and_ended_with_double_dash() {
+    // `--tools=FILE` and `-- FILE` reach the command: the error is about the missing file,
+    // not the usage.
+    let (code, stdout, stderr) = run(&["check", "--tools=missing-tools.json", "--", "-c.jsonl"]);
+    assert_eq!(code, 2);
+    assert_eq!(stdout, "");
+    assert!(
+        stderr.starts_with("toolgate check: cannot read tools file 'missing-tools.json': "),
+        "{stderr}"
+    );
+}
