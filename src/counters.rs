@@ -7,11 +7,18 @@
 //! calls were right and the tool broke. Retries asked and retries that succeeded say whether
 //! the gate's one-sentence answers are good enough for the model to act on.
 //!
-//! Each call counts once, by its final outcome: a call refused at first whose corrected call
-//! then passed is dispatched (or tool failed), plus one retry asked and one retry that
-//! succeeded; the per-kind rejection counts are of calls that ended refused. (An
-//! [`Outcome`] keeps only the final verdict, so the kind of a first refusal that the retry
-//! fixed is not known here; `retries asked` counts those refusals.)
+//! Two things are counted, and the table says which rate is a share of which:
+//!
+//! - **Calls**, each once, by its final outcome: dispatched, tool failed, or rejected
+//!   (refused, and its retry refused too when one was asked; nothing ran). A call refused at
+//!   first whose corrected call then passed is dispatched (or tool failed), plus one retry
+//!   asked and one retry that succeeded.
+//! - **Gate decisions**: every call is one, and every retry one more. Each *rejection* the
+//!   gate made is counted by kind, whether the retry then fixed it or not: a typo the retry
+//!   fixed is one `unknown_tool`, and a call refused twice is two rejections. (An
+//!   [`Outcome`] carries its first call's rejection when a retry was asked, so nothing the
+//!   gate said is lost.) A rising kind points at what the model misreads, even when the one
+//!   retry hides it from the call counts.
 //!
 //! Every counter is an `AtomicU64` updated with a relaxed, saturating add: the counts are
 //! independent tallies (no count is derived from another at update time), so relaxed
@@ -31,25 +38,32 @@ const N_KINDS: usize = RejectionKind::ALL.len();
 /// Live tallies of outcomes; share one by reference (or in an `Arc`) between threads.
 ///
 /// ```
-/// use toolgate::{Counters, Outcome};
+/// use toolgate::{Counters, Gate, Outcome};
 ///
+/// let gate = Gate::from_tools_json(r#"[{"name": "get_order", "input_schema": {"type": "object"}}]"#)?;
+/// let typo = r#"{"name": "get_ordr", "arguments": {}}"#;
 /// let counters = Counters::new();
+/// // The model's typo was refused, and its corrected call ran.
 /// counters.record(&Outcome::Dispatched {
 ///     id: Some("toolu_1".into()),
 ///     tool: "get_order".into(),
 ///     output: "shipped".into(),
-///     retried: true,
+///     first_rejection: Some(Box::new(gate.check_call(typo).unwrap_err())),
 /// });
 /// let counts = counters.snapshot();
 /// assert_eq!(counts.dispatched, 1);
 /// assert_eq!((counts.retries_asked, counts.retries_succeeded), (1, 1));
+/// assert_eq!(counts.rejected_by(gate.check_call(typo).unwrap_err().kind()), 1);
 /// println!("{counts}"); // a table of counts and rates
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Default)]
 pub struct Counters {
     dispatched: AtomicU64,
     tool_failed: AtomicU64,
-    /// One counter per kind, in [`RejectionKind::ALL`] order.
+    /// Calls that ended refused.
+    rejected_calls: AtomicU64,
+    /// Rejections the gate made, one counter per kind, in [`RejectionKind::ALL`] order.
     rejected: [AtomicU64; N_KINDS],
     retries_asked: AtomicU64,
     retries_succeeded: AtomicU64,
@@ -63,8 +77,13 @@ pub struct Counts {
     pub dispatched: u64,
     /// Calls that passed the gate and whose tool failed (returned an error or panicked).
     pub tool_failed: u64,
-    /// Calls refused (after the model's retry, if one was asked), per kind, in
-    /// [`RejectionKind::ALL`] order; see [`Counts::rejected_by`].
+    /// Calls that ended refused: the call was refused, and so was the model's one retry
+    /// when one was asked. Nothing ran.
+    pub rejected_calls: u64,
+    /// Rejections the gate made, per kind, in [`RejectionKind::ALL`] order (see
+    /// [`Counts::rejected_by`]): every refused call and every refused retry, including a
+    /// first call's refusal that the retry then fixed. A share of gate decisions
+    /// ([`Counts::decisions`]), not of calls.
     pub rejected: [u64; N_KINDS],
     /// Calls for which the model was asked once for a corrected call.
     pub retries_asked: u64,
@@ -80,22 +99,22 @@ impl Counters {
 
     /// Records what became of one call.
     ///
-    /// A retried call counts once, by its final outcome, plus once in `retries_asked`; when
-    /// the corrected call passed the gate it counts in `retries_succeeded` too.
+    /// The call counts once, by its final outcome. Each rejection the gate made for it
+    /// ([`Outcome::rejections`]) counts by kind: the first call's when the model was asked
+    /// for a corrected call, and the retry's when that was refused too. A retried call
+    /// counts in `retries_asked`, and in `retries_succeeded` when the corrected call passed
+    /// the gate (dispatched or tool failed).
     pub fn record(&self, outcome: &Outcome) {
-        let (counter, retried, passed) = match outcome {
-            Outcome::Dispatched { retried, .. } => (&self.dispatched, *retried, true),
-            Outcome::ToolFailed { retried, .. } => (&self.tool_failed, *retried, true),
-            Outcome::Rejected { error, retried, .. } => {
-                self.record_rejection(error.kind());
-                if *retried {
-                    bump(&self.retries_asked);
-                }
-                return;
-            }
+        for rejection in outcome.rejections() {
+            self.count_kind(rejection.kind());
+        }
+        let (counter, passed) = match outcome {
+            Outcome::Dispatched { .. } => (&self.dispatched, true),
+            Outcome::ToolFailed { .. } => (&self.tool_failed, true),
+            Outcome::Rejected { .. } => (&self.rejected_calls, false),
         };
         bump(counter);
-        if retried {
+        if outcome.retried() {
             bump(&self.retries_asked);
             if passed {
                 bump(&self.retries_succeeded);
@@ -103,9 +122,16 @@ impl Counters {
         }
     }
 
-    /// Records one refused call of this kind, for loops that call
-    /// [`Gate::check_call`](crate::gate::Gate::check_call) themselves.
+    /// Records one call refused with this kind and no retry asked, for loops that call
+    /// [`Gate::check_call`](crate::gate::Gate::check_call) themselves: one rejected call,
+    /// one rejection of `kind`.
     pub fn record_rejection(&self, kind: RejectionKind) {
+        self.count_kind(kind);
+        bump(&self.rejected_calls);
+    }
+
+    /// Counts one rejection of `kind` (a gate decision, not a call).
+    fn count_kind(&self, kind: RejectionKind) {
         if let Some(counter) = self.rejected.get(kind_index(kind)) {
             bump(counter);
         }
@@ -120,6 +146,7 @@ impl Counters {
         Counts {
             dispatched: self.dispatched.load(Ordering::Relaxed),
             tool_failed: self.tool_failed.load(Ordering::Relaxed),
+            rejected_calls: self.rejected_calls.load(Ordering::Relaxed),
             rejected,
             retries_asked: self.retries_asked.load(Ordering::Relaxed),
             retries_succeeded: self.retries_succeeded.load(Ordering::Relaxed),
@@ -128,44 +155,47 @@ impl Counters {
 }
 
 impl Counts {
-    /// Every call recorded: dispatched, tool failed and rejected (saturating).
+    /// Every call recorded, each once: dispatched, tool failed and rejected (saturating).
     pub fn calls(&self) -> u64 {
         self.dispatched
             .saturating_add(self.tool_failed)
-            .saturating_add(self.rejected_total())
+            .saturating_add(self.rejected_calls)
     }
 
-    /// Calls refused, all kinds together (saturating).
+    /// Gate decisions: one per call and one more per retry asked (saturating). The calls
+    /// the gate accepted and the rejections it made add up to this.
+    pub fn decisions(&self) -> u64 {
+        self.calls().saturating_add(self.retries_asked)
+    }
+
+    /// Rejections the gate made, all kinds together (saturating): refused calls and refused
+    /// retries, including refusals that the retry then fixed.
     pub fn rejected_total(&self) -> u64 {
         self.rejected
             .iter()
             .fold(0u64, |total, count| total.saturating_add(*count))
     }
 
-    /// Calls refused with this kind.
+    /// Rejections the gate made with this kind.
     pub fn rejected_by(&self, kind: RejectionKind) -> u64 {
         self.rejected.get(kind_index(kind)).copied().unwrap_or(0)
     }
 }
 
 impl fmt::Display for Counts {
-    /// A table: each outcome and rejection kind with its count and its share of all calls,
-    /// then retries with the share that succeeded. Rates are `-` when nothing was counted.
+    /// A table in two parts. Calls: each final outcome and retries asked with its share of
+    /// calls, and retries succeeded with its share of retries asked. Gate decisions: the
+    /// rejections, all and by kind, each with its share of decisions (one per call, one per
+    /// retry). The footer says which rate is a share of what. Rates are `-` when nothing was
+    /// counted.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let calls = self.calls();
+        let decisions = self.decisions();
         writeln!(f, "{:<24}{:>10}{:>9}", "outcome", "count", "rate")?;
         writeln!(f, "{:<24}{calls:>10}", "calls")?;
         row(f, "dispatched", self.dispatched, calls)?;
         row(f, "tool failed", self.tool_failed, calls)?;
-        row(f, "rejected", self.rejected_total(), calls)?;
-        for kind in RejectionKind::ALL {
-            row(
-                f,
-                &format!("  {}", kind.label()),
-                self.rejected_by(kind),
-                calls,
-            )?;
-        }
+        row(f, "rejected", self.rejected_calls, calls)?;
         row(f, "retries asked", self.retries_asked, calls)?;
         row(
             f,
@@ -173,9 +203,21 @@ impl fmt::Display for Counts {
             self.retries_succeeded,
             self.retries_asked,
         )?;
+        writeln!(f, "{:<24}{decisions:>10}", "gate decisions")?;
+        row(f, "rejections", self.rejected_total(), decisions)?;
+        for kind in RejectionKind::ALL {
+            row(
+                f,
+                &format!("  {}", kind.label()),
+                self.rejected_by(kind),
+                decisions,
+            )?;
+        }
         write!(
             f,
-            "(rates: share of calls; retries succeeded: share of retries asked)"
+            "(rates: dispatched, tool failed, rejected and retries asked are shares of calls;\n \
+             retries succeeded, of retries asked; rejections, of gate decisions: one per call,\n \
+             one per retry, so a refusal the retry fixed still counts by its kind)"
         )
     }
 }

@@ -135,8 +135,10 @@ impl Guard {
     /// Records what became of one call from
     /// [`handle_tool_call`](crate::registry::handle_tool_call).
     ///
-    /// [`Outcome::Dispatched`] and [`Outcome::ToolFailed`] are successes of their tool;
-    /// [`Outcome::Rejected`] is a rejection of its last refused call.
+    /// [`Outcome::Dispatched`] and [`Outcome::ToolFailed`] are successes of their tool,
+    /// even when they correct a refused first call; [`Outcome::Rejected`] is one rejection,
+    /// of its last refused call: the first call's rejection it also carries is not counted
+    /// again, so a turn is one step of the streak.
     ///
     /// # Errors
     /// [`Unrecoverable`] when a rejection makes its key's streak reach the limit.

@@ -157,7 +157,7 @@
 //!         id: Some("toolu_02".into()),
 //!         tool: "get_weather".into(),
 //!         output: "Oslo: 21 °C, sunny".into(),
-//!         retried: true,
+//!         first_rejection: Some(Box::new(registry.gate().check_call(raw).unwrap_err())),
 //!     }
 //! );
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -183,7 +183,7 @@
 //! let outcome = registry.handle_tool_call(r#"{"id":"call_1","name":"list_orders"}"#, |_| {
 //!     unreachable!("a tool failure does not ask the model for another call")
 //! });
-//! assert!(matches!(outcome, Outcome::ToolFailed { panicked: false, retried: false, .. }));
+//! assert!(matches!(outcome, Outcome::ToolFailed { panicked: false, first_rejection: None, .. }));
 //! // The answer to the model is keyed to the call and flagged as an error.
 //! assert_eq!(
 //!     outcome.result_block(Provider::Anthropic).to_string(),

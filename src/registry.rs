@@ -28,25 +28,29 @@ pub struct Registry {
 
 /// What became of one call: it ran, it ran and the tool failed, or it never ran.
 ///
-/// Every variant carries the call id (the answer to the model must pair with it) and
-/// whether the model was asked once for a corrected call.
+/// Every variant carries the call id (the answer to the model must pair with it) and, when
+/// the first call was refused and the model was asked once for a corrected call, that first
+/// [`Rejection`] (`first_rejection`). So an outcome holds every decision the gate made for
+/// the call: [`Outcome::rejections`] lists them, and [`Counters`](crate::counters::Counters)
+/// counts a refusal that the retry fixed as well as one that stood.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
     /// A valid call ran and returned output.
     Dispatched {
-        /// The id of the call that ran.
+        /// The id of the call that ran (the first call's when the corrected call had none).
         id: Option<String>,
         /// The tool.
         tool: String,
         /// The tool's output.
         output: String,
-        /// True if this was the model's corrected call after one rejection.
-        retried: bool,
+        /// When this is the model's corrected call: the first call's rejection, the text the
+        /// model was shown. `None` when the first call passed. (Boxed: most calls have none.)
+        first_rejection: Option<Box<Rejection>>,
     },
     /// A valid call ran and the tool failed (returned `Err` or panicked). Not a rejection:
     /// the model's call was right, so its fix is not a different call.
     ToolFailed {
-        /// The id of the call that ran.
+        /// The id of the call that ran (the first call's when the corrected call had none).
         id: Option<String>,
         /// The tool.
         tool: String,
@@ -54,17 +58,19 @@ pub enum Outcome {
         error: String,
         /// True if the handler panicked (the panic was caught; it never propagates).
         panicked: bool,
-        /// True if this was the model's corrected call after one rejection.
-        retried: bool,
+        /// When this is the model's corrected call: the first call's rejection. `None` when
+        /// the first call passed.
+        first_rejection: Option<Box<Rejection>>,
     },
     /// The call (and, if asked, the model's one retry) was refused; nothing ran.
     Rejected {
         /// The id of the last call refused (the first call's when the retry had none).
         id: Option<String>,
-        /// The last rejection.
+        /// The last rejection: the retry's when the model was asked, else the call's.
         error: Rejection,
-        /// True if the model was asked once for a corrected call.
-        retried: bool,
+        /// When the model was asked once for a corrected call: the first call's rejection
+        /// (`error` is then the retry's). `None` when the model was not asked.
+        first_rejection: Option<Box<Rejection>>,
     },
 }
 
@@ -159,7 +165,7 @@ impl Registry {
     ///   [`Outcome::Dispatched`] or [`Outcome::ToolFailed`].
     /// - It is refused: `ask_model` gets the rejection's text and returns the model's next
     ///   raw call, which goes through the same gates. If it passes, its handler runs
-    ///   (`retried: true`); if not, the outcome is [`Outcome::Rejected`] with the *second*
+    ///   (the outcome's `first_rejection` is the first call's); if not, the outcome is [`Outcome::Rejected`] with the *second*
     ///   rejection, and the loop around this call decides what next (see `guard`).
     ///
     /// One retry, not a loop: a model that fails twice at the same call is usually stuck on
@@ -191,7 +197,7 @@ impl Registry {
     ///     );
     ///     r#"{"type":"tool_use","id":"toolu_02","name":"get_weather","input":{"city":"Oslo"}}"#.into()
     /// });
-    /// assert!(matches!(outcome, Outcome::Dispatched { retried: true, .. }));
+    /// assert!(matches!(outcome, Outcome::Dispatched { .. }) && outcome.retried());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn handle_tool_call_with(
@@ -200,26 +206,34 @@ impl Registry {
         ask_model: impl FnOnce(&Rejection) -> String,
     ) -> Outcome {
         let first = match self.gate.check(raw) {
-            Ok((index, call)) => return self.dispatch(index, &call, false),
+            Ok((index, call)) => return self.dispatch(index, &call, None),
             Err(rejection) => rejection,
         };
         let answer = ask_model(&first);
+        let first = Box::new(first);
         match self.gate.check(&answer) {
-            Ok((index, call)) => {
-                let outcome = self.dispatch(index, &call, true);
-                with_fallback_id(outcome, first.id())
-            }
+            Ok((index, call)) => self.dispatch(index, &call, Some(first)),
             Err(second) => Outcome::Rejected {
                 id: second.id().or(first.id()).map(String::from),
                 error: second,
-                retried: true,
+                first_rejection: Some(first),
             },
         }
     }
 
-    /// Runs the handler of a checked call, once, catching a panic.
-    fn dispatch(&self, index: usize, call: &Call<'_>, retried: bool) -> Outcome {
-        let id = call.id.as_deref().map(String::from);
+    /// Runs the handler of a checked call, once, catching a panic. `first_rejection` is the
+    /// refusal this call corrects, if any; its id stands in when the call has none.
+    fn dispatch(
+        &self,
+        index: usize,
+        call: &Call<'_>,
+        first_rejection: Option<Box<Rejection>>,
+    ) -> Outcome {
+        let id = call
+            .id
+            .as_deref()
+            .or(first_rejection.as_deref().and_then(Rejection::id))
+            .map(String::from);
         let tool = call.name.clone().into_owned();
         let Some(handler) = self.handlers.get(index) else {
             // The gate and the handlers are built together, so every index has a handler.
@@ -228,7 +242,7 @@ impl Registry {
                 error: format!("no handler is registered for {tool}"),
                 tool,
                 panicked: false,
-                retried,
+                first_rejection,
             };
         };
         match catch_unwind(AssertUnwindSafe(|| handler(&call.args))) {
@@ -236,21 +250,21 @@ impl Registry {
                 id,
                 tool,
                 output,
-                retried,
+                first_rejection,
             },
             Ok(Err(error)) => Outcome::ToolFailed {
                 id,
                 tool,
                 error,
                 panicked: false,
-                retried,
+                first_rejection,
             },
             Err(payload) => Outcome::ToolFailed {
                 id,
                 tool,
                 error: panic_message(payload.as_ref()),
                 panicked: true,
-                retried,
+                first_rejection,
             },
         }
     }
@@ -282,7 +296,9 @@ impl Registry {
 ///         id: None,
 ///         tool: "get_weather".into(),
 ///         output: "Sunny in Oslo".into(),
-///         retried: true,
+///         first_rejection: Some(Box::new(
+///             registry.gate().check_call(raw).unwrap_err()
+///         )),
 ///     }
 /// );
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -313,13 +329,35 @@ impl Outcome {
         }
     }
 
-    /// True if the model was asked once for a corrected call.
+    /// True if the model was asked once for a corrected call (the first call was refused).
     pub fn retried(&self) -> bool {
+        self.first_rejection().is_some()
+    }
+
+    /// The first call's rejection, when the model was asked once for a corrected call.
+    pub fn first_rejection(&self) -> Option<&Rejection> {
         match self {
-            Outcome::Dispatched { retried, .. }
-            | Outcome::ToolFailed { retried, .. }
-            | Outcome::Rejected { retried, .. } => *retried,
+            Outcome::Dispatched {
+                first_rejection, ..
+            }
+            | Outcome::ToolFailed {
+                first_rejection, ..
+            }
+            | Outcome::Rejected {
+                first_rejection, ..
+            } => first_rejection.as_deref(),
         }
+    }
+
+    /// Every rejection the gate made for this call, in order: the first call's (when the
+    /// model was asked for a corrected call), then, for [`Outcome::Rejected`], the last one.
+    /// Empty when the first call passed; two when the retry was refused too.
+    pub fn rejections(&self) -> impl Iterator<Item = &Rejection> {
+        let last = match self {
+            Outcome::Rejected { error, .. } => Some(error),
+            Outcome::Dispatched { .. } | Outcome::ToolFailed { .. } => None,
+        };
+        self.first_rejection().into_iter().chain(last)
     }
 
     /// True for tool failures and rejections: the answer to the model is flagged as an
@@ -345,16 +383,6 @@ impl Outcome {
             Outcome::Rejected { error, .. } => error.to_string(),
         }
     }
-}
-
-/// Gives a retried outcome the first call's id when the corrected call had none.
-fn with_fallback_id(mut outcome: Outcome, first_id: Option<&str>) -> Outcome {
-    if let Outcome::Dispatched { id, .. } | Outcome::ToolFailed { id, .. } = &mut outcome {
-        if id.is_none() {
-            *id = first_id.map(String::from);
-        }
-    }
-    outcome
 }
 
 /// A panic's message: the `&str` or `String` it was raised with, else a fixed sentence.

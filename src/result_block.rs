@@ -33,7 +33,7 @@ use std::borrow::Cow;
 ///     id: Some("toolu_01".into()),
 ///     tool: "get_weather".into(),
 ///     output: "Sunny, 21 °C".into(),
-///     retried: false,
+///     first_rejection: None,
 /// };
 /// assert_eq!(
 ///     result_block(&outcome, Provider::Anthropic).to_string(),
@@ -111,7 +111,7 @@ impl Rejection {
         let outcome = Outcome::Rejected {
             id: self.id().map(String::from),
             error: self.clone(),
-            retried: false,
+            first_rejection: None,
         };
         result_block(&outcome, provider)
     }

@@ -127,15 +127,23 @@ fn the_unsatisfiable_spec_is_rejected_after_each_retry_until_the_guard_trips() {
 fn the_counters_close_the_run() {
     let (_, stdout, _) = demo(true);
     // Ten turns: six dispatched (one valid, five after a retry), one tool failure, three
-    // rejected after a retry; eight retries asked, five succeeded.
+    // rejected after a retry; eight retries asked, five succeeded. Gate decisions: ten calls
+    // plus eight retries, eighteen; seven accepted, so eleven rejections: the typo's
+    // unknown_tool and the cut-off call's truncated_json (both fixed by the retry), the
+    // missing field, wrong type and enum near-miss (fixed too), and the unsatisfiable
+    // refund's two refusals on each of its three turns: nine schema_violation in all.
     for row in [
         "calls                           10",
         "dispatched                       6   60.0 %",
         "tool failed                      1   10.0 %",
         "rejected                         3   30.0 %",
-        "  schema_violation               3   30.0 %",
         "retries asked                    8   80.0 %",
         "retries succeeded                5   62.5 %",
+        "gate decisions                  18",
+        "rejections                      11   61.1 %",
+        "  truncated_json                 1    5.6 %",
+        "  unknown_tool                   1    5.6 %",
+        "  schema_violation               9   50.0 %",
     ] {
         assert!(
             stdout.contains(&format!("\n{row}\n")),

@@ -68,7 +68,7 @@ fn dispatched(tool: &str) -> Outcome {
         id: None,
         tool: tool.to_owned(),
         output: String::from("ok"),
-        retried: false,
+        first_rejection: None,
     }
 }
 
@@ -78,15 +78,15 @@ fn tool_failed(tool: &str) -> Outcome {
         tool: tool.to_owned(),
         error: String::from("upstream 503"),
         panicked: false,
-        retried: false,
+        first_rejection: None,
     }
 }
 
 fn rejected(error: Rejection) -> Outcome {
     Outcome::Rejected {
         id: None,
-        error,
-        retried: true,
+        error: error.clone(),
+        first_rejection: Some(Box::new(error)),
     }
 }
 
@@ -284,4 +284,42 @@ fn a_cut_off_call_whose_name_was_read_counts_for_that_tool() {
     assert_eq!(guard.streak(None), 0);
     let stuck = guard.record_rejection(&cut).expect_err("3");
     assert_eq!(stuck.tool.as_deref(), Some("get_order"));
+}
+
+#[test]
+fn a_rejected_turn_is_one_step_keyed_by_its_last_rejection() {
+    // `handle_tool_call`'s Rejected carries two refusals (the call's and the retry's); as
+    // documented, the guard counts the turn once, under the retry's tool, so the default
+    // limit stops the run after three turns, six refusals.
+    let mut guard = Guard::default();
+    let turn = Outcome::Rejected {
+        id: None,
+        error: bad_get_order(),
+        first_rejection: Some(Box::new(bad_send_email())),
+    };
+    assert_eq!(guard.record(&turn), Ok(()));
+    assert_eq!(guard.streak(Some("get_order")), 1);
+    assert_eq!(guard.streak(Some("send_email")), 0);
+    assert_eq!(guard.record(&turn), Ok(()));
+    let stuck = guard.record(&turn).expect_err("the third rejected turn");
+    assert_eq!(stuck.tool.as_deref(), Some("get_order"));
+    assert_eq!(stuck.rejections, 3);
+    assert_eq!(*stuck.last, bad_get_order());
+}
+
+#[test]
+fn a_corrected_call_that_ran_is_a_success_not_a_rejection() {
+    // The first call's refusal travels with the outcome for the counters; the guard sees a
+    // call of get_order that passed, which ends get_order's streak.
+    let mut guard = Guard::default();
+    assert_eq!(guard.record(&rejected(bad_get_order())), Ok(()));
+    let fixed = Outcome::Dispatched {
+        id: None,
+        tool: String::from("get_order"),
+        output: String::from("ok"),
+        first_rejection: Some(Box::new(bad_get_order())),
+    };
+    assert_eq!(guard.record(&fixed), Ok(()));
+    assert_eq!(guard.streak(Some("get_order")), 0);
+    assert!(guard.streaks().is_empty());
 }

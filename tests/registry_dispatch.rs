@@ -73,7 +73,7 @@ fn a_valid_call_runs_once_and_the_model_is_not_asked() {
             id: Some("toolu_1".into()),
             tool: "add".into(),
             output: "5".into(),
-            retried: false,
+            first_rejection: None,
         }
     );
     assert!(asked.is_empty());
@@ -84,19 +84,23 @@ fn a_valid_call_runs_once_and_the_model_is_not_asked() {
 fn a_rejected_call_asks_once_and_runs_the_corrected_call() {
     let runs = Arc::new(AtomicUsize::new(0));
     let registry = registry(&runs);
+    let first = r#"{"type":"tool_use","id":"toolu_1","name":"add","input":{"a":2}}"#;
     let (outcome, asked) = handle(
         &registry,
-        r#"{"type":"tool_use","id":"toolu_1","name":"add","input":{"a":2}}"#,
+        first,
         r#"{"type":"tool_use","id":"toolu_2","name":"add","input":{"a":2,"b":40}}"#,
     );
     assert_eq!(asked, ["add rejected: missing required field 'b'."]);
+    // The outcome keeps the first call's rejection: the very text the model was shown.
+    let first_rejection = registry.gate().check_call(first).unwrap_err();
+    assert_eq!(first_rejection.to_string(), asked[0]);
     assert_eq!(
         outcome,
         Outcome::Dispatched {
             id: Some("toolu_2".into()),
             tool: "add".into(),
             output: "42".into(),
-            retried: true,
+            first_rejection: Some(Box::new(first_rejection)),
         }
     );
     assert_eq!(runs.load(Ordering::SeqCst), 1);
@@ -131,11 +135,23 @@ fn two_rejections_return_the_second_and_run_nothing() {
           same call again: make it smaller, with fewer or shorter items."
         ]
     );
-    let Outcome::Rejected { id, error, retried } = &outcome else {
+    let Outcome::Rejected {
+        id,
+        error,
+        first_rejection,
+    } = &outcome
+    else {
         panic!("expected Rejected, got {outcome:?}");
     };
     assert_eq!(id.as_deref(), Some("call_2"));
-    assert!(*retried);
+    // Both rejections are kept, in order: the first call's, then the retry's.
+    let first = first_rejection
+        .as_deref()
+        .expect("the model was asked once");
+    assert_eq!(first.kind().label(), "truncated_json");
+    assert_eq!(first.to_string(), asked[0]);
+    let labels: Vec<_> = outcome.rejections().map(|r| r.kind().label()).collect();
+    assert_eq!(labels, ["truncated_json", "schema_violation"]);
     assert_eq!(error.kind().label(), "schema_violation");
     assert_eq!(
         error.to_string(),
@@ -156,7 +172,7 @@ fn a_tool_error_is_a_failure_not_a_rejection_and_is_not_retried() {
             tool: "fail".into(),
             error: "the database is down".into(),
             panicked: false,
-            retried: false,
+            first_rejection: None,
         }
     );
     assert_eq!(outcome.text(), "fail failed: the database is down");
@@ -179,7 +195,7 @@ fn a_panicking_tool_is_caught_and_reported_once() {
             tool: "crash".into(),
             error: "index out of bounds: the len is 0 but the index is 3".into(),
             panicked: true,
-            retried: false,
+            first_rejection: None,
         }
     );
     assert_eq!(
@@ -210,7 +226,7 @@ fn a_panic_without_a_message_still_fails_cleanly() {
             tool: "odd".into(),
             error: "the tool panicked without a message".into(),
             panicked: true,
-            retried: false,
+            first_rejection: None,
         }
     );
 }
@@ -271,8 +287,8 @@ fn one_registry_serves_many_threads() {
                     let expect = (thread + call).to_string();
                     assert_eq!(outcome.id(), Some(format!("c{thread}_{call}").as_str()));
                     assert!(
-                        matches!(&outcome, Outcome::Dispatched { output, retried, .. }
-                            if *output == expect && *retried == (call % 5 == 0)),
+                        matches!(&outcome, Outcome::Dispatched { output, .. }
+                            if *output == expect && outcome.retried() == (call % 5 == 0)),
                         "{outcome:?}"
                     );
                 }
@@ -309,7 +325,8 @@ fn ask_model_can_get_the_rejection_itself() {
         )]
     );
     assert!(
-        matches!(outcome, Outcome::Dispatched { ref output, retried: true, .. } if output == "2")
+        matches!(outcome, Outcome::Dispatched { ref output, first_rejection: Some(ref first), .. }
+            if output == "2" && first.kind().label() == "unknown_tool")
     );
     assert_eq!(runs.load(Ordering::SeqCst), 1);
 }

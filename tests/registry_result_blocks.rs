@@ -9,7 +9,7 @@ fn dispatched(id: Option<&str>) -> Outcome {
         id: id.map(String::from),
         tool: "get_weather".into(),
         output: "Sunny, 21 °C".into(),
-        retried: false,
+        first_rejection: None,
     }
 }
 
@@ -19,7 +19,7 @@ fn failed() -> Outcome {
         tool: "get_weather".into(),
         error: "timeout after 5 s".into(),
         panicked: false,
-        retried: false,
+        first_rejection: None,
     }
 }
 
@@ -34,8 +34,8 @@ fn rejected() -> Outcome {
         .unwrap_err();
     Outcome::Rejected {
         id: Some("call_1".into()),
-        error,
-        retried: true,
+        error: error.clone(),
+        first_rejection: Some(Box::new(error)),
     }
 }
 
@@ -152,7 +152,7 @@ fn a_call_without_an_id_gets_a_block_without_one() {
     let outcome = Outcome::Rejected {
         id: None,
         error,
-        retried: false,
+        first_rejection: None,
     };
     check(
         &outcome,

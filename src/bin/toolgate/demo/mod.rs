@@ -76,23 +76,15 @@ fn play(out: &mut String, paint: Paint) -> Result<(), String> {
         let title = format!("{}. {}:", turn_idx.saturating_add(1), turn.title);
         let _ = writeln!(out, "\n{} {}", paint.bold(&title), turn.lesson);
         row(out, "model", turn.call);
-        // The check-only gate shows which gate refused; `handle_tool_call` below runs the
-        // same gates, asks the model once, and dispatches only a call that passed.
-        let first_kind = registry
-            .gate()
-            .check_call(turn.call)
-            .err()
-            .map(|r| r.kind());
-        let mut told = None;
-        let outcome = registry.handle_tool_call(turn.call, |error: &str| {
-            told = Some(error.to_owned());
-            turn.retry.unwrap_or(turn.call).to_owned()
-        });
-        if let (Some(kind), Some(error)) = (first_kind, told.as_deref()) {
+        // `handle_tool_call` runs the gates, asks the model once, and dispatches only a call
+        // that passed; the outcome keeps the first call's rejection, the text the model read.
+        let outcome =
+            registry.handle_tool_call(turn.call, |_| turn.retry.unwrap_or(turn.call).to_owned());
+        if let Some(first) = outcome.first_rejection() {
             prose(
                 out,
                 "gate",
-                &format!("{}: {error}", paint.red(kind.label())),
+                &format!("{}: {first}", paint.red(first.kind().label())),
             );
             row(out, "retry", turn.retry.unwrap_or(turn.call));
         }
@@ -134,46 +126,38 @@ fn play(out: &mut String, paint: Paint) -> Result<(), String> {
 
 /// The outcome of a turn: what ran, or the retry's rejection and that nothing ran.
 fn write_outcome(out: &mut String, paint: Paint, outcome: &Outcome) {
-    let after_retry = |retried: bool| if retried { " after one retry" } else { "" };
+    let after_retry = if outcome.retried() {
+        " after one retry"
+    } else {
+        ""
+    };
     match outcome {
-        Outcome::Dispatched {
-            tool,
-            output,
-            retried,
-            ..
-        } => prose(
+        Outcome::Dispatched { tool, output, .. } => prose(
             out,
             "outcome",
             &format!(
-                "{} {tool}{}: {output}",
-                paint.green("dispatched"),
-                after_retry(*retried)
+                "{} {tool}{after_retry}: {output}",
+                paint.green("dispatched")
             ),
         ),
-        Outcome::ToolFailed {
-            tool,
-            error,
-            retried,
-            ..
-        } => prose(
+        Outcome::ToolFailed { tool, error, .. } => prose(
             out,
             "outcome",
             &format!(
-                "{} {tool}{}: {error}. Not a rejection: the call was valid, so no retry is \
-                 asked; the model is told the tool failed.",
+                "{} {tool}{after_retry}: {error}. Not a rejection: the call was valid, so no \
+                 retry is asked; the model is told the tool failed.",
                 paint.yellow("tool failed"),
-                after_retry(*retried)
             ),
         ),
-        Outcome::Rejected { error, retried, .. } => {
-            if *retried {
+        Outcome::Rejected { error, .. } => {
+            if outcome.retried() {
                 prose(
                     out,
                     "gate",
                     &format!("{}: {error}", paint.red(error.kind().label())),
                 );
             }
-            let text = if *retried {
+            let text = if outcome.retried() {
                 "rejected again after its one retry: nothing ran"
             } else {
                 "rejected: nothing ran"
