@@ -11,11 +11,22 @@
 //! | Anthropic | `{"type":"tool_result","tool_use_id","content"}` | `tool_use_id` | `"is_error": true` |
 //! | OpenAI chat | `{"role":"tool","tool_call_id","content"}` | `tool_call_id` | none in the format: the content starts `Error: ` |
 //! | OpenAI Responses | `{"type":"function_call_output","call_id","output"}` | `call_id` | none in the format: the output starts `Error: ` |
-//! | Gemini | `{"functionResponse":{"name","id","response"}}` | `id`, when the call had one | the response is `{"error": …}` instead of `{"output": …}` |
+//! | Gemini | `{"functionResponse":{"name","id","response"}}` (`name` always, see below) | `id`, when the call had one | the response is `{"error": …}` instead of `{"output": …}` |
 //! | MCP | `{"content":[{"type":"text","text"}],"isError"}` | the JSON-RPC id, outside the result | `"isError": true` |
 //!
 //! A call without an id (the plain shape, Gemini without ids) gets a block without one: an
 //! id that was never sent cannot be invented.
+//!
+//! Gemini is the one format whose block also needs the function's *name*, and requires it:
+//! a `functionResponse` without a `name` is refused by the API. So Gemini's block always has
+//! one. It is the name the call used (the tool that ran, or the name the gate read from a
+//! refused call, registered or not) when that is a name Gemini accepts (see
+//! [`is_gemini_name`]); otherwise it is [`GEMINI_UNKNOWN_NAME`], `"unknown"`. That happens
+//! when no name could be read (the call was malformed, cut off or envelope-less before its
+//! name) and when the model wrote a name Gemini would refuse (empty, too long, or with
+//! spaces or other characters outside its set). The placeholder hides nothing: the error
+//! text in the response says what was wrong, and the id, when there is one, still pairs the
+//! block with the call.
 
 use crate::json::Value;
 use crate::registry::Outcome;
@@ -23,7 +34,44 @@ use crate::rejection::Rejection;
 use crate::spec::Provider;
 use std::borrow::Cow;
 
+/// The `name` of a Gemini `functionResponse` for a call whose own name is not a name Gemini
+/// accepts, or could not be read at all. Gemini requires the field; this placeholder is a
+/// valid Gemini name that says plainly that the call's name is not known.
+pub const GEMINI_UNKNOWN_NAME: &str = "unknown";
+
+/// Longest function name Gemini accepts, in characters.
+const GEMINI_NAME_MAX_CHARS: usize = 64;
+
+/// True if Gemini accepts `name` as a function name: 1 to 64 characters, the first a letter
+/// or `_`, the rest ASCII letters, digits, `_`, `.`, `:` or `-` (the rule of Gemini's
+/// `FunctionDeclaration.name`, which a `functionResponse.name` must match).
+///
+/// ```
+/// use toolgate::result_block::is_gemini_name;
+///
+/// assert!(is_gemini_name("search_orders"));
+/// assert!(!is_gemini_name("search orders"));
+/// assert!(!is_gemini_name(""));
+/// ```
+pub fn is_gemini_name(name: &str) -> bool {
+    // Every accepted character is one ASCII byte, so the byte length bounds the characters,
+    // and an absurdly long name is refused before any of it is read.
+    if name.len() > GEMINI_NAME_MAX_CHARS {
+        return false;
+    }
+    let mut chars = name.chars();
+    let Some(first) = chars.next() else {
+        return false;
+    };
+    (first.is_ascii_alphabetic() || first == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-'))
+}
+
 /// The provider's tool-result message for `outcome`.
+///
+/// Gemini's block always carries a `name`, which Gemini requires: the call's own, or
+/// [`GEMINI_UNKNOWN_NAME`] when that is missing or not a name Gemini accepts (see the
+/// [module docs](self)).
 ///
 /// ```
 /// use toolgate::{result_block, Outcome};
@@ -72,12 +120,11 @@ pub fn result_block(outcome: &Outcome, provider: Provider) -> Value<'static> {
             members.push(key("output", string(flagged())));
         }
         Provider::Gemini => {
-            let mut inner = Vec::new();
-            push_some(
-                &mut inner,
-                "name",
-                outcome.tool().map(|tool| string(tool.to_owned())),
-            );
+            let name = outcome
+                .tool()
+                .filter(|name| is_gemini_name(name))
+                .unwrap_or(GEMINI_UNKNOWN_NAME);
+            let mut inner = vec![key("name", string(name.to_owned()))];
             push_some(&mut inner, "id", id);
             let field = if is_error { "error" } else { "output" };
             let response = Value::Object(vec![key(field, string(text.clone()))]);

@@ -146,17 +146,85 @@ fn a_call_without_an_id_gets_a_block_without_one() {
         Provider::Anthropic,
         r#"{"type":"tool_result","content":"Sunny, 21 °C"}"#,
     );
-    // A rejection whose tool name could not be read: Gemini's block has no name.
-    let gate = Gate::new(Vec::new()).unwrap();
-    let error = gate.check_call("[1]").unwrap_err();
+}
+
+/// Gemini's block for the rejection of `raw` by a gate holding only `get_weather`.
+fn gemini_rejection_block(raw: &str) -> String {
+    let spec = ToolSpec::new("get_weather", "Weather.")
+        .required("city", Type::string())
+        .build()
+        .unwrap();
+    let gate = Gate::new(vec![spec]).unwrap();
+    let rejection = gate.check_call(raw).unwrap_err();
+    // The block before the retry and the block of the final outcome agree.
     let outcome = Outcome::Rejected {
-        id: None,
-        error,
+        id: rejection.id().map(String::from),
+        error: rejection.clone(),
         first_rejection: None,
     };
-    check(
-        &outcome,
-        Provider::Gemini,
-        r#"{"functionResponse":{"response":{"error":"The call is an array, not a JSON object. Send one object: {\"name\": \"<tool>\", \"arguments\": {...}}."}}}"#,
+    let block = rejection.result_block(Provider::Gemini).to_string();
+    assert_eq!(block, result_block(&outcome, Provider::Gemini).to_string());
+    block
+}
+
+#[test]
+fn gemini_always_names_the_function_it_answers() {
+    // Gemini requires functionResponse.name. No name could be read: the placeholder.
+    assert_eq!(
+        gemini_rejection_block("[1]"),
+        r#"{"functionResponse":{"name":"unknown","response":{"error":"The call is an array, not a JSON object. Send one object: {\"name\": \"<tool>\", \"arguments\": {...}}."}}}"#
     );
+    assert_eq!(toolgate::result_block::GEMINI_UNKNOWN_NAME, "unknown");
+}
+
+#[test]
+fn gemini_answers_an_unknown_tool_by_the_name_the_model_wrote() {
+    let block =
+        gemini_rejection_block(r#"{"functionCall":{"name":"get_wether","args":{},"id":"g7"}}"#);
+    assert!(
+        block.starts_with(r#"{"functionResponse":{"name":"get_wether","id":"g7","response":{"error":"No tool named 'get_wether'."#),
+        "{block}"
+    );
+}
+
+#[test]
+fn gemini_answers_a_cut_off_call_by_the_name_read_before_the_cut() {
+    let block =
+        gemini_rejection_block(r#"{"functionCall":{"name":"get_weather","args":{"city":"Os"#);
+    assert!(
+        block.starts_with(r#"{"functionResponse":{"name":"get_weather","response":{"error":"#),
+        "{block}"
+    );
+}
+
+#[test]
+fn a_name_gemini_would_refuse_becomes_the_placeholder() {
+    let long = "a".repeat(65);
+    let longest = "a".repeat(64);
+    for (name, expect) in [
+        ("", "unknown"),
+        ("get weather", "unknown"),
+        ("get_weather!", "unknown"),
+        ("7_tools", "unknown"),
+        ("météo", "unknown"),
+        (long.as_str(), "unknown"),
+        (longest.as_str(), longest.as_str()),
+        ("_private.v2:get-weather", "_private.v2:get-weather"),
+    ] {
+        let raw = format!(r#"{{"functionCall":{{"name":"{name}","args":{{}}}}}}"#);
+        let block = gemini_rejection_block(&raw);
+        let prefix = format!(r#"{{"functionResponse":{{"name":"{expect}","response":{{"error":"#);
+        assert!(block.starts_with(&prefix), "{name:?}: {block}");
+    }
+}
+
+#[test]
+fn gemini_names_follow_the_documented_rule() {
+    use toolgate::result_block::is_gemini_name;
+    for name in ["a", "_", "get_weather", "A.b:c-d_9", &"x".repeat(64)] {
+        assert!(is_gemini_name(name), "{name}");
+    }
+    for name in ["", "9a", "-a", ".a", "a b", "a/b", "añ", &"x".repeat(65)] {
+        assert!(!is_gemini_name(name), "{name}");
+    }
 }
