@@ -168,6 +168,12 @@ impl Registry {
     ///   (the outcome's `first_rejection` is the first call's); if not, the outcome is [`Outcome::Rejected`] with the *second*
     ///   rejection, and the loop around this call decides what next (see `guard`).
     ///
+    /// A handler that returns `Err` or panics is [`Outcome::ToolFailed`]: the panic is
+    /// caught, its message kept, and nothing unwinds out of this call (not even a panic in
+    /// dropping the panic's payload). Catching needs `panic = "unwind"`, Rust's default; a
+    /// build with `panic = "abort"` stops the process at a handler's panic. `ask_model` is
+    /// the caller's own code, so a panic in it is not caught.
+    ///
     /// One retry, not a loop: a model that fails twice at the same call is usually stuck on
     /// something a third try will not fix (the schema is unclear, or the output limit cuts
     /// it), and every try costs a model round trip. The outcome says so, so the agent loop
@@ -259,13 +265,17 @@ impl Registry {
                 panicked: false,
                 first_rejection,
             },
-            Err(payload) => Outcome::ToolFailed {
-                id,
-                tool,
-                error: panic_message(payload.as_ref()),
-                panicked: true,
-                first_rejection,
-            },
+            Err(payload) => {
+                let error = panic_message(payload.as_ref());
+                drop_payload(payload);
+                Outcome::ToolFailed {
+                    id,
+                    tool,
+                    error,
+                    panicked: true,
+                    first_rejection,
+                }
+            }
         }
     }
 }
@@ -371,12 +381,25 @@ impl Outcome {
     pub fn text(&self) -> String {
         match self {
             Outcome::Dispatched { output, .. } => output.clone(),
+            // An empty error would leave the model a sentence that stops mid-way; say that
+            // the tool gave no message instead.
+            Outcome::ToolFailed {
+                tool,
+                error,
+                panicked: false,
+                ..
+            } if error.trim().is_empty() => {
+                format!("{tool} failed: the tool returned an error without a message")
+            }
             Outcome::ToolFailed {
                 tool,
                 error,
                 panicked: false,
                 ..
             } => format!("{tool} failed: {error}"),
+            Outcome::ToolFailed { tool, error, .. } if error.trim().is_empty() => {
+                format!("{tool} failed: the tool crashed without a message")
+            }
             Outcome::ToolFailed { tool, error, .. } => {
                 format!("{tool} failed: the tool crashed ({error})")
             }
@@ -385,12 +408,25 @@ impl Outcome {
     }
 }
 
-/// A panic's message: the `&str` or `String` it was raised with, else a fixed sentence.
+/// Drops a caught panic's payload without letting a panic in its destructor escape: std's
+/// `catch_unwind` docs warn that dropping the payload can itself panic, which here would
+/// unwind out of `handle_tool_call` after all. A payload from that second panic is leaked
+/// (forgotten) rather than dropped, so nothing can unwind from here.
+fn drop_payload(payload: Box<dyn Any + Send>) {
+    if let Err(second) = catch_unwind(AssertUnwindSafe(move || drop(payload))) {
+        std::mem::forget(second);
+    }
+}
+
+/// A panic's message: the `&str`, `String` or `Box<str>` it was raised with, else a fixed
+/// sentence.
 fn panic_message(payload: &(dyn Any + Send)) -> String {
     if let Some(message) = payload.downcast_ref::<&str>() {
         (*message).to_owned()
     } else if let Some(message) = payload.downcast_ref::<String>() {
         message.clone()
+    } else if let Some(message) = payload.downcast_ref::<Box<str>>() {
+        String::from(&**message)
     } else {
         String::from("the tool panicked without a message")
     }

@@ -231,6 +231,90 @@ fn a_panic_without_a_message_still_fails_cleanly() {
     );
 }
 
+/// A panic payload whose destructor panics too.
+struct PanicsOnDrop;
+
+impl Drop for PanicsOnDrop {
+    fn drop(&mut self) {
+        panic!("the payload's destructor panicked");
+    }
+}
+
+#[test]
+fn a_panic_whose_payload_panics_when_dropped_does_not_escape() {
+    // std's catch_unwind docs: dropping the caught payload can panic. That second panic must
+    // not unwind out of handle_tool_call.
+    let mut registry = Registry::new();
+    registry
+        .register(
+            ToolSpec::new("bomb", "Panics with a payload that panics on drop.")
+                .build()
+                .unwrap(),
+            |_| std::panic::panic_any(PanicsOnDrop),
+        )
+        .unwrap();
+    let (outcome, asked) = handle(&registry, r#"{"id":"c9","name":"bomb"}"#, "unused");
+    assert_eq!(
+        outcome,
+        Outcome::ToolFailed {
+            id: Some("c9".into()),
+            tool: "bomb".into(),
+            error: "the tool panicked without a message".into(),
+            panicked: true,
+            first_rejection: None,
+        }
+    );
+    assert!(asked.is_empty());
+}
+
+#[test]
+fn a_boxed_str_panic_keeps_its_message() {
+    let mut registry = Registry::new();
+    registry
+        .register(
+            ToolSpec::new("boxed", "Panics with a Box<str>.")
+                .build()
+                .unwrap(),
+            |_| std::panic::panic_any(Box::<str>::from("the cache file is corrupt")),
+        )
+        .unwrap();
+    let (outcome, _) = handle(&registry, r#"{"name":"boxed"}"#, "");
+    assert_eq!(
+        outcome.text(),
+        "boxed failed: the tool crashed (the cache file is corrupt)"
+    );
+}
+
+#[test]
+fn an_empty_error_or_panic_message_still_gives_the_model_a_sentence() {
+    let mut registry = Registry::new();
+    registry
+        .register(
+            ToolSpec::new("mute", "Errs with nothing.").build().unwrap(),
+            |_| Err(String::new()),
+        )
+        .unwrap();
+    registry
+        .register(
+            ToolSpec::new("gasp", "Panics with nothing.")
+                .build()
+                .unwrap(),
+            |_| panic!(""),
+        )
+        .unwrap();
+    let (mute, _) = handle(&registry, r#"{"name":"mute"}"#, "");
+    assert_eq!(
+        mute.text(),
+        "mute failed: the tool returned an error without a message"
+    );
+    let (gasp, _) = handle(&registry, r#"{"name":"gasp"}"#, "");
+    assert!(matches!(gasp, Outcome::ToolFailed { panicked: true, .. }));
+    assert_eq!(
+        gasp.text(),
+        "gasp failed: the tool crashed without a message"
+    );
+}
+
 #[test]
 fn duplicate_registration_is_an_error_and_changes_nothing() {
     let runs = Arc::new(AtomicUsize::new(0));
