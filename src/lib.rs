@@ -243,3 +243,8 @@ pub use result_block::result_block;
 // Re-exports of loop safety (issue #5).
 pub use counters::{Counters, Counts};
 pub use guard::{Guard, Unrecoverable};
+
+// The README's Rust examples run as doc tests, so the front page cannot drift from the code.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
