@@ -7,6 +7,10 @@
 // The library forbids unsafe code; the binary denies it everywhere but the counting
 // allocator, which cannot be written without `unsafe impl GlobalAlloc`.
 #![deny(unsafe_code)]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
 
 #[allow(unsafe_code)]
 mod alloc;
