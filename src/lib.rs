@@ -199,6 +199,45 @@
 //! `function_call_output`, Gemini `functionResponse`, MCP `CallToolResult`), flagged as an
 //! error for failures and rejections.
 //!
+//! # Loop safety: the guard and the counters
+//!
+//! One retry bounds the cost of a call; the [`Guard`] bounds the cost of a run. It counts
+//! rejected turns in a row per tool and ends the run at the third (configurable) with an
+//! [`Unrecoverable`] error naming the tool and the last rejection. It is keyed by tool
+//! because a model that fails at A, succeeds at B and fails at A again is exploring, not
+//! stuck; one that fails the same spec three turns running needs a better declaration, not a
+//! fourth try, and stopping there leaves a diagnosable point instead of a spent budget. The
+//! [`Counters`] keep every outcome and every rejection kind apart, so the rates say where to
+//! look: rejections at our declarations, tool failures at a dependency.
+//!
+//! ```
+//! use toolgate::{Counters, Guard, Registry, ToolSpec, Type};
+//!
+//! let mut registry = Registry::new();
+//! let spec = ToolSpec::new("issue_refund", "Refund part of an order, in cents.")
+//!     .required("amount_cents", Type::integer().min(1).max(50000))
+//!     .build()?;
+//! registry.register(spec, |_| Ok("refunded".to_string()))?;
+//!
+//! let (mut guard, counters) = (Guard::default(), Counters::default());
+//! let too_much = r#"{"name":"issue_refund","arguments":{"amount_cents":80000}}"#;
+//! let mut turns = 0;
+//! let stopped = loop {
+//!     turns += 1;
+//!     // The model keeps asking for more than the spec allows, and so does its one retry.
+//!     let outcome = registry.handle_tool_call(too_much, |_error| too_much.to_string());
+//!     counters.record(&outcome);
+//!     if let Err(unrecoverable) = guard.record(&outcome) {
+//!         break unrecoverable;
+//!     }
+//! };
+//! assert_eq!(turns, 3);
+//! assert_eq!(stopped.tool.as_deref(), Some("issue_refund"));
+//! let counts = counters.snapshot();
+//! assert_eq!((counts.rejected_calls, counts.dispatched), (3, 0));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # Layout
 //!
 //! Modules form floors, each using only those below it: [`json`] (parser, values, writer) →
