@@ -32,6 +32,13 @@
 //!         the unknown-field message lists the allowed names, so one retry fixes both;
 //!    4. `$ref`, then `allOf` in order, then `anyOf`, then `oneOf`.
 //!
+//! Step 1 is a separate pass over the value only when it is needed: while checking, each
+//! object's keys are compared as they are matched to its declared fields, so a valid value
+//! whose every object and array the types describe needs no second walk. Where the check
+//! leaves part of a value unseen (members no type describes, arrays without `items`,
+//! values nested deeper than [`MAX_VALUE_DEPTH`]) or finds any violation, the step-1 pass
+//! runs and its answer comes first, so the report is the same as if it had run first.
+//!
 //! When no alternative of an `anyOf` (or `oneOf`) matches, the report names what is most
 //! useful: if no alternative accepts the value's kind, a `type` violation listing the kinds
 //! the alternatives accept (`must be a string or null`); if exactly one accepts its kind,
@@ -92,12 +99,11 @@ pub const STEP_BUDGET: u32 = 1_000_000;
 /// Objects up to this size are checked for repeated keys pair by pair, without allocating.
 const PAIRWISE_KEYS: usize = 32;
 
-/// Objects up to this size remember which declared field each member is (on the stack).
-const MAPPED_MEMBERS: usize = 32;
-
-/// "Not a declared field" in that record; objects with this many fields or more compare
-/// names instead.
-const NOT_DECLARED: u8 = u8::MAX;
+/// Objects with up to this many members and fields record which member holds each
+/// declared field on the stack (a member index plus one fits a `u8`); larger ones find
+/// members by name.
+const MAPPED_MEMBERS: usize = 254;
+const MAPPED_FIELDS: usize = 64;
 
 /// Received values are cut to this many characters.
 const RECEIVED_CHARS: usize = 120;
@@ -128,10 +134,19 @@ impl Schema {
         let mut cx = Cx {
             defs: &self.defs,
             fuel: STEP_BUDGET,
+            covered: true,
         };
-        scan(value, 0)
-            .and_then(|()| check(&mut cx, &self.root, value, 0))
-            .map_err(|fail| fail.into_violation(value))
+        // Step 1 (repeats and depth) is decided by `scan` only when the check did not
+        // already settle it: a passing check that looked at every object's keys and stayed
+        // shallow has seen every repeat, and on a failure the scan runs first so that its
+        // answer (the first repeat in document order) takes precedence, as documented.
+        let checked = check(&mut cx, &self.root, value, 0);
+        let outcome = match checked {
+            Ok(()) if cx.covered => Ok(()),
+            Ok(()) => scan(value, 0),
+            Err(fail) => Err(scan(value, 0).err().unwrap_or(fail)),
+        };
+        outcome.map_err(|fail| fail.into_violation(value))
     }
 }
 
@@ -151,6 +166,11 @@ impl ToolSpec {
 struct Cx<'s> {
     defs: &'s [(String, Type)],
     fuel: u32,
+    /// True while every object the check has passed had its keys compared for repeats and
+    /// every value it passed was shallower than [`MAX_VALUE_DEPTH`]: then a passing check
+    /// needs no separate step-1 scan. Cleared (never set again) where a check leaves part of
+    /// a value unseen: members no type describes, arrays without `items`, deep values.
+    covered: bool,
 }
 
 /// The first violation as found: borrowed references only, so that a failing alternative
@@ -211,6 +231,11 @@ fn check<'s, 'v>(
         Some(fuel) => cx.fuel = fuel,
         None => return fail(Broken::TooComplex),
     }
+    // Types nest at least as deep as the values they check, so below this depth the value
+    // is shallow enough for step 1; deeper, the scan decides.
+    if depth >= MAX_VALUE_DEPTH {
+        cx.covered = false;
+    }
     if let Some(allowed) = &ty.enumeration {
         let found = match value {
             // The common enum: strings, compared without the general equality's dispatch.
@@ -256,8 +281,10 @@ fn check<'s, 'v>(
             if !kinds.contains(Kinds::OBJECT) {
                 return fail(Broken::Kind(kinds));
             }
-            if let Some(object) = &ty.object {
-                check_object(cx, object, members, value, depth)?;
+            match &ty.object {
+                Some(object) => check_object(cx, object, members, value, depth)?,
+                None if members.is_empty() => {}
+                None => cx.covered = false,
             }
         }
         Value::Null | Value::Bool(_) => {}
@@ -381,10 +408,14 @@ fn check_array<'s, 'v>(
             return fail(Broken::Unique(first, second));
         }
     }
-    if let Some(item_type) = &rules.items {
-        for item in items {
-            check(cx, item_type, item, depth + 1)?;
+    match &rules.items {
+        Some(item_type) => {
+            for item in items {
+                check(cx, item_type, item, depth + 1)?;
+            }
         }
+        None if items.iter().any(scan::is_container) => cx.covered = false,
+        None => {}
     }
     Ok(())
 }
@@ -396,34 +427,28 @@ fn check_object<'s, 'v>(
     value: &'v Value<'v>,
     depth: usize,
 ) -> Checked<'s, 'v> {
-    let fail = |what| Err(Fail { at: value, what });
     let fields = object.fields.as_slice();
+    if fields.len() > MAPPED_FIELDS || members.len() > MAPPED_MEMBERS {
+        cx.covered = false;
+        return check_object_by_name(cx, object, members, value, depth);
+    }
+    let fail = |what| Err(Fail { at: value, what });
     let open = !matches!(object.additional, super::Additional::Forbidden);
-    // Which declared field each member is (`NOT_DECLARED` for none), kept on the stack for
-    // objects of up to `MAPPED_MEMBERS` members, so field values are found again without
-    // comparing names; and one presence bit per field for the first 64 fields. Beyond
-    // either bound, names are compared again: no allocation either way.
-    let mapped = members.len() <= MAPPED_MEMBERS && fields.len() < usize::from(NOT_DECLARED);
-    let mut field_of = [NOT_DECLARED; MAPPED_MEMBERS];
-    let mut present: u64 = 0;
+    // For each declared field, one plus the index of the member that holds it (0: absent),
+    // on the stack. Filling it finds, in passing, a key that repeats a declared field; a
+    // repeat among undeclared members is left to the scan.
+    let mut member_of = [0u8; MAPPED_FIELDS];
     for (member_index, (key, _)) in members.iter().enumerate() {
-        match fields.iter().position(|field| same_name(&field.name, key)) {
-            Some(index) => {
-                present |= 1u64.checked_shl(to_u32(index)).unwrap_or(0);
-                if let (true, Some(slot)) = (mapped, field_of.get_mut(member_index)) {
-                    *slot = u8::try_from(index).unwrap_or(NOT_DECLARED);
-                }
-            }
-            None if open => {}
+        match field_index(fields, key).and_then(|index| member_of.get_mut(index)) {
+            Some(slot) if *slot != 0 => return fail(Broken::DuplicateKey(key)),
+            Some(slot) => *slot = u8::try_from(member_index + 1).unwrap_or(u8::MAX),
+            None if open => cx.covered = false,
             None => return fail(Broken::Unknown(key, fields)),
         }
     }
-    let is_present = |index: usize, name: &str| match 1u64.checked_shl(to_u32(index)) {
-        Some(bit) if index < 64 => present & bit != 0,
-        _ => members.iter().any(|(key, _)| same_name(key, name)),
-    };
-    for (index, field) in fields.iter().enumerate() {
-        if field.required && !is_present(index, &field.name) {
+    let member_of = member_of.get(..fields.len()).unwrap_or(&[]);
+    for (field, &slot) in fields.iter().zip(member_of) {
+        if field.required && slot == 0 {
             return fail(Broken::Required(&field.name));
         }
     }
@@ -432,31 +457,68 @@ fn check_object<'s, 'v>(
             check_name(cx, names, key, value, depth)?;
         }
     }
-    let field_of = field_of.get(..members.len()).unwrap_or(&[]);
-    for (index, field) in fields.iter().enumerate() {
-        if !is_present(index, &field.name) {
-            continue;
-        }
-        let member = if mapped {
-            let wanted = u8::try_from(index).unwrap_or(NOT_DECLARED);
-            field_of
-                .iter()
-                .position(|&of| of == wanted)
-                .and_then(|member_index| members.get(member_index))
-        } else {
-            members.iter().find(|(key, _)| same_name(key, &field.name))
-        };
-        if let Some((_, item)) = member {
+    for (field, &slot) in fields.iter().zip(member_of) {
+        if let Some((_, item)) = usize::from(slot)
+            .checked_sub(1)
+            .and_then(|index| members.get(index))
+        {
             check(cx, &field.ty, item, depth + 1)?;
         }
     }
     if let super::Additional::Typed(additional) = &object.additional {
-        for (member_index, (key, item)) in members.iter().enumerate() {
-            let declared = match field_of.get(member_index) {
-                Some(&of) if mapped => of != NOT_DECLARED,
-                _ => fields.iter().any(|field| same_name(&field.name, key)),
-            };
-            if !declared {
+        for (member_index, (_, item)) in members.iter().enumerate() {
+            let mark = u8::try_from(member_index + 1).unwrap_or(u8::MAX);
+            if !member_of.contains(&mark) {
+                check(cx, additional, item, depth + 1)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The index of the declared field named `key`, comparing lengths and first bytes before
+/// whole names (a linear scan beats any map for the handful of fields a tool declares).
+#[inline]
+fn field_index(fields: &[Field], key: &str) -> Option<usize> {
+    fields.iter().position(|field| same_name(&field.name, key))
+}
+
+/// [`check_object`] for objects too large to map on the stack: the same checks in the same
+/// order, finding members by name.
+fn check_object_by_name<'s, 'v>(
+    cx: &mut Cx<'s>,
+    object: &'s ObjectType,
+    members: &'v [Member<'v>],
+    value: &'v Value<'v>,
+    depth: usize,
+) -> Checked<'s, 'v> {
+    let fail = |what| Err(Fail { at: value, what });
+    let fields = object.fields.as_slice();
+    let open = !matches!(object.additional, super::Additional::Forbidden);
+    for (key, _) in members {
+        if !open && field_index(fields, key).is_none() {
+            return fail(Broken::Unknown(key, fields));
+        }
+    }
+    let find = |name: &str| members.iter().find(|(key, _)| same_name(key, name));
+    for field in fields {
+        if field.required && find(&field.name).is_none() {
+            return fail(Broken::Required(&field.name));
+        }
+    }
+    if let Some(names) = &object.property_names {
+        for (key, _) in members {
+            check_name(cx, names, key, value, depth)?;
+        }
+    }
+    for field in fields {
+        if let Some((_, item)) = find(&field.name) {
+            check(cx, &field.ty, item, depth + 1)?;
+        }
+    }
+    if let super::Additional::Typed(additional) = &object.additional {
+        for (key, item) in members {
+            if field_index(fields, key).is_none() {
                 check(cx, additional, item, depth + 1)?;
             }
         }
@@ -560,8 +622,4 @@ pub(crate) fn same_name(a: &str, b: &str) -> bool {
         return a.iter().zip(b).all(|(x, y)| x == y);
     }
     a == b
-}
-
-fn to_u32(index: usize) -> u32 {
-    u32::try_from(index).unwrap_or(u32::MAX)
 }

@@ -250,3 +250,80 @@ fn explaining_failed_alternatives_over_shared_definitions_stays_bounded() {
         .map(|v| v.rule().label());
     assert_eq!(found, Some("too_complex"));
 }
+
+/// `{a?: "x", b?: {k?: integer}}`, both objects closed.
+fn two_levels() -> Schema {
+    Schema {
+        root: object(vec![
+            ("a", Type::string().one_of(["x"]), false),
+            ("b", object(vec![("k", Type::integer(), false)]), false),
+        ]),
+        defs: Vec::new(),
+    }
+}
+
+#[test]
+fn a_repeated_key_is_reported_before_rules_the_check_meets_first() {
+    let schema = two_levels();
+    // The check reaches `a`'s enum before `b`'s keys; the repeat still wins (step 1).
+    check(
+        &schema,
+        r#"{"a":"y","b":{"k":1,"k":2}}"#,
+        "b has duplicate field 'k'",
+    );
+    // The check meets the repeat of `a` first, yet the report is step 1's: the root's
+    // repeat, found before descending.
+    check(
+        &schema,
+        r#"{"b":{"k":1,"k":1},"a":"x","a":"x"}"#,
+        "duplicate field 'a'",
+    );
+    // An unknown field that repeats: the repeat is what is reported.
+    check(&schema, r#"{"z":1,"z":1}"#, "duplicate field 'z'");
+    check(&schema, r#"{"a":"x","b":{"k":1}}"#, "ok");
+}
+
+#[test]
+fn a_repeated_key_inside_an_alternative_is_not_excused_by_another_alternative() {
+    let schema = Schema {
+        root: object(vec![(
+            "x",
+            Type::any_of([object(vec![("k", Type::string(), false)]), Type::any()]),
+            true,
+        )]),
+        defs: Vec::new(),
+    };
+    check(&schema, r#"{"x":{"k":"s"}}"#, "ok");
+    check(
+        &schema,
+        r#"{"x":{"k":"s","k":"t"}}"#,
+        "x has duplicate field 'k'",
+    );
+}
+
+#[test]
+fn values_deeper_than_the_limit_are_refused_even_when_every_level_is_described() {
+    // Every level of the tree has a type, so the check alone would pass; step 1's depth
+    // limit still applies.
+    let schema = tree();
+    let levels = 140;
+    let text = format!(
+        r#"{{"tree":{}{{"value":0}}{}}}"#,
+        r#"{"value":1,"children":["#.repeat(levels),
+        "]}".repeat(levels)
+    );
+    let limits = json::Limits {
+        max_depth: 1000,
+        ..json::Limits::default()
+    };
+    let value = json::parse_with(&text, limits).unwrap_or(Value::Null);
+    let found = schema.validate(&value).err().map(|v| v.rule().clone());
+    assert_eq!(found, Some(Rule::TooDeep { limit: 256 }));
+    let shallow = format!(
+        r#"{{"tree":{}{{"value":0}}{}}}"#,
+        r#"{"value":1,"children":["#.repeat(100),
+        "]}".repeat(100)
+    );
+    let value = json::parse_with(&shallow, limits).unwrap_or(Value::Null);
+    assert!(schema.validate(&value).is_ok());
+}
