@@ -327,3 +327,24 @@ fn values_deeper_than_the_limit_are_refused_even_when_every_level_is_described()
     let value = json::parse_with(&shallow, limits).unwrap_or(Value::Null);
     assert!(schema.validate(&value).is_ok());
 }
+
+#[test]
+fn names_compare_equal_exactly_when_every_byte_agrees() {
+    // Every length through three words, with a difference at every position: the word
+    // compares (and their overlaps) must see each byte.
+    for len in 0..=26 {
+        let base: String = (0..len)
+            .map(|i| char::from(b'a' + (i % 26) as u8))
+            .collect();
+        assert!(super::same_name(&base, &base.clone()), "{base}");
+        for at in 0..len {
+            let mut other = base.clone().into_bytes();
+            if let Some(byte) = other.get_mut(at) {
+                *byte = b'Z';
+            }
+            let other = String::from_utf8(other).unwrap_or_default();
+            assert!(!super::same_name(&base, &other), "{base} vs {other}");
+        }
+        assert!(!super::same_name(&base, &format!("{base}a")), "{base}");
+    }
+}
