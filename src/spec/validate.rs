@@ -318,17 +318,25 @@ fn check_number<'s>(ty: &'s Type, text: &str) -> Result<(), Broken<'s, 'static>>
     {
         return Ok(());
     }
-    if !(kinds.accepts_fractions() || (kinds.contains(Kinds::INTEGER) && number::is_i64(text))) {
-        return Err(Broken::Kind(kinds));
+    // Read once: the kind and both bounds need it.
+    let plain = number::Plain::parse(text);
+    if !kinds.accepts_fractions() {
+        let integer = match plain {
+            Some(plain) => plain.is_integer(),
+            None => number::is_i64(text),
+        };
+        if !(integer && kinds.contains(Kinds::INTEGER)) {
+            return Err(Broken::Kind(kinds));
+        }
     }
     if let Some(bound) = &rules.minimum {
-        let order = number::compare(text, bound.value.as_str());
+        let order = number::compare_to(text, plain, bound.value.as_str());
         if order == Ordering::Less || (bound.exclusive && order == Ordering::Equal) {
             return Err(Broken::Minimum(bound, ty));
         }
     }
     if let Some(bound) = &rules.maximum {
-        let order = number::compare(text, bound.value.as_str());
+        let order = number::compare_to(text, plain, bound.value.as_str());
         if order == Ordering::Greater || (bound.exclusive && order == Ordering::Equal) {
             return Err(Broken::Maximum(bound, ty));
         }
@@ -343,15 +351,19 @@ fn check_number<'s>(ty: &'s Type, text: &str) -> Result<(), Broken<'s, 'static>>
 
 /// `minLength` and `maxLength` in code points, counting only when the byte length cannot
 /// decide (a code point takes one to four bytes).
+#[inline]
 fn check_length<'s>(ty: &'s Type, text: &str) -> Result<(), Broken<'s, 'static>> {
     let rules = &ty.string;
+    let n_bytes = u64::try_from(text.len()).unwrap_or(u64::MAX);
     if let Some(min) = rules.min_length {
-        if !has_at_least_chars(text, min) {
+        // Four bytes per code point at most: a text of `4 * min` bytes is long enough.
+        if n_bytes / 4 < min && !has_at_least_chars(text, min) {
             return Err(Broken::MinLength(min, rules.max_length));
         }
     }
     if let Some(max) = rules.max_length {
-        if has_at_least_chars(text, max.saturating_add(1)) {
+        // At least one byte per code point: a text of `max` bytes is short enough.
+        if n_bytes > max && has_at_least_chars(text, max.saturating_add(1)) {
             return Err(Broken::MaxLength(max, rules.min_length));
         }
     }
