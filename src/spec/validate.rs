@@ -216,7 +216,10 @@ enum NameRule<'s> {
 
 type Checked<'s, 'v> = Result<(), Fail<'s, 'v>>;
 
-/// Step 2: one value against one type.
+/// Step 2: one value against one type. Inlined into its callers (the field and item
+/// loops), so that a scalar against a plain type costs no call; containers and the
+/// combinators go out of line.
+#[inline(always)]
 fn check<'s, 'v>(
     cx: &mut Cx<'s>,
     ty: &'s Type,
@@ -289,11 +292,34 @@ fn check<'s, 'v>(
         }
         Value::Null | Value::Bool(_) => {}
     }
+    if ty.reference.is_some()
+        || !ty.all_of.is_empty()
+        || !ty.any_of.is_empty()
+        || !ty.one_of.is_empty()
+    {
+        check_combined(cx, ty, value, depth)?;
+    }
+    Ok(())
+}
+
+/// Step 2.4: `$ref`, then `allOf` in order, then `anyOf`, then `oneOf`.
+#[inline(never)]
+fn check_combined<'s, 'v>(
+    cx: &mut Cx<'s>,
+    ty: &'s Type,
+    value: &'v Value<'v>,
+    depth: usize,
+) -> Checked<'s, 'v> {
     if let Some(index) = ty.reference {
         match cx.defs.get(index) {
             Some((_, target)) => check(cx, target, value, depth + 1)?,
             // A dangling reference is refused when the spec is built; accept nothing.
-            None => return fail(Broken::Kind(Kinds::NONE)),
+            None => {
+                return Err(Fail {
+                    at: value,
+                    what: Broken::Kind(Kinds::NONE),
+                })
+            }
         }
     }
     for branch in &ty.all_of {
@@ -308,6 +334,7 @@ fn check<'s, 'v>(
     Ok(())
 }
 
+#[inline(never)]
 fn check_number<'s>(ty: &'s Type, text: &str) -> Result<(), Broken<'s, 'static>> {
     let kinds = ty.kinds;
     let rules = &ty.number;
@@ -351,7 +378,7 @@ fn check_number<'s>(ty: &'s Type, text: &str) -> Result<(), Broken<'s, 'static>>
 
 /// `minLength` and `maxLength` in code points, counting only when the byte length cannot
 /// decide (a code point takes one to four bytes).
-#[inline]
+#[inline(always)]
 fn check_length<'s>(ty: &'s Type, text: &str) -> Result<(), Broken<'s, 'static>> {
     let rules = &ty.string;
     let n_bytes = u64::try_from(text.len()).unwrap_or(u64::MAX);
@@ -396,6 +423,7 @@ fn has_at_least_chars(text: &str, n: u64) -> bool {
     }
 }
 
+#[inline(never)]
 fn check_array<'s, 'v>(
     cx: &mut Cx<'s>,
     rules: &'s ArrayRules,
@@ -432,6 +460,7 @@ fn check_array<'s, 'v>(
     Ok(())
 }
 
+#[inline(never)]
 fn check_object<'s, 'v>(
     cx: &mut Cx<'s>,
     object: &'s ObjectType,
