@@ -105,6 +105,9 @@ const PAIRWISE_KEYS: usize = 32;
 const MAPPED_MEMBERS: usize = 254;
 const MAPPED_FIELDS: usize = 64;
 
+// The depth test in `check` relies on this order.
+const _: () = assert!(MAX_VALUE_DEPTH <= MAX_CHECK_DEPTH);
+
 /// Received values are cut to this many characters.
 const RECEIVED_CHARS: usize = 120;
 
@@ -227,17 +230,17 @@ fn check<'s, 'v>(
     depth: usize,
 ) -> Checked<'s, 'v> {
     let fail = |what| Err(Fail { at: value, what });
-    if depth >= MAX_CHECK_DEPTH {
-        return fail(Broken::TooDeep(MAX_CHECK_DEPTH));
+    // Types nest at least as deep as the values they check, so below `MAX_VALUE_DEPTH`
+    // the value is shallow enough for step 1; deeper, the scan decides.
+    if depth >= MAX_VALUE_DEPTH {
+        if depth >= MAX_CHECK_DEPTH {
+            return fail(Broken::TooDeep(MAX_CHECK_DEPTH));
+        }
+        cx.covered = false;
     }
     match cx.fuel.checked_sub(1) {
         Some(fuel) => cx.fuel = fuel,
         None => return fail(Broken::TooComplex),
-    }
-    // Types nest at least as deep as the values they check, so below this depth the value
-    // is shallow enough for step 1; deeper, the scan decides.
-    if depth >= MAX_VALUE_DEPTH {
-        cx.covered = false;
     }
     if let Some(allowed) = &ty.enumeration {
         let found = match value {
@@ -292,11 +295,8 @@ fn check<'s, 'v>(
         }
         Value::Null | Value::Bool(_) => {}
     }
-    if ty.reference.is_some()
-        || !ty.all_of.is_empty()
-        || !ty.any_of.is_empty()
-        || !ty.one_of.is_empty()
-    {
+    // One branch for the rare case (`|`, not `||`: every value passes this test).
+    if ty.reference.is_some() | (ty.all_of.len() | ty.any_of.len() | ty.one_of.len() != 0) {
         check_combined(cx, ty, value, depth)?;
     }
     Ok(())
@@ -479,8 +479,18 @@ fn check_object<'s, 'v>(
     // on the stack. Filling it finds, in passing, a key that repeats a declared field; a
     // repeat among undeclared members is left to the scan.
     let mut member_of = [0u8; MAPPED_FIELDS];
+    // Models mostly write members in declaration order, so the field after the last one
+    // matched is tried first.
+    let mut next_field = 0;
     for (member_index, (key, _)) in members.iter().enumerate() {
-        match field_index(fields, key).and_then(|index| member_of.get_mut(index)) {
+        let found = match fields.get(next_field) {
+            Some(field) if same_name(&field.name, key) => Some(next_field),
+            _ => field_index(fields, key),
+        };
+        if let Some(index) = found {
+            next_field = index + 1;
+        }
+        match found.and_then(|index| member_of.get_mut(index)) {
             Some(slot) if *slot != 0 => return fail(Broken::DuplicateKey(key)),
             Some(slot) => *slot = u8::try_from(member_index + 1).unwrap_or(u8::MAX),
             None if open => cx.covered = false,
