@@ -357,13 +357,13 @@ fn check_number<'s>(ty: &'s Type, text: &str) -> Result<(), Broken<'s, 'static>>
         }
     }
     if let Some(bound) = &rules.minimum {
-        let order = number::compare_to(text, plain, bound.value.as_str());
+        let order = number::compare_to(text, plain, bound.value.as_str(), bound.as_plain_i64());
         if order == Ordering::Less || (bound.exclusive && order == Ordering::Equal) {
             return Err(Broken::Minimum(bound, ty));
         }
     }
     if let Some(bound) = &rules.maximum {
-        let order = number::compare_to(text, plain, bound.value.as_str());
+        let order = number::compare_to(text, plain, bound.value.as_str(), bound.as_plain_i64());
         if order == Ordering::Greater || (bound.exclusive && order == Ordering::Equal) {
             return Err(Broken::Maximum(bound, ty));
         }

@@ -399,11 +399,17 @@ impl Plain {
     }
 }
 
-/// Numeric order of number text against a bound's text, exactly, taking the fast path when
-/// the value was read as [`Plain`] and the bound is a plain integer.
+/// Numeric order of number text against a bound, exactly, taking the fast path when the
+/// value was read as [`Plain`] and the bound is a plain integer (`integer`, read when the
+/// spec was built).
 #[inline]
-pub(crate) fn compare_to(value: &str, plain: Option<Plain>, bound: &str) -> Ordering {
-    match (plain, plain_i64(bound)) {
+pub(crate) fn compare_to(
+    value: &str,
+    plain: Option<Plain>,
+    bound: &str,
+    integer: Option<i64>,
+) -> Ordering {
+    match (plain, integer) {
         (Some(plain), Some(bound)) => plain.cmp_i64(bound),
         _ => Decimal::parse(value).compare(&Decimal::parse(bound)),
     }
@@ -543,7 +549,10 @@ mod tests {
             }
             for bound in bounds {
                 let exact = Decimal::parse(value).compare(&Decimal::parse(bound));
-                assert_eq!(compare_to(value, plain, bound), exact, "{value} vs {bound}");
+                let fast = compare_to(value, plain, bound, plain_i64(bound));
+                let slow = compare_to(value, plain, bound, None);
+                assert_eq!(fast, exact, "{value} vs {bound}");
+                assert_eq!(slow, exact, "{value} vs {bound}");
             }
         }
         for text in ["", "-", "1.", "-.5", ".5", "1.2.3", "1x"] {

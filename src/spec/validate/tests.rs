@@ -348,3 +348,27 @@ fn names_compare_equal_exactly_when_every_byte_agrees() {
         assert!(!super::same_name(&base, &format!("{base}a")), "{base}");
     }
 }
+
+#[test]
+fn bounds_beyond_the_precomputed_range_compare_exactly() {
+    // 3_000_000_000 is beyond `i32`, so these take the exact decimal path; -5 does not.
+    let schema = Schema {
+        root: object(vec![
+            ("big", Type::integer().min(-5).max(3_000_000_000_i64), false),
+            ("small", Type::number().min(-5).max(7), false),
+        ]),
+        defs: Vec::new(),
+    };
+    let label = |args: &str| {
+        let value = json::parse(args).unwrap_or(Value::Null);
+        schema.validate(&value).err().map(|v| v.rule().label())
+    };
+    assert_eq!(label(r#"{"big":3000000000}"#), None);
+    assert_eq!(label(r#"{"big":3000000001}"#), Some("maximum"));
+    assert_eq!(label(r#"{"big":-5,"small":-5}"#), None);
+    assert_eq!(label(r#"{"big":-6}"#), Some("minimum"));
+    assert_eq!(label(r#"{"small":-5.5}"#), Some("minimum"));
+    assert_eq!(label(r#"{"small":7.0001}"#), Some("maximum"));
+    assert_eq!(label(r#"{"small":6.9999}"#), None);
+    assert_eq!(label(r#"{"small":7e0}"#), None);
+}
