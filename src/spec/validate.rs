@@ -68,7 +68,9 @@
 
 mod equal;
 mod kinds;
+mod name;
 pub(crate) mod number;
+mod object;
 mod report;
 mod scan;
 #[cfg(test)]
@@ -76,11 +78,13 @@ mod tests;
 
 #[cfg(doc)]
 use super::Rule;
-use super::{ArrayRules, Bound, Field, Kinds, ObjectType, Schema, ToolSpec, Type, Violation};
-use crate::json::{Member, Value};
+use super::{ArrayRules, Bound, Field, Kinds, Schema, ToolSpec, Type, Violation};
+use crate::json::Value;
 use equal::{equal, first_repeat};
 use kinds::kinds_charged;
 pub(crate) use kinds::{admits, kinds_of};
+pub(crate) use name::same_name;
+use object::check_object;
 use scan::scan;
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -460,123 +464,6 @@ fn check_array<'s, 'v>(
     Ok(())
 }
 
-#[inline(never)]
-fn check_object<'s, 'v>(
-    cx: &mut Cx<'s>,
-    object: &'s ObjectType,
-    members: &'v [Member<'v>],
-    value: &'v Value<'v>,
-    depth: usize,
-) -> Checked<'s, 'v> {
-    let fields = object.fields.as_slice();
-    if fields.len() > MAPPED_FIELDS || members.len() > MAPPED_MEMBERS {
-        cx.covered = false;
-        return check_object_by_name(cx, object, members, value, depth);
-    }
-    let fail = |what| Err(Fail { at: value, what });
-    let open = !matches!(object.additional, super::Additional::Forbidden);
-    // For each declared field, one plus the index of the member that holds it (0: absent),
-    // on the stack. Filling it finds, in passing, a key that repeats a declared field; a
-    // repeat among undeclared members is left to the scan.
-    let mut member_of = [0u8; MAPPED_FIELDS];
-    // Models mostly write members in declaration order, so the field after the last one
-    // matched is tried first.
-    let mut next_field = 0;
-    for (member_index, (key, _)) in members.iter().enumerate() {
-        let found = match fields.get(next_field) {
-            Some(field) if same_name(&field.name, key) => Some(next_field),
-            _ => field_index(fields, key),
-        };
-        if let Some(index) = found {
-            next_field = index + 1;
-        }
-        match found.and_then(|index| member_of.get_mut(index)) {
-            Some(slot) if *slot != 0 => return fail(Broken::DuplicateKey(key)),
-            Some(slot) => *slot = u8::try_from(member_index + 1).unwrap_or(u8::MAX),
-            None if open => cx.covered = false,
-            None => return fail(Broken::Unknown(key, fields)),
-        }
-    }
-    let member_of = member_of.get(..fields.len()).unwrap_or(&[]);
-    for (field, &slot) in fields.iter().zip(member_of) {
-        if field.required && slot == 0 {
-            return fail(Broken::Required(&field.name));
-        }
-    }
-    if let Some(names) = &object.property_names {
-        for (key, _) in members {
-            check_name(cx, names, key, value, depth)?;
-        }
-    }
-    for (field, &slot) in fields.iter().zip(member_of) {
-        if let Some((_, item)) = usize::from(slot)
-            .checked_sub(1)
-            .and_then(|index| members.get(index))
-        {
-            check(cx, &field.ty, item, depth + 1)?;
-        }
-    }
-    if let super::Additional::Typed(additional) = &object.additional {
-        for (member_index, (_, item)) in members.iter().enumerate() {
-            let mark = u8::try_from(member_index + 1).unwrap_or(u8::MAX);
-            if !member_of.contains(&mark) {
-                check(cx, additional, item, depth + 1)?;
-            }
-        }
-    }
-    Ok(())
-}
-
-/// The index of the declared field named `key`, comparing lengths and first bytes before
-/// whole names (a linear scan beats any map for the handful of fields a tool declares).
-#[inline]
-fn field_index(fields: &[Field], key: &str) -> Option<usize> {
-    fields.iter().position(|field| same_name(&field.name, key))
-}
-
-/// [`check_object`] for objects too large to map on the stack: the same checks in the same
-/// order, finding members by name.
-fn check_object_by_name<'s, 'v>(
-    cx: &mut Cx<'s>,
-    object: &'s ObjectType,
-    members: &'v [Member<'v>],
-    value: &'v Value<'v>,
-    depth: usize,
-) -> Checked<'s, 'v> {
-    let fail = |what| Err(Fail { at: value, what });
-    let fields = object.fields.as_slice();
-    let open = !matches!(object.additional, super::Additional::Forbidden);
-    for (key, _) in members {
-        if !open && field_index(fields, key).is_none() {
-            return fail(Broken::Unknown(key, fields));
-        }
-    }
-    let find = |name: &str| members.iter().find(|(key, _)| same_name(key, name));
-    for field in fields {
-        if field.required && find(&field.name).is_none() {
-            return fail(Broken::Required(&field.name));
-        }
-    }
-    if let Some(names) = &object.property_names {
-        for (key, _) in members {
-            check_name(cx, names, key, value, depth)?;
-        }
-    }
-    for field in fields {
-        if let Some((_, item)) = find(&field.name) {
-            check(cx, &field.ty, item, depth + 1)?;
-        }
-    }
-    if let super::Additional::Typed(additional) = &object.additional {
-        for (key, item) in members {
-            if field_index(fields, key).is_none() {
-                check(cx, additional, item, depth + 1)?;
-            }
-        }
-    }
-    Ok(())
-}
-
 /// A field name against `propertyNames`: the name is checked as a string value, and a
 /// violation is reported on the object, naming the field.
 fn check_name<'s, 'v>(
@@ -660,57 +547,4 @@ fn check_alternatives<'s, 'v>(
         (matched, _, _) => Broken::OneOf(n, matched),
     };
     Err(Fail { at: value, what })
-}
-
-/// String equality for names and enum values, which are short: lengths first, then whole
-/// 8-, 4- or 2-byte words (the last one overlapping the one before), so that a ten-byte
-/// name takes two word compares instead of ten byte compares or a library call.
-#[inline]
-pub(crate) fn same_name(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    a.len() == b.len() && same_bytes(a, b)
-}
-
-/// `a == b` for slices of equal length.
-#[inline]
-fn same_bytes(a: &[u8], b: &[u8]) -> bool {
-    let n = a.len();
-    if n >= 8 {
-        let mut at = 0;
-        while at + 8 < n {
-            if word8(a, at) != word8(b, at) {
-                return false;
-            }
-            at += 8;
-        }
-        return word8(a, n - 8) == word8(b, n - 8);
-    }
-    if n >= 4 {
-        return word4(a, 0) == word4(b, 0) && word4(a, n - 4) == word4(b, n - 4);
-    }
-    if n >= 2 {
-        return word2(a, 0) == word2(b, 0) && word2(a, n - 2) == word2(b, n - 2);
-    }
-    a.first() == b.first()
-}
-
-// The bytes of `bytes` from `at` as one word (`None` past the end, which callers never
-// reach: they read within a length both slices share).
-
-#[inline]
-fn word8(bytes: &[u8], at: usize) -> Option<u64> {
-    let chunk = bytes.get(at..at.checked_add(8)?)?;
-    <[u8; 8]>::try_from(chunk).ok().map(u64::from_le_bytes)
-}
-
-#[inline]
-fn word4(bytes: &[u8], at: usize) -> Option<u32> {
-    let chunk = bytes.get(at..at.checked_add(4)?)?;
-    <[u8; 4]>::try_from(chunk).ok().map(u32::from_le_bytes)
-}
-
-#[inline]
-fn word2(bytes: &[u8], at: usize) -> Option<u16> {
-    let chunk = bytes.get(at..at.checked_add(2)?)?;
-    <[u8; 2]>::try_from(chunk).ok().map(u16::from_le_bytes)
 }
