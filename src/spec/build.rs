@@ -420,7 +420,7 @@ impl Type {
     fn bound(mut self, n: impl IntoNumber, exclusive: bool, lower: bool) -> Type {
         match n.into_number() {
             Ok(value) => {
-                let bound = Some(Bound { value, exclusive });
+                let bound = Some(Bound::new(value, exclusive));
                 if lower {
                     self.number.minimum = bound;
                 } else {

@@ -96,6 +96,15 @@ pub struct Bound {
     pub(crate) value: crate::json::Number<'static>,
     /// True for `exclusiveMinimum` / `exclusiveMaximum`: the bound itself is refused.
     pub(crate) exclusive: bool,
+    /// `value` when its text is a plain integer (`-`? and digits) within `i32`, read once
+    /// here so that validation compares such bounds as integers; meaningful only when
+    /// `is_integer`. (An `i32` and a flag fit beside `exclusive` in the padding a `Bound`
+    /// had anyway, so the build errors that carry two stay small; bounds beyond `i32` take
+    /// the exact decimal path.) Invariant: both are set by [`Bound::new`] from `value`,
+    /// never independently.
+    pub(crate) integer: i32,
+    /// True if `integer` holds `value`.
+    pub(crate) is_integer: bool,
 }
 
 /// Rules for array values.
@@ -227,6 +236,23 @@ impl Default for ObjectType {
 }
 
 impl Bound {
+    /// A bound on `value`, refusing the value itself when `exclusive`.
+    pub(crate) fn new(value: crate::json::Number<'static>, exclusive: bool) -> Bound {
+        let integer = crate::spec::validate::number::plain_i64(value.as_str())
+            .and_then(|integer| i32::try_from(integer).ok());
+        Bound {
+            value,
+            exclusive,
+            integer: integer.unwrap_or(0),
+            is_integer: integer.is_some(),
+        }
+    }
+
+    /// The bound as an `i64`, when its text is a plain integer.
+    pub(crate) fn as_plain_i64(&self) -> Option<i64> {
+        self.is_integer.then_some(i64::from(self.integer))
+    }
+
     /// The bound as declared.
     pub fn value(&self) -> &crate::json::Number<'static> {
         &self.value

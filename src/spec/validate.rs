@@ -32,6 +32,13 @@
 //!         the unknown-field message lists the allowed names, so one retry fixes both;
 //!    4. `$ref`, then `allOf` in order, then `anyOf`, then `oneOf`.
 //!
+//! Step 1 is a separate pass over the value only when it is needed: while checking, each
+//! object's keys are compared as they are matched to its declared fields, so a valid value
+//! whose every object and array the types describe needs no second walk. Where the check
+//! leaves part of a value unseen (members no type describes, arrays without `items`,
+//! values nested deeper than [`MAX_VALUE_DEPTH`]) or finds any violation, the step-1 pass
+//! runs and its answer comes first, so the report is the same as if it had run first.
+//!
 //! When no alternative of an `anyOf` (or `oneOf`) matches, the report names what is most
 //! useful: if no alternative accepts the value's kind, a `type` violation listing the kinds
 //! the alternatives accept (`must be a string or null`); if exactly one accepts its kind,
@@ -61,7 +68,9 @@
 
 mod equal;
 mod kinds;
+mod name;
 pub(crate) mod number;
+mod object;
 mod report;
 mod scan;
 #[cfg(test)]
@@ -69,11 +78,13 @@ mod tests;
 
 #[cfg(doc)]
 use super::Rule;
-use super::{ArrayRules, Bound, Field, Kinds, ObjectType, Schema, ToolSpec, Type, Violation};
-use crate::json::{Member, Value};
+use super::{ArrayRules, Bound, Field, Kinds, Schema, ToolSpec, Type, Violation};
+use crate::json::Value;
 use equal::{equal, first_repeat};
 use kinds::kinds_charged;
 pub(crate) use kinds::{admits, kinds_of};
+pub(crate) use name::same_name;
+use object::check_object;
 use scan::scan;
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -92,12 +103,14 @@ pub const STEP_BUDGET: u32 = 1_000_000;
 /// Objects up to this size are checked for repeated keys pair by pair, without allocating.
 const PAIRWISE_KEYS: usize = 32;
 
-/// Objects up to this size remember which declared field each member is (on the stack).
-const MAPPED_MEMBERS: usize = 32;
+/// Objects with up to this many members and fields record which member holds each
+/// declared field on the stack (a member index plus one fits a `u8`); larger ones find
+/// members by name.
+const MAPPED_MEMBERS: usize = 254;
+const MAPPED_FIELDS: usize = 64;
 
-/// "Not a declared field" in that record; objects with this many fields or more compare
-/// names instead.
-const NOT_DECLARED: u8 = u8::MAX;
+// The depth test in `check` relies on this order.
+const _: () = assert!(MAX_VALUE_DEPTH <= MAX_CHECK_DEPTH);
 
 /// Received values are cut to this many characters.
 const RECEIVED_CHARS: usize = 120;
@@ -128,10 +141,19 @@ impl Schema {
         let mut cx = Cx {
             defs: &self.defs,
             fuel: STEP_BUDGET,
+            covered: true,
         };
-        scan(value, 0)
-            .and_then(|()| check(&mut cx, &self.root, value, 0))
-            .map_err(|fail| fail.into_violation(value))
+        // Step 1 (repeats and depth) is decided by `scan` only when the check did not
+        // already settle it: a passing check that looked at every object's keys and stayed
+        // shallow has seen every repeat, and on a failure the scan runs first so that its
+        // answer (the first repeat in document order) takes precedence, as documented.
+        let checked = check(&mut cx, &self.root, value, 0);
+        let outcome = match checked {
+            Ok(()) if cx.covered => Ok(()),
+            Ok(()) => scan(value, 0),
+            Err(fail) => Err(scan(value, 0).err().unwrap_or(fail)),
+        };
+        outcome.map_err(|fail| fail.into_violation(value))
     }
 }
 
@@ -151,6 +173,11 @@ impl ToolSpec {
 struct Cx<'s> {
     defs: &'s [(String, Type)],
     fuel: u32,
+    /// True while every object the check has passed had its keys compared for repeats and
+    /// every value it passed was shallower than [`MAX_VALUE_DEPTH`]: then a passing check
+    /// needs no separate step-1 scan. Cleared (never set again) where a check leaves part of
+    /// a value unseen: members no type describes, arrays without `items`, deep values.
+    covered: bool,
 }
 
 /// The first violation as found: borrowed references only, so that a failing alternative
@@ -196,7 +223,10 @@ enum NameRule<'s> {
 
 type Checked<'s, 'v> = Result<(), Fail<'s, 'v>>;
 
-/// Step 2: one value against one type.
+/// Step 2: one value against one type. Inlined into its callers (the field and item
+/// loops), so that a scalar against a plain type costs no call; containers and the
+/// combinators go out of line.
+#[inline(always)]
 fn check<'s, 'v>(
     cx: &mut Cx<'s>,
     ty: &'s Type,
@@ -204,8 +234,13 @@ fn check<'s, 'v>(
     depth: usize,
 ) -> Checked<'s, 'v> {
     let fail = |what| Err(Fail { at: value, what });
-    if depth >= MAX_CHECK_DEPTH {
-        return fail(Broken::TooDeep(MAX_CHECK_DEPTH));
+    // Types nest at least as deep as the values they check, so below `MAX_VALUE_DEPTH`
+    // the value is shallow enough for step 1; deeper, the scan decides.
+    if depth >= MAX_VALUE_DEPTH {
+        if depth >= MAX_CHECK_DEPTH {
+            return fail(Broken::TooDeep(MAX_CHECK_DEPTH));
+        }
+        cx.covered = false;
     }
     match cx.fuel.checked_sub(1) {
         Some(fuel) => cx.fuel = fuel,
@@ -256,17 +291,39 @@ fn check<'s, 'v>(
             if !kinds.contains(Kinds::OBJECT) {
                 return fail(Broken::Kind(kinds));
             }
-            if let Some(object) = &ty.object {
-                check_object(cx, object, members, value, depth)?;
+            match &ty.object {
+                Some(object) => check_object(cx, object, members, value, depth)?,
+                None if members.is_empty() => {}
+                None => cx.covered = false,
             }
         }
         Value::Null | Value::Bool(_) => {}
     }
+    // One branch for the rare case (`|`, not `||`: every value passes this test).
+    if ty.reference.is_some() | (ty.all_of.len() | ty.any_of.len() | ty.one_of.len() != 0) {
+        check_combined(cx, ty, value, depth)?;
+    }
+    Ok(())
+}
+
+/// Step 2.4: `$ref`, then `allOf` in order, then `anyOf`, then `oneOf`.
+#[inline(never)]
+fn check_combined<'s, 'v>(
+    cx: &mut Cx<'s>,
+    ty: &'s Type,
+    value: &'v Value<'v>,
+    depth: usize,
+) -> Checked<'s, 'v> {
     if let Some(index) = ty.reference {
         match cx.defs.get(index) {
             Some((_, target)) => check(cx, target, value, depth + 1)?,
             // A dangling reference is refused when the spec is built; accept nothing.
-            None => return fail(Broken::Kind(Kinds::NONE)),
+            None => {
+                return Err(Fail {
+                    at: value,
+                    what: Broken::Kind(Kinds::NONE),
+                })
+            }
         }
     }
     for branch in &ty.all_of {
@@ -281,6 +338,7 @@ fn check<'s, 'v>(
     Ok(())
 }
 
+#[inline(never)]
 fn check_number<'s>(ty: &'s Type, text: &str) -> Result<(), Broken<'s, 'static>> {
     let kinds = ty.kinds;
     let rules = &ty.number;
@@ -291,17 +349,25 @@ fn check_number<'s>(ty: &'s Type, text: &str) -> Result<(), Broken<'s, 'static>>
     {
         return Ok(());
     }
-    if !(kinds.accepts_fractions() || (kinds.contains(Kinds::INTEGER) && number::is_i64(text))) {
-        return Err(Broken::Kind(kinds));
+    // Read once: the kind and both bounds need it.
+    let plain = number::Plain::parse(text);
+    if !kinds.accepts_fractions() {
+        let integer = match plain {
+            Some(plain) => plain.is_integer(),
+            None => number::is_i64(text),
+        };
+        if !(integer && kinds.contains(Kinds::INTEGER)) {
+            return Err(Broken::Kind(kinds));
+        }
     }
     if let Some(bound) = &rules.minimum {
-        let order = number::compare(text, bound.value.as_str());
+        let order = number::compare_to(text, plain, bound.value.as_str(), bound.as_plain_i64());
         if order == Ordering::Less || (bound.exclusive && order == Ordering::Equal) {
             return Err(Broken::Minimum(bound, ty));
         }
     }
     if let Some(bound) = &rules.maximum {
-        let order = number::compare(text, bound.value.as_str());
+        let order = number::compare_to(text, plain, bound.value.as_str(), bound.as_plain_i64());
         if order == Ordering::Greater || (bound.exclusive && order == Ordering::Equal) {
             return Err(Broken::Maximum(bound, ty));
         }
@@ -316,15 +382,19 @@ fn check_number<'s>(ty: &'s Type, text: &str) -> Result<(), Broken<'s, 'static>>
 
 /// `minLength` and `maxLength` in code points, counting only when the byte length cannot
 /// decide (a code point takes one to four bytes).
+#[inline(always)]
 fn check_length<'s>(ty: &'s Type, text: &str) -> Result<(), Broken<'s, 'static>> {
     let rules = &ty.string;
+    let n_bytes = u64::try_from(text.len()).unwrap_or(u64::MAX);
     if let Some(min) = rules.min_length {
-        if !has_at_least_chars(text, min) {
+        // Four bytes per code point at most: a text of `4 * min` bytes is long enough.
+        if n_bytes / 4 < min && !has_at_least_chars(text, min) {
             return Err(Broken::MinLength(min, rules.max_length));
         }
     }
     if let Some(max) = rules.max_length {
-        if has_at_least_chars(text, max.saturating_add(1)) {
+        // At least one byte per code point: a text of `max` bytes is short enough.
+        if n_bytes > max && has_at_least_chars(text, max.saturating_add(1)) {
             return Err(Broken::MaxLength(max, rules.min_length));
         }
     }
@@ -357,6 +427,7 @@ fn has_at_least_chars(text: &str, n: u64) -> bool {
     }
 }
 
+#[inline(never)]
 fn check_array<'s, 'v>(
     cx: &mut Cx<'s>,
     rules: &'s ArrayRules,
@@ -381,85 +452,14 @@ fn check_array<'s, 'v>(
             return fail(Broken::Unique(first, second));
         }
     }
-    if let Some(item_type) = &rules.items {
-        for item in items {
-            check(cx, item_type, item, depth + 1)?;
-        }
-    }
-    Ok(())
-}
-
-fn check_object<'s, 'v>(
-    cx: &mut Cx<'s>,
-    object: &'s ObjectType,
-    members: &'v [Member<'v>],
-    value: &'v Value<'v>,
-    depth: usize,
-) -> Checked<'s, 'v> {
-    let fail = |what| Err(Fail { at: value, what });
-    let fields = object.fields.as_slice();
-    let open = !matches!(object.additional, super::Additional::Forbidden);
-    // Which declared field each member is (`NOT_DECLARED` for none), kept on the stack for
-    // objects of up to `MAPPED_MEMBERS` members, so field values are found again without
-    // comparing names; and one presence bit per field for the first 64 fields. Beyond
-    // either bound, names are compared again: no allocation either way.
-    let mapped = members.len() <= MAPPED_MEMBERS && fields.len() < usize::from(NOT_DECLARED);
-    let mut field_of = [NOT_DECLARED; MAPPED_MEMBERS];
-    let mut present: u64 = 0;
-    for (member_index, (key, _)) in members.iter().enumerate() {
-        match fields.iter().position(|field| same_name(&field.name, key)) {
-            Some(index) => {
-                present |= 1u64.checked_shl(to_u32(index)).unwrap_or(0);
-                if let (true, Some(slot)) = (mapped, field_of.get_mut(member_index)) {
-                    *slot = u8::try_from(index).unwrap_or(NOT_DECLARED);
-                }
-            }
-            None if open => {}
-            None => return fail(Broken::Unknown(key, fields)),
-        }
-    }
-    let is_present = |index: usize, name: &str| match 1u64.checked_shl(to_u32(index)) {
-        Some(bit) if index < 64 => present & bit != 0,
-        _ => members.iter().any(|(key, _)| same_name(key, name)),
-    };
-    for (index, field) in fields.iter().enumerate() {
-        if field.required && !is_present(index, &field.name) {
-            return fail(Broken::Required(&field.name));
-        }
-    }
-    if let Some(names) = &object.property_names {
-        for (key, _) in members {
-            check_name(cx, names, key, value, depth)?;
-        }
-    }
-    let field_of = field_of.get(..members.len()).unwrap_or(&[]);
-    for (index, field) in fields.iter().enumerate() {
-        if !is_present(index, &field.name) {
-            continue;
-        }
-        let member = if mapped {
-            let wanted = u8::try_from(index).unwrap_or(NOT_DECLARED);
-            field_of
-                .iter()
-                .position(|&of| of == wanted)
-                .and_then(|member_index| members.get(member_index))
-        } else {
-            members.iter().find(|(key, _)| same_name(key, &field.name))
-        };
-        if let Some((_, item)) = member {
-            check(cx, &field.ty, item, depth + 1)?;
-        }
-    }
-    if let super::Additional::Typed(additional) = &object.additional {
-        for (member_index, (key, item)) in members.iter().enumerate() {
-            let declared = match field_of.get(member_index) {
-                Some(&of) if mapped => of != NOT_DECLARED,
-                _ => fields.iter().any(|field| same_name(&field.name, key)),
-            };
-            if !declared {
-                check(cx, additional, item, depth + 1)?;
+    match &rules.items {
+        Some(item_type) => {
+            for item in items {
+                check(cx, item_type, item, depth + 1)?;
             }
         }
+        None if items.iter().any(scan::is_container) => cx.covered = false,
+        None => {}
     }
     Ok(())
 }
@@ -547,21 +547,4 @@ fn check_alternatives<'s, 'v>(
         (matched, _, _) => Broken::OneOf(n, matched),
     };
     Err(Fail { at: value, what })
-}
-
-/// String equality that settles most differing names on length and first byte, before a
-/// full comparison (names are short, and a library call per comparison showed in profiles).
-pub(crate) fn same_name(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() || a.first() != b.first() {
-        return false;
-    }
-    if a.len() <= 24 {
-        return a.iter().zip(b).all(|(x, y)| x == y);
-    }
-    a == b
-}
-
-fn to_u32(index: usize) -> u32 {
-    u32::try_from(index).unwrap_or(u32::MAX)
 }

@@ -413,14 +413,8 @@ fn tighter(
 ) -> Option<Bound> {
     match (inclusive, exclusive) {
         (None, None) => None,
-        (Some(value), None) => Some(Bound {
-            value,
-            exclusive: false,
-        }),
-        (None, Some(value)) => Some(Bound {
-            value,
-            exclusive: true,
-        }),
+        (Some(value), None) => Some(Bound::new(value, false)),
+        (None, Some(value)) => Some(Bound::new(value, true)),
         (Some(inclusive), Some(exclusive)) => {
             let order = compare(inclusive.as_str(), exclusive.as_str());
             let inclusive_wins = match side {
@@ -428,15 +422,9 @@ fn tighter(
                 Side::Upper => order == Ordering::Less,
             };
             Some(if inclusive_wins {
-                Bound {
-                    value: inclusive,
-                    exclusive: false,
-                }
+                Bound::new(inclusive, false)
             } else {
-                Bound {
-                    value: exclusive,
-                    exclusive: true,
-                }
+                Bound::new(exclusive, true)
             })
         }
     }

@@ -325,6 +325,96 @@ pub(crate) fn is_i64(text: &str) -> bool {
     plain_i64(text).is_some() || Decimal::parse(text).is_i64()
 }
 
+/// Number text read for the common case, `-? digits (. digits)?` with at most 18 digits
+/// before the point and no exponent: its value lies in `[whole, whole + 1)` (for negative
+/// text `(whole - 1, whole]`), and equals `whole` exactly when `fraction` is false.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Plain {
+    /// The digits before the point, with the sign (`-0.5` has `whole` 0 and `negative`).
+    whole: i64,
+    /// True if a digit after the point is not zero.
+    fraction: bool,
+    negative: bool,
+}
+
+impl Plain {
+    /// `None` for any other text (an exponent, 19 or more digits before the point), which
+    /// the exact path handles.
+    #[inline(always)]
+    pub(crate) fn parse(text: &str) -> Option<Plain> {
+        let bytes = text.as_bytes();
+        let (negative, digits) = match bytes.split_first() {
+            Some((b'-', rest)) => (true, rest),
+            _ => (false, bytes),
+        };
+        let mut whole: i64 = 0;
+        let mut n_whole = 0;
+        let mut rest = digits;
+        while let Some((&b, tail)) = rest.split_first() {
+            if !b.is_ascii_digit() {
+                break;
+            }
+            // At most 18 digits (checked below before the next one): below 10^18 <
+            // i64::MAX, so this cannot overflow.
+            if n_whole == 18 {
+                return None;
+            }
+            whole = whole * 10 + i64::from(b - b'0');
+            n_whole += 1;
+            rest = tail;
+        }
+        if n_whole == 0 {
+            return None;
+        }
+        let fraction = match rest.split_first() {
+            None => false,
+            Some((b'.', frac)) if !frac.is_empty() && frac.iter().all(u8::is_ascii_digit) => {
+                frac.iter().any(|&b| b != b'0')
+            }
+            Some(_) => return None,
+        };
+        Some(Plain {
+            whole: if negative { -whole } else { whole },
+            fraction,
+            negative,
+        })
+    }
+
+    /// True if the value is an integer (and so within `i64`).
+    #[inline]
+    pub(crate) fn is_integer(self) -> bool {
+        !self.fraction
+    }
+
+    /// Numeric order against an integer, exactly.
+    #[inline]
+    pub(crate) fn cmp_i64(self, bound: i64) -> Ordering {
+        match self.whole.cmp(&bound) {
+            Ordering::Equal if self.fraction && self.negative => Ordering::Less,
+            Ordering::Equal if self.fraction => Ordering::Greater,
+            // whole < bound: the value is below whole + 1 <= bound (or at most whole, for
+            // negative text); whole > bound likewise. A fraction cannot cross an integer.
+            order => order,
+        }
+    }
+}
+
+/// Numeric order of number text against a bound, exactly, taking the fast path when the
+/// value was read as [`Plain`] and the bound is a plain integer (`integer`, read when the
+/// spec was built).
+#[inline]
+pub(crate) fn compare_to(
+    value: &str,
+    plain: Option<Plain>,
+    bound: &str,
+    integer: Option<i64>,
+) -> Ordering {
+    match (plain, integer) {
+        (Some(plain), Some(bound)) => plain.cmp_i64(bound),
+        _ => Decimal::parse(value).compare(&Decimal::parse(bound)),
+    }
+}
+
 /// The fast path for the common case: text of an optional `-` and 1 to 18 digits, whose
 /// value always fits `i64`. `None` for anything else (which the exact path handles).
 pub(crate) fn plain_i64(text: &str) -> Option<i64> {
@@ -412,6 +502,61 @@ mod tests {
         }
         for text in ["1234567890123456789", "1.0", "1e2", "-", "", "1.5"] {
             assert_eq!(plain_i64(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn plain_reading_agrees_with_the_exact_one() {
+        let values = [
+            "0",
+            "-0",
+            "7",
+            "-42",
+            "0.5",
+            "-0.5",
+            "49.5",
+            "250.0",
+            "-3.25",
+            "-3.0",
+            "100",
+            "99.999",
+            "100.0001",
+            "-100.5",
+            "123456789012345678.9",
+            "1e2",
+            "1.5e1",
+            "-1E0",
+            "1234567890123456789",
+            "0.000",
+        ];
+        let bounds = [
+            "0", "1", "-1", "3", "-3", "-4", "49", "50", "100", "-100", "-101",
+        ];
+        for value in values {
+            let plain = Plain::parse(value);
+            let exponent = value.contains(['e', 'E']);
+            assert_eq!(
+                plain.is_none(),
+                exponent || value == "1234567890123456789",
+                "{value}"
+            );
+            if let Some(plain) = plain {
+                assert_eq!(
+                    plain.is_integer(),
+                    Decimal::parse(value).is_i64(),
+                    "{value}"
+                );
+            }
+            for bound in bounds {
+                let exact = Decimal::parse(value).compare(&Decimal::parse(bound));
+                let fast = compare_to(value, plain, bound, plain_i64(bound));
+                let slow = compare_to(value, plain, bound, None);
+                assert_eq!(fast, exact, "{value} vs {bound}");
+                assert_eq!(slow, exact, "{value} vs {bound}");
+            }
+        }
+        for text in ["", "-", "1.", "-.5", ".5", "1.2.3", "1x"] {
+            assert_eq!(Plain::parse(text), None, "{text:?}");
         }
     }
 

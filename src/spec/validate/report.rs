@@ -9,10 +9,14 @@ use crate::spec::{Rule, Violation};
 use std::borrow::Cow;
 
 impl<'s, 'v> Fail<'s, 'v> {
-    /// A validator limit: it ends the whole validation, even inside an alternative (where
-    /// an ordinary failure only means "try the next one").
+    /// A validator limit or a repeated key: it ends the whole validation, even inside an
+    /// alternative (where an ordinary failure only means "try the next one"). A repeated key
+    /// belongs to step 1, which no alternative can excuse.
     pub(super) fn is_fatal(&self) -> bool {
-        matches!(self.what, Broken::TooDeep(_) | Broken::TooComplex)
+        matches!(
+            self.what,
+            Broken::TooDeep(_) | Broken::TooComplex | Broken::DuplicateKey(_)
+        )
     }
 
     pub(super) fn into_violation(self, root: &Value<'_>) -> Violation {

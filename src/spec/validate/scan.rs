@@ -37,7 +37,7 @@ pub(super) fn scan<'v>(value: &'v Value<'v>, depth: usize) -> Checked<'static, '
 
 /// Only arrays and objects need scanning; skipping the call for scalars is most of the
 /// scan's speed on typical arguments.
-fn is_container(value: &Value<'_>) -> bool {
+pub(super) fn is_container(value: &Value<'_>) -> bool {
     matches!(value, Value::Array(_) | Value::Object(_))
 }
 

@@ -250,3 +250,125 @@ fn explaining_failed_alternatives_over_shared_definitions_stays_bounded() {
         .map(|v| v.rule().label());
     assert_eq!(found, Some("too_complex"));
 }
+
+/// `{a?: "x", b?: {k?: integer}}`, both objects closed.
+fn two_levels() -> Schema {
+    Schema {
+        root: object(vec![
+            ("a", Type::string().one_of(["x"]), false),
+            ("b", object(vec![("k", Type::integer(), false)]), false),
+        ]),
+        defs: Vec::new(),
+    }
+}
+
+#[test]
+fn a_repeated_key_is_reported_before_rules_the_check_meets_first() {
+    let schema = two_levels();
+    // The check reaches `a`'s enum before `b`'s keys; the repeat still wins (step 1).
+    check(
+        &schema,
+        r#"{"a":"y","b":{"k":1,"k":2}}"#,
+        "b has duplicate field 'k'",
+    );
+    // The check meets the repeat of `a` first, yet the report is step 1's: the root's
+    // repeat, found before descending.
+    check(
+        &schema,
+        r#"{"b":{"k":1,"k":1},"a":"x","a":"x"}"#,
+        "duplicate field 'a'",
+    );
+    // An unknown field that repeats: the repeat is what is reported.
+    check(&schema, r#"{"z":1,"z":1}"#, "duplicate field 'z'");
+    check(&schema, r#"{"a":"x","b":{"k":1}}"#, "ok");
+}
+
+#[test]
+fn a_repeated_key_inside_an_alternative_is_not_excused_by_another_alternative() {
+    let schema = Schema {
+        root: object(vec![(
+            "x",
+            Type::any_of([object(vec![("k", Type::string(), false)]), Type::any()]),
+            true,
+        )]),
+        defs: Vec::new(),
+    };
+    check(&schema, r#"{"x":{"k":"s"}}"#, "ok");
+    check(
+        &schema,
+        r#"{"x":{"k":"s","k":"t"}}"#,
+        "x has duplicate field 'k'",
+    );
+}
+
+#[test]
+fn values_deeper_than_the_limit_are_refused_even_when_every_level_is_described() {
+    // Every level of the tree has a type, so the check alone would pass; step 1's depth
+    // limit still applies.
+    let schema = tree();
+    let levels = 140;
+    let text = format!(
+        r#"{{"tree":{}{{"value":0}}{}}}"#,
+        r#"{"value":1,"children":["#.repeat(levels),
+        "]}".repeat(levels)
+    );
+    let limits = json::Limits {
+        max_depth: 1000,
+        ..json::Limits::default()
+    };
+    let value = json::parse_with(&text, limits).unwrap_or(Value::Null);
+    let found = schema.validate(&value).err().map(|v| v.rule().clone());
+    assert_eq!(found, Some(Rule::TooDeep { limit: 256 }));
+    let shallow = format!(
+        r#"{{"tree":{}{{"value":0}}{}}}"#,
+        r#"{"value":1,"children":["#.repeat(100),
+        "]}".repeat(100)
+    );
+    let value = json::parse_with(&shallow, limits).unwrap_or(Value::Null);
+    assert!(schema.validate(&value).is_ok());
+}
+
+#[test]
+fn names_compare_equal_exactly_when_every_byte_agrees() {
+    // Every length through three words, with a difference at every position: the word
+    // compares (and their overlaps) must see each byte.
+    for len in 0..=26 {
+        let base: String = (0..len)
+            .map(|i| char::from(b'a' + (i % 26) as u8))
+            .collect();
+        assert!(super::same_name(&base, &base.clone()), "{base}");
+        for at in 0..len {
+            let mut other = base.clone().into_bytes();
+            if let Some(byte) = other.get_mut(at) {
+                *byte = b'Z';
+            }
+            let other = String::from_utf8(other).unwrap_or_default();
+            assert!(!super::same_name(&base, &other), "{base} vs {other}");
+        }
+        assert!(!super::same_name(&base, &format!("{base}a")), "{base}");
+    }
+}
+
+#[test]
+fn bounds_beyond_the_precomputed_range_compare_exactly() {
+    // 3_000_000_000 is beyond `i32`, so these take the exact decimal path; -5 does not.
+    let schema = Schema {
+        root: object(vec![
+            ("big", Type::integer().min(-5).max(3_000_000_000_i64), false),
+            ("small", Type::number().min(-5).max(7), false),
+        ]),
+        defs: Vec::new(),
+    };
+    let label = |args: &str| {
+        let value = json::parse(args).unwrap_or(Value::Null);
+        schema.validate(&value).err().map(|v| v.rule().label())
+    };
+    assert_eq!(label(r#"{"big":3000000000}"#), None);
+    assert_eq!(label(r#"{"big":3000000001}"#), Some("maximum"));
+    assert_eq!(label(r#"{"big":-5,"small":-5}"#), None);
+    assert_eq!(label(r#"{"big":-6}"#), Some("minimum"));
+    assert_eq!(label(r#"{"small":-5.5}"#), Some("minimum"));
+    assert_eq!(label(r#"{"small":7.0001}"#), Some("maximum"));
+    assert_eq!(label(r#"{"small":6.9999}"#), None);
+    assert_eq!(label(r#"{"small":7e0}"#), None);
+}
