@@ -35,6 +35,11 @@ thread_local! {
 /// [`Stop`] when the literal itself is not a valid JSON string: the call is not JSON, and
 /// the whole text goes to the parser for the error.
 pub(crate) fn read_text(rest: &str, limits: Limits) -> Result<(TextArgs<'_>, usize), Stop> {
+    // Most arguments texts are read in one pass straight from the literal; the rest (and
+    // every text with an error) take the path below, which the parser has the last word on.
+    if let Some((value, length)) = json::parse_embedded(rest, limits) {
+        return Ok((Ok(value), length));
+    }
     let mut buffer = BUFFER
         .try_with(|buffer| buffer.try_borrow_mut().map(|mut b| std::mem::take(&mut *b)))
         .ok()

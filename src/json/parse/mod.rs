@@ -16,8 +16,11 @@
 //! Input that stops early is [`ErrorKind::Truncated`] exactly when it is a proper prefix of
 //! some valid text: `-`, `1.`, `tru`, `"\u12`, `[1,` are; `-x`, `[1,]`, `"\uDC` are not.
 
+mod embedded;
 mod spare;
 mod string;
+
+pub(crate) use embedded::parse_embedded;
 
 use super::error::{ErrorKind, Inside, ParseError, Position};
 use super::value::{Member, Number, Value};
