@@ -106,18 +106,39 @@ impl<'a> Cursor<'a> {
             return Err(Stop);
         }
         let mut at = start.saturating_add(1);
-        while let Some(&byte) = bytes.get(at) {
-            match byte {
-                b'"' => {
+        loop {
+            // Eight bytes at a time to the next quote, backslash or control byte.
+            at = json::scan_plain(bytes, at);
+            match bytes.get(at) {
+                Some(b'"') => {
                     self.pos = at.saturating_add(1);
                     return self.slice_from(start);
                 }
                 // The next byte is escaped, whatever it is.
-                b'\\' => at = at.saturating_add(2),
-                _ => at = at.saturating_add(1),
+                Some(b'\\') => at = at.saturating_add(2),
+                Some(_) => at = at.saturating_add(1),
+                None => return Err(Stop),
             }
         }
-        Err(Stop)
+    }
+
+    /// At an opening quote: the content of a string literal that holds no backslash and no
+    /// control character, which is valid JSON and means exactly its own text (RFC 8259
+    /// section 7; a `&str` is already UTF-8), moving past it. `None`, with the cursor
+    /// unmoved, for any other literal and anything else.
+    fn plain_string_here(&mut self) -> Option<&'a str> {
+        let bytes = self.text.as_bytes();
+        if bytes.get(self.pos) != Some(&b'"') {
+            return None;
+        }
+        let body = self.pos.saturating_add(1);
+        let stop = json::scan_plain(bytes, body);
+        if bytes.get(stop) != Some(&b'"') {
+            return None;
+        }
+        let content = self.text.get(body..stop)?;
+        self.pos = stop.saturating_add(1);
+        Some(content)
     }
 
     /// Moves past one value of any kind and returns its text. Containers are matched by
@@ -170,6 +191,9 @@ impl<'a> Cursor<'a> {
     /// it. Strings without escapes and scalars are read here (they are their own text, and
     /// RFC 8259 makes checking them one line each); everything else goes to the parser.
     pub(crate) fn parse_value(&mut self, limits: Limits, depth: usize) -> Result<Value<'a>, Stop> {
+        if let Some(text) = self.plain_string_here() {
+            return Ok(Value::String(Cow::Borrowed(text)));
+        }
         let raw = self.skip_value()?;
         let value = match raw.as_bytes().first() {
             Some(b'"') => match plain_string(raw) {
@@ -280,6 +304,9 @@ impl<'a> Cursor<'a> {
 
     /// Reads a member key: borrowed when it is its own text, else through the parser.
     fn key(&mut self) -> Result<Cow<'a, str>, Stop> {
+        if let Some(key) = self.plain_string_here() {
+            return Ok(Cow::Borrowed(key));
+        }
         let literal = self.skip_string()?;
         if let Some(key) = plain_string(literal) {
             return Ok(Cow::Borrowed(key));

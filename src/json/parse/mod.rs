@@ -21,6 +21,7 @@ mod spare;
 mod string;
 
 pub(crate) use embedded::parse_embedded;
+pub(crate) use string::scan_plain;
 
 use super::error::{ErrorKind, Inside, ParseError, Position};
 use super::value::{Member, Number, Value};

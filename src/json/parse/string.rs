@@ -213,7 +213,7 @@ const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
 /// 0x80..` the bytes below 0x20. A borrow can only flag bytes *above* a truly flagged one,
 /// so the lowest flag is exact.
 #[inline(always)]
-pub(super) fn scan_plain(bytes: &[u8], mut pos: usize) -> usize {
+pub(crate) fn scan_plain(bytes: &[u8], mut pos: usize) -> usize {
     while let Some(chunk) = bytes.get(pos..pos.saturating_add(8)) {
         let Ok(chunk) = <[u8; 8]>::try_from(chunk) else {
             break;
