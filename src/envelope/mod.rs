@@ -96,7 +96,7 @@ impl Call<'_> {
 pub fn read_call(raw: &str, limits: Limits) -> Result<Call<'_>, Rejection> {
     let mut outer = Outer::default();
     match scan_outer(raw, limits, &mut outer) {
-        Ok(()) => resolve(outer),
+        Ok(()) => resolve(&mut outer),
         Err(Stop) => Err(unscannable(raw, limits, &outer)),
     }
 }
@@ -347,7 +347,7 @@ fn recovered_name<'o>(outer: &'o Outer<'_>) -> Option<&'o str> {
 }
 
 /// Turns the members read into a call, or the envelope problem that prevents it.
-fn resolve(mut outer: Outer<'_>) -> Result<Call<'_>, Rejection> {
+fn resolve<'a>(outer: &mut Outer<'a>) -> Result<Call<'a>, Rejection> {
     let fail = |outer: &Outer<'_>, problem| Rejection::BadEnvelope {
         id: recovered_id(outer).map(String::from),
         problem,
@@ -356,47 +356,47 @@ fn resolve(mut outer: Outer<'_>) -> Result<Call<'_>, Rejection> {
         let problem = EnvelopeProblem::DuplicateKey {
             key: key.into_owned(),
         };
-        return Err(fail(&outer, problem));
+        return Err(fail(outer, problem));
     }
-    let shape = match shape(&outer) {
+    let shape = match shape(outer) {
         Ok(shape) => shape,
         Err(problem) => return Err(fail(&outer, problem)),
     };
     // Take the three facts out of the places this shape keeps them.
     let (id, id_field, name, name_field, arguments) = match shape {
         Shape::Plain => {
-            let arguments = one_of(&mut outer)?;
-            (outer.id, "id", outer.name, "name", arguments)
+            let arguments = one_of(outer)?;
+            (outer.id.take(), "id", outer.name.take(), "name", arguments)
         }
         Shape::Anthropic => (
-            outer.id,
+            outer.id.take(),
             "id",
-            outer.name,
+            outer.name.take(),
             "name",
-            outer.input.map(Arguments::Value),
+            outer.input.take().map(Arguments::Value),
         ),
         Shape::Responses => (
-            outer.call_id,
+            outer.call_id.take(),
             "call_id",
-            outer.name,
+            outer.name.take(),
             "name",
-            outer.arguments,
+            outer.arguments.take(),
         ),
         Shape::OpenAiChat => {
-            let inner = nested_object(outer.function, "function", outer.id.as_ref())?;
+            let inner = nested_object(outer.function.take(), "function", outer.id.as_ref())?;
             if let Some(key) = inner.duplicate {
                 let problem = EnvelopeProblem::DuplicateKey {
                     key: format!("function.{key}"),
                 };
                 return Err(bad(string(&outer.id), problem));
             }
-            (outer.id, "id", inner.name, "function.name", inner.arguments)
+            (outer.id.take(), "id", inner.name, "function.name", inner.arguments)
         }
         Shape::Nested(key) => {
             let slot = if key == "functionCall" {
-                outer.function_call_camel
+                outer.function_call_camel.take()
             } else {
-                outer.function_call
+                outer.function_call.take()
             };
             let inner = nested_object(slot, key, None)?;
             let fields = nested_fields(key);

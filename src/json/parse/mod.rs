@@ -462,7 +462,12 @@ impl<'a> Parser<'a> {
 #[inline(always)]
 fn fill<'a>(members: &mut [Member<'a>], value: Value<'a>) {
     if let Some(slot) = members.last_mut() {
-        slot.1 = value;
+        // The slot holds the `Null` placeholder, which owns nothing: replacing it without
+        // running its destructor keeps a call to `drop_in_place` out of the hot loop.
+        let placeholder = std::mem::replace(&mut slot.1, value);
+        if matches!(placeholder, Value::Null) {
+            std::mem::forget(placeholder);
+        }
     }
 }
 
