@@ -351,11 +351,13 @@ fn scalar(raw: &str) -> Option<Value<'_>> {
 
 /// The keys of one object, to find a key given twice without allocating in the common case.
 ///
-/// Up to [`KeySet::INLINE`] keys are compared pairwise as they arrive (envelopes have a
-/// handful); past that every key moves to a vector that is sorted once at the end, so an
-/// object with a hundred thousand keys costs `n log n`, not `n²`.
+/// Up to [`KeySet::INLINE`] keys that borrow from the call (no escape in them: envelopes
+/// have a handful) are compared pairwise as they arrive, in a plain array of `&str` that
+/// costs nothing to set up or drop. Past that, or from the first key that owns its text,
+/// every key moves to a vector that is sorted once at the end, so an object with a hundred
+/// thousand keys costs `n log n`, not `n²`.
 pub(crate) struct KeySet<'a> {
-    inline: [Option<Cow<'a, str>>; KeySet::INLINE],
+    inline: [&'a str; KeySet::INLINE],
     n_inline: usize,
     spilled: Vec<Cow<'a, str>>,
     duplicate: Option<Cow<'a, str>>,
@@ -366,7 +368,7 @@ impl<'a> KeySet<'a> {
 
     pub(crate) fn new() -> KeySet<'a> {
         KeySet {
-            inline: Default::default(),
+            inline: [""; KeySet::INLINE],
             n_inline: 0,
             spilled: Vec::new(),
             duplicate: None,
@@ -381,28 +383,29 @@ impl<'a> KeySet<'a> {
             self.spilled.push(key);
             return;
         }
-        let seen = self.inline.iter().take(self.n_inline).flatten();
-        if seen.clone().any(|earlier| *earlier == key) {
+        let seen = self.inline.get(..self.n_inline).unwrap_or_default();
+        if seen.contains(&key.as_ref()) {
             self.duplicate = Some(key);
             return;
         }
-        match self.inline.get_mut(self.n_inline) {
-            Some(slot) => {
-                *slot = Some(key);
+        match (key, self.inline.get_mut(self.n_inline)) {
+            (Cow::Borrowed(key), Some(slot)) => {
+                *slot = key;
                 self.n_inline = self.n_inline.saturating_add(1);
             }
-            None => {
-                self.spilled = self.inline.iter_mut().filter_map(Option::take).collect();
+            (key, _) => {
+                let seen = self.inline.get(..self.n_inline).unwrap_or_default();
+                self.spilled = seen.iter().map(|&earlier| Cow::Borrowed(earlier)).collect();
                 self.spilled.push(key);
             }
         }
     }
 
-    /// The first key found twice (in the inline case, the second occurrence in input
-    /// order; past [`KeySet::INLINE`] keys, the alphabetically first duplicate).
-    pub(crate) fn duplicate(mut self) -> Option<Cow<'a, str>> {
+    /// The first key found twice (while the keys are inline, the second occurrence in
+    /// input order; once they have spilled, the alphabetically first duplicate).
+    pub(crate) fn duplicate(&mut self) -> Option<Cow<'a, str>> {
         if self.duplicate.is_some() || self.spilled.is_empty() {
-            return self.duplicate;
+            return self.duplicate.take();
         }
         self.spilled.sort_unstable();
         self.spilled
