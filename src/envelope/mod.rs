@@ -360,7 +360,7 @@ fn resolve<'a>(outer: &mut Outer<'a>) -> Result<Call<'a>, Rejection> {
     }
     let shape = match shape(outer) {
         Ok(shape) => shape,
-        Err(problem) => return Err(fail(&outer, problem)),
+        Err(problem) => return Err(fail(outer, problem)),
     };
     // Take the three facts out of the places this shape keeps them.
     let (id, id_field, name, name_field, arguments) = match shape {
@@ -390,7 +390,13 @@ fn resolve<'a>(outer: &mut Outer<'a>) -> Result<Call<'a>, Rejection> {
                 };
                 return Err(bad(string(&outer.id), problem));
             }
-            (outer.id.take(), "id", inner.name, "function.name", inner.arguments)
+            (
+                outer.id.take(),
+                "id",
+                inner.name,
+                "function.name",
+                inner.arguments,
+            )
         }
         Shape::Nested(key) => {
             let slot = if key == "functionCall" {

@@ -206,7 +206,9 @@ impl<'a> Reader<'a> {
         }
         let mut out = std::mem::take(&mut self.unescaped);
         out.clear();
-        let decoded = self.decode_string(start, &mut out).map(|()| String::from(out.as_str()));
+        let decoded = self
+            .decode_string(start, &mut out)
+            .map(|()| String::from(out.as_str()));
         self.unescaped = out;
         decoded.map(Cow::Owned)
     }
