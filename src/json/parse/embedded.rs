@@ -220,7 +220,9 @@ impl<'a> Reader<'a> {
         let mut pos = start;
         loop {
             let stop = scan_plain(self.bytes, pos);
-            out.push_str(self.text.get(pos..stop)?);
+            if stop > pos {
+                out.push_str(self.text.get(pos..stop)?);
+            }
             // A bare quote ends the literal inside the string; a control byte is refused.
             if self.bytes.get(stop) != Some(&b'\\') {
                 return None;

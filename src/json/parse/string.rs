@@ -57,7 +57,10 @@ impl<'a> Parser<'a> {
                 None => return Err(self.truncated_at(Inside::String, quote)),
             }
             let run_end = scan_plain(self.bytes, pos);
-            out.push_str(self.slice(pos, run_end)?);
+            // Escapes often come back to back (`\n\n`, surrogate pairs): skip empty runs.
+            if run_end > pos {
+                out.push_str(self.slice(pos, run_end)?);
+            }
             pos = run_end;
         }
     }
