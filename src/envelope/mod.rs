@@ -31,10 +31,11 @@
 //!
 //! How it stays cheap (a checked call costs about two heap allocations, most of them the
 //! arguments' own objects): the envelope's object is read without building its tree
-//! (`scan`); the arguments are parsed straight from the raw text, so a call borrows its
-//! name, id and strings from the input instead of copying them; arguments text is unescaped
-//! into a buffer kept per thread (`text`) and its strings re-borrowed from the raw call
-//! (`rebase`). Each of these defers to the parser whenever it is unsure, and the property
+//! (`scan`); the arguments are parsed straight from the raw text where they stand, in one
+//! pass that also finds their end, so a call borrows its name, id and strings from the input
+//! instead of copying them; arguments text is parsed straight from its string literal, or,
+//! when that reader is unsure, unescaped into a buffer kept per thread (`text`) and its
+//! strings re-borrowed from the raw call (`rebase`). Each of these defers to the parser whenever it is unsure, and the property
 //! tests hold the reader to a plain reading of the parser's tree.
 
 mod rebase;
@@ -168,7 +169,6 @@ fn scan_outer<'a>(raw: &'a str, limits: Limits, outer: &mut Outer<'a>) -> Result
         return Err(Stop);
     }
     let mut keys = KeySet::new();
-    let end = cursor.last_brace();
     cursor.walk_object(&mut keys, |cursor, key| {
         let slot = match key.as_ref() {
             "type" => &mut outer.type_,
@@ -176,7 +176,7 @@ fn scan_outer<'a>(raw: &'a str, limits: Limits, outer: &mut Outer<'a>) -> Result
             "call_id" => &mut outer.call_id,
             "name" => &mut outer.name,
             "arguments" => {
-                outer.arguments = read_arguments(cursor, limits, 1, end)?;
+                outer.arguments = read_arguments(cursor, limits, 1)?;
                 return Ok(());
             }
             "input" => &mut outer.input,
@@ -192,11 +192,11 @@ fn scan_outer<'a>(raw: &'a str, limits: Limits, outer: &mut Outer<'a>) -> Result
             }
             _ => {
                 // Not read, but it must still be valid JSON.
-                cursor.parse_last_value(limits, 1, end)?;
+                cursor.parse_value(limits, 1)?;
                 return Ok(());
             }
         };
-        keep(slot, cursor.parse_last_value(limits, 1, end)?);
+        keep(slot, cursor.parse_value(limits, 1)?);
         Ok(())
     })?;
     outer.duplicate = keys.duplicate();
@@ -214,10 +214,9 @@ fn read_arguments<'a>(
     cursor: &mut Cursor<'a>,
     limits: Limits,
     depth: usize,
-    end: Option<usize>,
 ) -> Result<Option<Arguments<'a>>, Stop> {
     if !cursor.at_string() {
-        return Ok(match cursor.parse_last_value(limits, depth, end)? {
+        return Ok(match cursor.parse_value(limits, depth)? {
             Value::Null => None,
             value => Some(Arguments::Value(value)),
         });
@@ -244,25 +243,22 @@ fn scan_nested<'a>(
     let Nested::Object(inner) = slot.insert(Nested::Object(Inner::default())) else {
         return Err(Stop);
     };
-    // When this object is the envelope's last member, it closes at the `}` before the
-    // envelope's own, and so does its last member (see `Cursor::parse_last_value`).
-    let end = cursor.brace_before(cursor.last_brace());
     let mut keys = KeySet::new();
     cursor.walk_object(&mut keys, |cursor, key| {
         let slot = match key.as_ref() {
             "id" => &mut inner.id,
             "name" => &mut inner.name,
             "arguments" => {
-                inner.arguments = read_arguments(cursor, limits, 2, end)?;
+                inner.arguments = read_arguments(cursor, limits, 2)?;
                 return Ok(());
             }
             "args" => &mut inner.args,
             _ => {
-                cursor.parse_last_value(limits, 2, end)?;
+                cursor.parse_value(limits, 2)?;
                 return Ok(());
             }
         };
-        keep(slot, cursor.parse_last_value(limits, 2, end)?);
+        keep(slot, cursor.parse_value(limits, 2)?);
         Ok(())
     })?;
     inner.duplicate = keys.duplicate();

@@ -3,16 +3,18 @@
 //! An envelope is a small object around the arguments (`{"type":"tool_use","id":…,
 //! "name":…,"input":{…}}`). Building a `Value` for it would allocate a member vector only to
 //! pick three fields out of it, so the reader walks the object's punctuation itself and
-//! hands every member *value* to the JSON parser as a slice of the input. The parser still
-//! judges every byte: this file only finds where a value ends (matching brackets outside
-//! strings) and checks the object's own punctuation, which is the RFC 8259 `object` rule:
+//! hands every member *value* to the JSON parser: an object or array is parsed where it
+//! stands by [`json::parse_prefix`], which also says where it ended, so the arguments are
+//! read in one pass. The parser still judges every byte: this file only reads plain strings
+//! and scalars, whose rules are one line each, and checks the object's own punctuation,
+//! which is the RFC 8259 `object` rule:
 //! `{ ws [ string ws : ws value ( ws , ws string ws : ws value )* ] ws }`.
 //!
 //! Any doubt ends the scan with [`Stop`]; the caller then parses the whole text with
 //! [`json::parse_with`], whose error (with its true position) is the one reported. So the
 //! scan accepts a text exactly when the parser would, and never has to explain an error.
 
-use crate::json::{self, ErrorKind, Limits, Number, Value};
+use crate::json::{self, Limits, Number, Value};
 use std::borrow::Cow;
 
 /// The scan cannot go on: the text is not valid JSON (or the scanner is unsure), and the
@@ -24,22 +26,11 @@ pub(crate) struct Stop;
 pub(crate) struct Cursor<'a> {
     text: &'a str,
     pos: usize,
-    /// Where the top-level object's closing `}` stands, if the text ends with one: the last
-    /// member's value ends before it (see [`Cursor::parse_value`]).
-    last_brace: Option<usize>,
 }
 
 impl<'a> Cursor<'a> {
     pub(crate) fn new(text: &'a str) -> Cursor<'a> {
-        let trimmed = trim_end(text);
-        let last_brace = trimmed
-            .ends_with('}')
-            .then(|| trimmed.len().saturating_sub(1));
-        Cursor {
-            text,
-            pos: 0,
-            last_brace,
-        }
+        Cursor { text, pos: 0 }
     }
 
     fn peek(&self) -> Option<u8> {
@@ -141,36 +132,14 @@ impl<'a> Cursor<'a> {
         Some(content)
     }
 
-    /// Moves past one value of any kind and returns its text. Containers are matched by
-    /// counting brackets outside strings; a text whose brackets do not pair up yields a
-    /// slice the parser refuses, or leaves the cursor where the object rule fails.
+    /// Moves past a string, number or literal and returns its text (objects and arrays go
+    /// to the parser where they stand, see [`Cursor::parse_value`]). A scalar runs to the
+    /// next delimiter; the slice is then checked whole.
     fn skip_value(&mut self) -> Result<&'a str, Stop> {
         let start = self.pos;
         let bytes = self.text.as_bytes();
         match self.peek() {
             Some(b'"') => self.skip_string(),
-            Some(b'{' | b'[') => {
-                let mut depth = 0usize;
-                while let Some(&byte) = bytes.get(self.pos) {
-                    match byte {
-                        b'"' => {
-                            self.skip_string()?;
-                            continue;
-                        }
-                        b'{' | b'[' => depth = depth.saturating_add(1),
-                        b'}' | b']' => {
-                            depth = depth.checked_sub(1).ok_or(Stop)?;
-                            if depth == 0 {
-                                self.bump();
-                                return self.slice_from(start);
-                            }
-                        }
-                        _ => {}
-                    }
-                    self.bump();
-                }
-                Err(Stop)
-            }
             Some(_) => {
                 // A number or a literal runs to the next delimiter.
                 let rest = bytes.get(start..).ok_or(Stop)?;
@@ -190,9 +159,19 @@ impl<'a> Cursor<'a> {
     /// Reads the value at the cursor, under `limits` with `depth` levels already open around
     /// it. Strings without escapes and scalars are read here (they are their own text, and
     /// RFC 8259 makes checking them one line each); everything else goes to the parser.
+    /// An object or array is parsed where it stands, in one pass that also finds its end.
     pub(crate) fn parse_value(&mut self, limits: Limits, depth: usize) -> Result<Value<'a>, Stop> {
         if let Some(text) = self.plain_string_here() {
             return Ok(Value::String(Cow::Borrowed(text)));
+        }
+        if matches!(self.peek(), Some(b'{' | b'[')) {
+            let inner = Limits {
+                max_depth: limits.max_depth.saturating_sub(depth),
+                ..limits
+            };
+            let (value, length) = json::parse_prefix(self.rest(), inner).map_err(|_| Stop)?;
+            self.advance(length);
+            return Ok(value);
         }
         let raw = self.skip_value()?;
         let value = match raw.as_bytes().first() {
@@ -200,71 +179,9 @@ impl<'a> Cursor<'a> {
                 Some(text) => Value::String(Cow::Borrowed(text)),
                 None => json::parse(raw).map_err(|_| Stop)?,
             },
-            Some(b'{' | b'[') => {
-                let inner = Limits {
-                    max_depth: limits.max_depth.saturating_sub(depth),
-                    ..limits
-                };
-                json::parse_with(raw, inner).map_err(|_| Stop)?
-            }
             _ => scalar(raw).ok_or(Stop)?,
         };
         Ok(value)
-    }
-
-    /// Like [`Cursor::parse_value`], but first bets that the value is the *last* member of
-    /// an object that closes at `end` (the arguments usually are:
-    /// `{"name":…,"arguments":{…}}`). Then it runs to that `}`, and one parse reads it
-    /// without a separate pass to find its end. If the bet is wrong, the parser stops with
-    /// trailing characters right where the value ends, and that exact slice is parsed
-    /// again; any other error sends the whole text to the parser. Only objects and arrays
-    /// are worth the bet.
-    pub(crate) fn parse_last_value(
-        &mut self,
-        limits: Limits,
-        depth: usize,
-        end: Option<usize>,
-    ) -> Result<Value<'a>, Stop> {
-        let start = self.pos;
-        let worth_it = matches!(self.peek(), Some(b'{' | b'['));
-        let candidate = match end {
-            Some(end) if worth_it && start < end => self.text.get(start..end).map(trim_end),
-            _ => None,
-        };
-        let Some(candidate) = candidate else {
-            return self.parse_value(limits, depth);
-        };
-        let inner = Limits {
-            max_depth: limits.max_depth.saturating_sub(depth),
-            ..limits
-        };
-        let raw = match json::parse_with(candidate, inner) {
-            Ok(value) => {
-                self.pos = start.saturating_add(candidate.len());
-                return Ok(value);
-            }
-            Err(error) if matches!(error.kind(), ErrorKind::TrailingCharacters) => {
-                candidate.get(..error.offset()).map(trim_end).ok_or(Stop)?
-            }
-            Err(_) => return Err(Stop),
-        };
-        let value = json::parse_with(raw, inner).map_err(|_| Stop)?;
-        self.pos = start.saturating_add(raw.len());
-        Ok(value)
-    }
-
-    /// Where the top-level object's closing `}` stands, if the text ends with one.
-    pub(crate) fn last_brace(&self) -> Option<usize> {
-        self.last_brace
-    }
-
-    /// The `}` just before `end` (whitespace between), where an object that is the last
-    /// member of the object closing at `end` would close.
-    pub(crate) fn brace_before(&self, end: Option<usize>) -> Option<usize> {
-        let before = trim_end(self.text.get(..end?)?);
-        before
-            .ends_with('}')
-            .then(|| before.len().saturating_sub(1))
     }
 
     /// Walks the members of the object at the cursor, calling `member` with each key; the
@@ -327,16 +244,6 @@ fn plain_string(literal: &str) -> Option<&str> {
         .bytes()
         .all(|byte| byte != b'\\' && byte >= 0x20)
         .then_some(content)
-}
-
-/// `text` without its trailing JSON whitespace (space, tab, line feed, carriage return).
-fn trim_end(text: &str) -> &str {
-    let bytes = text.as_bytes();
-    let mut end = bytes.len();
-    while end > 0 && matches!(bytes.get(end - 1), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-        end -= 1;
-    }
-    text.get(..end).unwrap_or(text)
 }
 
 /// A number or literal, if `raw` is exactly one (RFC 8259 sections 3 and 6).

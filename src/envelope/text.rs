@@ -1,7 +1,9 @@
-//! Arguments given as text (OpenAI's `"arguments": "{\"city\":\"Oslo\"}"`): the string
-//! literal is unescaped into a buffer kept per thread, the buffer is parsed, and the value is
-//! re-borrowed from the raw call (see `rebase`), so a call with arguments text costs no
-//! allocation for the text itself.
+//! Arguments given as text (OpenAI's `"arguments": "{\"city\":\"Oslo\"}"`). Most texts are
+//! read in one pass straight from the string literal ([`json::parse_embedded`], which reads
+//! through both levels of escaping). The rest, and every text with an error, take the path
+//! below: the literal is unescaped into a buffer kept per thread, the buffer is parsed, and
+//! the value is re-borrowed from the raw call (see `rebase`). Either way a call with
+//! arguments text costs no allocation for the text itself.
 //!
 //! Unescaping follows RFC 8259 section 7 strictly: the two-character escapes
 //! `\" \\ \/ \b \f \n \r \t`, `\uXXXX` with four hex digits, a high surrogate only when a

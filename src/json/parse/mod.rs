@@ -98,6 +98,20 @@ pub fn parse_bytes_with(bytes: &[u8], limits: Limits) -> Result<Value<'_>, Parse
 /// - [`ErrorKind::TrailingCharacters`]: more than whitespace after the value.
 /// - [`ErrorKind::TooDeep`], [`ErrorKind::TooLarge`]: beyond `limits`.
 pub fn parse_with(text: &str, limits: Limits) -> Result<Value<'_>, ParseError> {
+    parse_text(text, limits, false).map(|(value, _)| value)
+}
+
+/// Parses the one value at the start of `text` (no whitespace before it) and returns it
+/// with the offset just past it, leaving whatever follows unread: the envelope reads a
+/// member's value this way, in one pass, without first scanning for where it ends.
+///
+/// # Errors
+/// Those of [`parse_with`], except [`ErrorKind::TrailingCharacters`], which cannot happen.
+pub(crate) fn parse_prefix(text: &str, limits: Limits) -> Result<(Value<'_>, usize), ParseError> {
+    parse_text(text, limits, true)
+}
+
+fn parse_text(text: &str, limits: Limits, prefix: bool) -> Result<(Value<'_>, usize), ParseError> {
     if text.len() > limits.max_bytes {
         return Err(too_large(text.as_bytes(), limits));
     }
@@ -113,9 +127,11 @@ pub fn parse_with(text: &str, limits: Limits) -> Result<Value<'_>, ParseError> {
         bytes: text.as_bytes(),
         pos: 0,
         max_depth: limits.max_depth,
+        prefix,
         unescaped,
     };
     let result = parser.run(&mut frames, &mut members).map_err(|fail| *fail);
+    let result = result.map(|value| (value, parser.pos));
     give_back_spare(frames, members, parser.unescaped);
     result
 }
@@ -141,6 +157,8 @@ struct Parser<'a> {
     /// small constants added to offsets below never overflow.
     pos: usize,
     max_depth: usize,
+    /// Stop after the first complete value instead of requiring the end of the input.
+    prefix: bool,
     /// Where a string with escapes is unescaped before it is copied out at its exact size.
     unescaped: String,
 }
@@ -217,6 +235,13 @@ impl<'a> Parser<'a> {
             loop {
                 self.skip_whitespace();
                 let Some(frame) = frames.last().copied() else {
+                    if self.prefix {
+                        // The value is complete; what follows belongs to the caller.
+                        return members
+                            .pop()
+                            .map(|(_, value)| value)
+                            .ok_or_else(|| self.truncated(frames));
+                    }
                     return match (self.peek(), members.pop()) {
                         (None, Some((_, value))) => Ok(value),
                         (None, None) => Err(self.truncated(frames)),
