@@ -117,6 +117,7 @@ impl<'a> Cursor<'a> {
     /// control character, which is valid JSON and means exactly its own text (RFC 8259
     /// section 7; a `&str` is already UTF-8), moving past it. `None`, with the cursor
     /// unmoved, for any other literal and anything else.
+    #[inline(always)]
     fn plain_string_here(&mut self) -> Option<&'a str> {
         let bytes = self.text.as_bytes();
         if bytes.get(self.pos) != Some(&b'"') {
@@ -160,10 +161,17 @@ impl<'a> Cursor<'a> {
     /// it. Strings without escapes and scalars are read here (they are their own text, and
     /// RFC 8259 makes checking them one line each); everything else goes to the parser.
     /// An object or array is parsed where it stands, in one pass that also finds its end.
+    #[inline(always)]
     pub(crate) fn parse_value(&mut self, limits: Limits, depth: usize) -> Result<Value<'a>, Stop> {
         if let Some(text) = self.plain_string_here() {
             return Ok(Value::String(Cow::Borrowed(text)));
         }
+        self.parse_other_value(limits, depth)
+    }
+
+    /// [`Cursor::parse_value`] for anything but a plain string.
+    #[inline(never)]
+    fn parse_other_value(&mut self, limits: Limits, depth: usize) -> Result<Value<'a>, Stop> {
         if matches!(self.peek(), Some(b'{' | b'[')) {
             let inner = Limits {
                 max_depth: limits.max_depth.saturating_sub(depth),
@@ -220,14 +228,18 @@ impl<'a> Cursor<'a> {
     }
 
     /// Reads a member key: borrowed when it is its own text, else through the parser.
+    #[inline(always)]
     fn key(&mut self) -> Result<Cow<'a, str>, Stop> {
         if let Some(key) = self.plain_string_here() {
             return Ok(Cow::Borrowed(key));
         }
+        self.escaped_key()
+    }
+
+    /// A key that holds an escape (or is not a string at all), read by the parser.
+    #[inline(never)]
+    fn escaped_key(&mut self) -> Result<Cow<'a, str>, Stop> {
         let literal = self.skip_string()?;
-        if let Some(key) = plain_string(literal) {
-            return Ok(Cow::Borrowed(key));
-        }
         match json::parse(literal) {
             Ok(Value::String(key)) => Ok(key),
             _ => Err(Stop),

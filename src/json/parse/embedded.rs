@@ -196,6 +196,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A string of the text, after its opening `\"`: borrowed when it holds no backslash.
+    #[inline(always)]
     fn string(&mut self) -> Option<Cow<'a, str>> {
         let start = self.pos;
         let stop = scan_plain(self.bytes, start);
