@@ -294,6 +294,7 @@ impl<'a> KeySet<'a> {
         }
     }
 
+    #[inline(always)]
     fn insert(&mut self, key: Cow<'a, str>) {
         if self.duplicate.is_some() {
             return;
@@ -312,12 +313,16 @@ impl<'a> KeySet<'a> {
                 *slot = key;
                 self.n_inline = self.n_inline.saturating_add(1);
             }
-            (key, _) => {
-                let seen = self.inline.get(..self.n_inline).unwrap_or_default();
-                self.spilled = seen.iter().map(|&earlier| Cow::Borrowed(earlier)).collect();
-                self.spilled.push(key);
-            }
+            (key, _) => self.spill(key),
         }
+    }
+
+    /// Moves the inline keys to the vector, then adds `key`.
+    #[inline(never)]
+    fn spill(&mut self, key: Cow<'a, str>) {
+        let seen = self.inline.get(..self.n_inline).unwrap_or_default();
+        self.spilled = seen.iter().map(|&earlier| Cow::Borrowed(earlier)).collect();
+        self.spilled.push(key);
     }
 
     /// The first key found twice (while the keys are inline, the second occurrence in
