@@ -25,6 +25,9 @@ pub const LIST_ALL_UP_TO: usize = 8;
 /// the closest.
 pub const CLOSEST_SHOWN: usize = 3;
 
+/// Up to this many tools, the name gate looks a name up by a linear scan.
+const LINEAR_SEARCH_UP_TO: usize = 16;
+
 /// The compiled, check-only set of tool specs.
 ///
 /// ```
@@ -239,6 +242,11 @@ impl Gate {
     }
 
     fn index_of(&self, name: &str) -> Option<usize> {
+        // A handful of tools: comparing lengths first rejects most names without touching
+        // their bytes, which beats the ordered comparisons of a binary search.
+        if self.specs.len() <= LINEAR_SEARCH_UP_TO {
+            return self.specs.iter().position(|spec| spec.name() == name);
+        }
         self.by_name
             .binary_search_by(|(candidate, _)| candidate.as_str().cmp(name))
             .ok()

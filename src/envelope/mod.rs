@@ -31,10 +31,11 @@
 //!
 //! How it stays cheap (a checked call costs about two heap allocations, most of them the
 //! arguments' own objects): the envelope's object is read without building its tree
-//! (`scan`); the arguments are parsed straight from the raw text, so a call borrows its
-//! name, id and strings from the input instead of copying them; arguments text is unescaped
-//! into a buffer kept per thread (`text`) and its strings re-borrowed from the raw call
-//! (`rebase`). Each of these defers to the parser whenever it is unsure, and the property
+//! (`scan`); the arguments are parsed straight from the raw text where they stand, in one
+//! pass that also finds their end, so a call borrows its name, id and strings from the input
+//! instead of copying them; arguments text is parsed straight from its string literal, or,
+//! when that reader is unsure, unescaped into a buffer kept per thread (`text`) and its
+//! strings re-borrowed from the raw call (`rebase`). Each of these defers to the parser whenever it is unsure, and the property
 //! tests hold the reader to a plain reading of the parser's tree.
 
 mod rebase;
@@ -96,7 +97,7 @@ impl Call<'_> {
 pub fn read_call(raw: &str, limits: Limits) -> Result<Call<'_>, Rejection> {
     let mut outer = Outer::default();
     match scan_outer(raw, limits, &mut outer) {
-        Ok(()) => resolve(outer),
+        Ok(()) => resolve(&mut outer),
         Err(Stop) => Err(unscannable(raw, limits, &outer)),
     }
 }
@@ -168,7 +169,6 @@ fn scan_outer<'a>(raw: &'a str, limits: Limits, outer: &mut Outer<'a>) -> Result
         return Err(Stop);
     }
     let mut keys = KeySet::new();
-    let end = cursor.last_brace();
     cursor.walk_object(&mut keys, |cursor, key| {
         let slot = match key.as_ref() {
             "type" => &mut outer.type_,
@@ -176,7 +176,7 @@ fn scan_outer<'a>(raw: &'a str, limits: Limits, outer: &mut Outer<'a>) -> Result
             "call_id" => &mut outer.call_id,
             "name" => &mut outer.name,
             "arguments" => {
-                outer.arguments = read_arguments(cursor, limits, 1, end)?;
+                outer.arguments = read_arguments(cursor, limits, 1)?;
                 return Ok(());
             }
             "input" => &mut outer.input,
@@ -192,11 +192,11 @@ fn scan_outer<'a>(raw: &'a str, limits: Limits, outer: &mut Outer<'a>) -> Result
             }
             _ => {
                 // Not read, but it must still be valid JSON.
-                cursor.parse_last_value(limits, 1, end)?;
+                cursor.parse_value(limits, 1)?;
                 return Ok(());
             }
         };
-        keep(slot, cursor.parse_last_value(limits, 1, end)?);
+        keep(slot, cursor.parse_value(limits, 1)?);
         Ok(())
     })?;
     outer.duplicate = keys.duplicate();
@@ -214,10 +214,9 @@ fn read_arguments<'a>(
     cursor: &mut Cursor<'a>,
     limits: Limits,
     depth: usize,
-    end: Option<usize>,
 ) -> Result<Option<Arguments<'a>>, Stop> {
     if !cursor.at_string() {
-        return Ok(match cursor.parse_last_value(limits, depth, end)? {
+        return Ok(match cursor.parse_value(limits, depth)? {
             Value::Null => None,
             value => Some(Arguments::Value(value)),
         });
@@ -244,25 +243,22 @@ fn scan_nested<'a>(
     let Nested::Object(inner) = slot.insert(Nested::Object(Inner::default())) else {
         return Err(Stop);
     };
-    // When this object is the envelope's last member, it closes at the `}` before the
-    // envelope's own, and so does its last member (see `Cursor::parse_last_value`).
-    let end = cursor.brace_before(cursor.last_brace());
     let mut keys = KeySet::new();
     cursor.walk_object(&mut keys, |cursor, key| {
         let slot = match key.as_ref() {
             "id" => &mut inner.id,
             "name" => &mut inner.name,
             "arguments" => {
-                inner.arguments = read_arguments(cursor, limits, 2, end)?;
+                inner.arguments = read_arguments(cursor, limits, 2)?;
                 return Ok(());
             }
             "args" => &mut inner.args,
             _ => {
-                cursor.parse_last_value(limits, 2, end)?;
+                cursor.parse_value(limits, 2)?;
                 return Ok(());
             }
         };
-        keep(slot, cursor.parse_last_value(limits, 2, end)?);
+        keep(slot, cursor.parse_value(limits, 2)?);
         Ok(())
     })?;
     inner.duplicate = keys.duplicate();
@@ -347,7 +343,7 @@ fn recovered_name<'o>(outer: &'o Outer<'_>) -> Option<&'o str> {
 }
 
 /// Turns the members read into a call, or the envelope problem that prevents it.
-fn resolve(mut outer: Outer<'_>) -> Result<Call<'_>, Rejection> {
+fn resolve<'a>(outer: &mut Outer<'a>) -> Result<Call<'a>, Rejection> {
     let fail = |outer: &Outer<'_>, problem| Rejection::BadEnvelope {
         id: recovered_id(outer).map(String::from),
         problem,
@@ -356,47 +352,53 @@ fn resolve(mut outer: Outer<'_>) -> Result<Call<'_>, Rejection> {
         let problem = EnvelopeProblem::DuplicateKey {
             key: key.into_owned(),
         };
-        return Err(fail(&outer, problem));
+        return Err(fail(outer, problem));
     }
-    let shape = match shape(&outer) {
+    let shape = match shape(outer) {
         Ok(shape) => shape,
-        Err(problem) => return Err(fail(&outer, problem)),
+        Err(problem) => return Err(fail(outer, problem)),
     };
     // Take the three facts out of the places this shape keeps them.
     let (id, id_field, name, name_field, arguments) = match shape {
         Shape::Plain => {
-            let arguments = one_of(&mut outer)?;
-            (outer.id, "id", outer.name, "name", arguments)
+            let arguments = one_of(outer)?;
+            (outer.id.take(), "id", outer.name.take(), "name", arguments)
         }
         Shape::Anthropic => (
-            outer.id,
+            outer.id.take(),
             "id",
-            outer.name,
+            outer.name.take(),
             "name",
-            outer.input.map(Arguments::Value),
+            outer.input.take().map(Arguments::Value),
         ),
         Shape::Responses => (
-            outer.call_id,
+            outer.call_id.take(),
             "call_id",
-            outer.name,
+            outer.name.take(),
             "name",
-            outer.arguments,
+            outer.arguments.take(),
         ),
         Shape::OpenAiChat => {
-            let inner = nested_object(outer.function, "function", outer.id.as_ref())?;
+            let inner = nested_object(outer.function.take(), "function", outer.id.as_ref())?;
             if let Some(key) = inner.duplicate {
                 let problem = EnvelopeProblem::DuplicateKey {
                     key: format!("function.{key}"),
                 };
                 return Err(bad(string(&outer.id), problem));
             }
-            (outer.id, "id", inner.name, "function.name", inner.arguments)
+            (
+                outer.id.take(),
+                "id",
+                inner.name,
+                "function.name",
+                inner.arguments,
+            )
         }
         Shape::Nested(key) => {
             let slot = if key == "functionCall" {
-                outer.function_call_camel
+                outer.function_call_camel.take()
             } else {
-                outer.function_call
+                outer.function_call.take()
             };
             let inner = nested_object(slot, key, None)?;
             let fields = nested_fields(key);

@@ -3,16 +3,18 @@
 //! An envelope is a small object around the arguments (`{"type":"tool_use","id":…,
 //! "name":…,"input":{…}}`). Building a `Value` for it would allocate a member vector only to
 //! pick three fields out of it, so the reader walks the object's punctuation itself and
-//! hands every member *value* to the JSON parser as a slice of the input. The parser still
-//! judges every byte: this file only finds where a value ends (matching brackets outside
-//! strings) and checks the object's own punctuation, which is the RFC 8259 `object` rule:
+//! hands every member *value* to the JSON parser: an object or array is parsed where it
+//! stands by [`json::parse_prefix`], which also says where it ended, so the arguments are
+//! read in one pass. The parser still judges every byte: this file only reads plain strings
+//! and scalars, whose rules are one line each, and checks the object's own punctuation,
+//! which is the RFC 8259 `object` rule:
 //! `{ ws [ string ws : ws value ( ws , ws string ws : ws value )* ] ws }`.
 //!
 //! Any doubt ends the scan with [`Stop`]; the caller then parses the whole text with
 //! [`json::parse_with`], whose error (with its true position) is the one reported. So the
 //! scan accepts a text exactly when the parser would, and never has to explain an error.
 
-use crate::json::{self, ErrorKind, Limits, Number, Value};
+use crate::json::{self, Limits, Number, Value};
 use std::borrow::Cow;
 
 /// The scan cannot go on: the text is not valid JSON (or the scanner is unsure), and the
@@ -24,22 +26,11 @@ pub(crate) struct Stop;
 pub(crate) struct Cursor<'a> {
     text: &'a str,
     pos: usize,
-    /// Where the top-level object's closing `}` stands, if the text ends with one: the last
-    /// member's value ends before it (see [`Cursor::parse_value`]).
-    last_brace: Option<usize>,
 }
 
 impl<'a> Cursor<'a> {
     pub(crate) fn new(text: &'a str) -> Cursor<'a> {
-        let trimmed = trim_end(text);
-        let last_brace = trimmed
-            .ends_with('}')
-            .then(|| trimmed.len().saturating_sub(1));
-        Cursor {
-            text,
-            pos: 0,
-            last_brace,
-        }
+        Cursor { text, pos: 0 }
     }
 
     fn peek(&self) -> Option<u8> {
@@ -106,50 +97,50 @@ impl<'a> Cursor<'a> {
             return Err(Stop);
         }
         let mut at = start.saturating_add(1);
-        while let Some(&byte) = bytes.get(at) {
-            match byte {
-                b'"' => {
+        loop {
+            // Eight bytes at a time to the next quote, backslash or control byte.
+            at = json::scan_plain(bytes, at);
+            match bytes.get(at) {
+                Some(b'"') => {
                     self.pos = at.saturating_add(1);
                     return self.slice_from(start);
                 }
                 // The next byte is escaped, whatever it is.
-                b'\\' => at = at.saturating_add(2),
-                _ => at = at.saturating_add(1),
+                Some(b'\\') => at = at.saturating_add(2),
+                Some(_) => at = at.saturating_add(1),
+                None => return Err(Stop),
             }
         }
-        Err(Stop)
     }
 
-    /// Moves past one value of any kind and returns its text. Containers are matched by
-    /// counting brackets outside strings; a text whose brackets do not pair up yields a
-    /// slice the parser refuses, or leaves the cursor where the object rule fails.
+    /// At an opening quote: the content of a string literal that holds no backslash and no
+    /// control character, which is valid JSON and means exactly its own text (RFC 8259
+    /// section 7; a `&str` is already UTF-8), moving past it. `None`, with the cursor
+    /// unmoved, for any other literal and anything else.
+    #[inline(always)]
+    fn plain_string_here(&mut self) -> Option<&'a str> {
+        let bytes = self.text.as_bytes();
+        if bytes.get(self.pos) != Some(&b'"') {
+            return None;
+        }
+        let body = self.pos.saturating_add(1);
+        let stop = json::scan_plain(bytes, body);
+        if bytes.get(stop) != Some(&b'"') {
+            return None;
+        }
+        let content = self.text.get(body..stop)?;
+        self.pos = stop.saturating_add(1);
+        Some(content)
+    }
+
+    /// Moves past a string, number or literal and returns its text (objects and arrays go
+    /// to the parser where they stand, see [`Cursor::parse_value`]). A scalar runs to the
+    /// next delimiter; the slice is then checked whole.
     fn skip_value(&mut self) -> Result<&'a str, Stop> {
         let start = self.pos;
         let bytes = self.text.as_bytes();
         match self.peek() {
             Some(b'"') => self.skip_string(),
-            Some(b'{' | b'[') => {
-                let mut depth = 0usize;
-                while let Some(&byte) = bytes.get(self.pos) {
-                    match byte {
-                        b'"' => {
-                            self.skip_string()?;
-                            continue;
-                        }
-                        b'{' | b'[' => depth = depth.saturating_add(1),
-                        b'}' | b']' => {
-                            depth = depth.checked_sub(1).ok_or(Stop)?;
-                            if depth == 0 {
-                                self.bump();
-                                return self.slice_from(start);
-                            }
-                        }
-                        _ => {}
-                    }
-                    self.bump();
-                }
-                Err(Stop)
-            }
             Some(_) => {
                 // A number or a literal runs to the next delimiter.
                 let rest = bytes.get(start..).ok_or(Stop)?;
@@ -169,78 +160,36 @@ impl<'a> Cursor<'a> {
     /// Reads the value at the cursor, under `limits` with `depth` levels already open around
     /// it. Strings without escapes and scalars are read here (they are their own text, and
     /// RFC 8259 makes checking them one line each); everything else goes to the parser.
+    /// An object or array is parsed where it stands, in one pass that also finds its end.
+    #[inline(always)]
     pub(crate) fn parse_value(&mut self, limits: Limits, depth: usize) -> Result<Value<'a>, Stop> {
+        if let Some(text) = self.plain_string_here() {
+            return Ok(Value::String(Cow::Borrowed(text)));
+        }
+        self.parse_other_value(limits, depth)
+    }
+
+    /// [`Cursor::parse_value`] for anything but a plain string.
+    #[inline(never)]
+    fn parse_other_value(&mut self, limits: Limits, depth: usize) -> Result<Value<'a>, Stop> {
+        if matches!(self.peek(), Some(b'{' | b'[')) {
+            let inner = Limits {
+                max_depth: limits.max_depth.saturating_sub(depth),
+                ..limits
+            };
+            let (value, length) = json::parse_prefix(self.rest(), inner).map_err(|_| Stop)?;
+            self.advance(length);
+            return Ok(value);
+        }
         let raw = self.skip_value()?;
         let value = match raw.as_bytes().first() {
             Some(b'"') => match plain_string(raw) {
                 Some(text) => Value::String(Cow::Borrowed(text)),
                 None => json::parse(raw).map_err(|_| Stop)?,
             },
-            Some(b'{' | b'[') => {
-                let inner = Limits {
-                    max_depth: limits.max_depth.saturating_sub(depth),
-                    ..limits
-                };
-                json::parse_with(raw, inner).map_err(|_| Stop)?
-            }
             _ => scalar(raw).ok_or(Stop)?,
         };
         Ok(value)
-    }
-
-    /// Like [`Cursor::parse_value`], but first bets that the value is the *last* member of
-    /// an object that closes at `end` (the arguments usually are:
-    /// `{"name":…,"arguments":{…}}`). Then it runs to that `}`, and one parse reads it
-    /// without a separate pass to find its end. If the bet is wrong, the parser stops with
-    /// trailing characters right where the value ends, and that exact slice is parsed
-    /// again; any other error sends the whole text to the parser. Only objects and arrays
-    /// are worth the bet.
-    pub(crate) fn parse_last_value(
-        &mut self,
-        limits: Limits,
-        depth: usize,
-        end: Option<usize>,
-    ) -> Result<Value<'a>, Stop> {
-        let start = self.pos;
-        let worth_it = matches!(self.peek(), Some(b'{' | b'['));
-        let candidate = match end {
-            Some(end) if worth_it && start < end => self.text.get(start..end).map(trim_end),
-            _ => None,
-        };
-        let Some(candidate) = candidate else {
-            return self.parse_value(limits, depth);
-        };
-        let inner = Limits {
-            max_depth: limits.max_depth.saturating_sub(depth),
-            ..limits
-        };
-        let raw = match json::parse_with(candidate, inner) {
-            Ok(value) => {
-                self.pos = start.saturating_add(candidate.len());
-                return Ok(value);
-            }
-            Err(error) if matches!(error.kind(), ErrorKind::TrailingCharacters) => {
-                candidate.get(..error.offset()).map(trim_end).ok_or(Stop)?
-            }
-            Err(_) => return Err(Stop),
-        };
-        let value = json::parse_with(raw, inner).map_err(|_| Stop)?;
-        self.pos = start.saturating_add(raw.len());
-        Ok(value)
-    }
-
-    /// Where the top-level object's closing `}` stands, if the text ends with one.
-    pub(crate) fn last_brace(&self) -> Option<usize> {
-        self.last_brace
-    }
-
-    /// The `}` just before `end` (whitespace between), where an object that is the last
-    /// member of the object closing at `end` would close.
-    pub(crate) fn brace_before(&self, end: Option<usize>) -> Option<usize> {
-        let before = trim_end(self.text.get(..end?)?);
-        before
-            .ends_with('}')
-            .then(|| before.len().saturating_sub(1))
     }
 
     /// Walks the members of the object at the cursor, calling `member` with each key; the
@@ -279,11 +228,18 @@ impl<'a> Cursor<'a> {
     }
 
     /// Reads a member key: borrowed when it is its own text, else through the parser.
+    #[inline(always)]
     fn key(&mut self) -> Result<Cow<'a, str>, Stop> {
-        let literal = self.skip_string()?;
-        if let Some(key) = plain_string(literal) {
+        if let Some(key) = self.plain_string_here() {
             return Ok(Cow::Borrowed(key));
         }
+        self.escaped_key()
+    }
+
+    /// A key that holds an escape (or is not a string at all), read by the parser.
+    #[inline(never)]
+    fn escaped_key(&mut self) -> Result<Cow<'a, str>, Stop> {
+        let literal = self.skip_string()?;
         match json::parse(literal) {
             Ok(Value::String(key)) => Ok(key),
             _ => Err(Stop),
@@ -302,16 +258,6 @@ fn plain_string(literal: &str) -> Option<&str> {
         .then_some(content)
 }
 
-/// `text` without its trailing JSON whitespace (space, tab, line feed, carriage return).
-fn trim_end(text: &str) -> &str {
-    let bytes = text.as_bytes();
-    let mut end = bytes.len();
-    while end > 0 && matches!(bytes.get(end - 1), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-        end -= 1;
-    }
-    text.get(..end).unwrap_or(text)
-}
-
 /// A number or literal, if `raw` is exactly one (RFC 8259 sections 3 and 6).
 fn scalar(raw: &str) -> Option<Value<'_>> {
     match raw {
@@ -324,11 +270,13 @@ fn scalar(raw: &str) -> Option<Value<'_>> {
 
 /// The keys of one object, to find a key given twice without allocating in the common case.
 ///
-/// Up to [`KeySet::INLINE`] keys are compared pairwise as they arrive (envelopes have a
-/// handful); past that every key moves to a vector that is sorted once at the end, so an
-/// object with a hundred thousand keys costs `n log n`, not `n²`.
+/// Up to [`KeySet::INLINE`] keys that borrow from the call (no escape in them: envelopes
+/// have a handful) are compared pairwise as they arrive, in a plain array of `&str` that
+/// costs nothing to set up or drop. Past that, or from the first key that owns its text,
+/// every key moves to a vector that is sorted once at the end, so an object with a hundred
+/// thousand keys costs `n log n`, not `n²`.
 pub(crate) struct KeySet<'a> {
-    inline: [Option<Cow<'a, str>>; KeySet::INLINE],
+    inline: [&'a str; KeySet::INLINE],
     n_inline: usize,
     spilled: Vec<Cow<'a, str>>,
     duplicate: Option<Cow<'a, str>>,
@@ -339,13 +287,14 @@ impl<'a> KeySet<'a> {
 
     pub(crate) fn new() -> KeySet<'a> {
         KeySet {
-            inline: Default::default(),
+            inline: [""; KeySet::INLINE],
             n_inline: 0,
             spilled: Vec::new(),
             duplicate: None,
         }
     }
 
+    #[inline(always)]
     fn insert(&mut self, key: Cow<'a, str>) {
         if self.duplicate.is_some() {
             return;
@@ -354,28 +303,33 @@ impl<'a> KeySet<'a> {
             self.spilled.push(key);
             return;
         }
-        let seen = self.inline.iter().take(self.n_inline).flatten();
-        if seen.clone().any(|earlier| *earlier == key) {
+        let seen = self.inline.get(..self.n_inline).unwrap_or_default();
+        if seen.contains(&key.as_ref()) {
             self.duplicate = Some(key);
             return;
         }
-        match self.inline.get_mut(self.n_inline) {
-            Some(slot) => {
-                *slot = Some(key);
+        match (key, self.inline.get_mut(self.n_inline)) {
+            (Cow::Borrowed(key), Some(slot)) => {
+                *slot = key;
                 self.n_inline = self.n_inline.saturating_add(1);
             }
-            None => {
-                self.spilled = self.inline.iter_mut().filter_map(Option::take).collect();
-                self.spilled.push(key);
-            }
+            (key, _) => self.spill(key),
         }
     }
 
-    /// The first key found twice (in the inline case, the second occurrence in input
-    /// order; past [`KeySet::INLINE`] keys, the alphabetically first duplicate).
-    pub(crate) fn duplicate(mut self) -> Option<Cow<'a, str>> {
+    /// Moves the inline keys to the vector, then adds `key`.
+    #[inline(never)]
+    fn spill(&mut self, key: Cow<'a, str>) {
+        let seen = self.inline.get(..self.n_inline).unwrap_or_default();
+        self.spilled = seen.iter().map(|&earlier| Cow::Borrowed(earlier)).collect();
+        self.spilled.push(key);
+    }
+
+    /// The first key found twice (while the keys are inline, the second occurrence in
+    /// input order; once they have spilled, the alphabetically first duplicate).
+    pub(crate) fn duplicate(&mut self) -> Option<Cow<'a, str>> {
         if self.duplicate.is_some() || self.spilled.is_empty() {
-            return self.duplicate;
+            return self.duplicate.take();
         }
         self.spilled.sort_unstable();
         self.spilled

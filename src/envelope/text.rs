@@ -1,7 +1,9 @@
-//! Arguments given as text (OpenAI's `"arguments": "{\"city\":\"Oslo\"}"`): the string
-//! literal is unescaped into a buffer kept per thread, the buffer is parsed, and the value is
-//! re-borrowed from the raw call (see `rebase`), so a call with arguments text costs no
-//! allocation for the text itself.
+//! Arguments given as text (OpenAI's `"arguments": "{\"city\":\"Oslo\"}"`). Most texts are
+//! read in one pass straight from the string literal ([`json::parse_embedded`], which reads
+//! through both levels of escaping). The rest, and every text with an error, take the path
+//! below: the literal is unescaped into a buffer kept per thread, the buffer is parsed, and
+//! the value is re-borrowed from the raw call (see `rebase`). Either way a call with
+//! arguments text costs no allocation for the text itself.
 //!
 //! Unescaping follows RFC 8259 section 7 strictly: the two-character escapes
 //! `\" \\ \/ \b \f \n \r \t`, `\uXXXX` with four hex digits, a high surrogate only when a
@@ -35,6 +37,11 @@ thread_local! {
 /// [`Stop`] when the literal itself is not a valid JSON string: the call is not JSON, and
 /// the whole text goes to the parser for the error.
 pub(crate) fn read_text(rest: &str, limits: Limits) -> Result<(TextArgs<'_>, usize), Stop> {
+    // Most arguments texts are read in one pass straight from the literal; the rest (and
+    // every text with an error) take the path below, which the parser has the last word on.
+    if let Some((value, length)) = json::parse_embedded(rest, limits) {
+        return Ok((Ok(value), length));
+    }
     let mut buffer = BUFFER
         .try_with(|buffer| buffer.try_borrow_mut().map(|mut b| std::mem::take(&mut *b)))
         .ok()

@@ -16,8 +16,12 @@
 //! Input that stops early is [`ErrorKind::Truncated`] exactly when it is a proper prefix of
 //! some valid text: `-`, `1.`, `tru`, `"\u12`, `[1,` are; `-x`, `[1,]`, `"\uDC` are not.
 
+mod embedded;
 mod spare;
 mod string;
+
+pub(crate) use embedded::parse_embedded;
+pub(crate) use string::scan_plain;
 
 use super::error::{ErrorKind, Inside, ParseError, Position};
 use super::value::{Member, Number, Value};
@@ -94,6 +98,20 @@ pub fn parse_bytes_with(bytes: &[u8], limits: Limits) -> Result<Value<'_>, Parse
 /// - [`ErrorKind::TrailingCharacters`]: more than whitespace after the value.
 /// - [`ErrorKind::TooDeep`], [`ErrorKind::TooLarge`]: beyond `limits`.
 pub fn parse_with(text: &str, limits: Limits) -> Result<Value<'_>, ParseError> {
+    parse_text(text, limits, false).map(|(value, _)| value)
+}
+
+/// Parses the one value at the start of `text` (no whitespace before it) and returns it
+/// with the offset just past it, leaving whatever follows unread: the envelope reads a
+/// member's value this way, in one pass, without first scanning for where it ends.
+///
+/// # Errors
+/// Those of [`parse_with`], except [`ErrorKind::TrailingCharacters`], which cannot happen.
+pub(crate) fn parse_prefix(text: &str, limits: Limits) -> Result<(Value<'_>, usize), ParseError> {
+    parse_text(text, limits, true)
+}
+
+fn parse_text(text: &str, limits: Limits, prefix: bool) -> Result<(Value<'_>, usize), ParseError> {
     if text.len() > limits.max_bytes {
         return Err(too_large(text.as_bytes(), limits));
     }
@@ -109,9 +127,11 @@ pub fn parse_with(text: &str, limits: Limits) -> Result<Value<'_>, ParseError> {
         bytes: text.as_bytes(),
         pos: 0,
         max_depth: limits.max_depth,
+        prefix,
         unescaped,
     };
     let result = parser.run(&mut frames, &mut members).map_err(|fail| *fail);
+    let result = result.map(|value| (value, parser.pos));
     give_back_spare(frames, members, parser.unescaped);
     result
 }
@@ -137,6 +157,8 @@ struct Parser<'a> {
     /// small constants added to offsets below never overflow.
     pos: usize,
     max_depth: usize,
+    /// Stop after the first complete value instead of requiring the end of the input.
+    prefix: bool,
     /// Where a string with escapes is unescaped before it is copied out at its exact size.
     unescaped: String,
 }
@@ -213,6 +235,13 @@ impl<'a> Parser<'a> {
             loop {
                 self.skip_whitespace();
                 let Some(frame) = frames.last().copied() else {
+                    if self.prefix {
+                        // The value is complete; what follows belongs to the caller.
+                        return members
+                            .pop()
+                            .map(|(_, value)| value)
+                            .ok_or_else(|| self.truncated(frames));
+                    }
                     return match (self.peek(), members.pop()) {
                         (None, Some((_, value))) => Ok(value),
                         (None, None) => Err(self.truncated(frames)),
@@ -458,7 +487,12 @@ impl<'a> Parser<'a> {
 #[inline(always)]
 fn fill<'a>(members: &mut [Member<'a>], value: Value<'a>) {
     if let Some(slot) = members.last_mut() {
-        slot.1 = value;
+        // The slot holds the `Null` placeholder, which owns nothing: replacing it without
+        // running its destructor keeps a call to `drop_in_place` out of the hot loop.
+        let placeholder = std::mem::replace(&mut slot.1, value);
+        if matches!(placeholder, Value::Null) {
+            std::mem::forget(placeholder);
+        }
     }
 }
 

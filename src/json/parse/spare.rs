@@ -5,7 +5,7 @@
 
 use super::Frame;
 use crate::json::value::Member;
-use std::cell::RefCell;
+use std::cell::Cell;
 
 /// The stacks and buffer a parse works on, kept per thread between parses so that parsing
 /// a small document allocates only what the document itself needs.
@@ -17,8 +17,8 @@ pub(super) struct Spare {
 }
 
 thread_local! {
-    static SPARE: RefCell<Spare> = const {
-        RefCell::new(Spare {
+    static SPARE: Cell<Spare> = const {
+        Cell::new(Spare {
             frames: Vec::new(),
             members: Vec::new(),
             unescaped: String::new(),
@@ -32,14 +32,8 @@ const MAX_KEPT: usize = 1 << 12;
 
 /// This thread's spare stacks (empty, with their capacity), or fresh ones.
 pub(super) fn take_spare() -> Spare {
-    SPARE
-        .try_with(|spare| {
-            spare
-                .try_borrow_mut()
-                .map(|mut spare| std::mem::take(&mut *spare))
-                .unwrap_or_default()
-        })
-        .unwrap_or_default()
+    // A `Cell` swap, not a `RefCell` borrow: nothing to check, nothing to release.
+    SPARE.try_with(Cell::take).unwrap_or_default()
 }
 
 /// Keeps the stacks of a finished parse for the next one on this thread.
@@ -63,12 +57,10 @@ pub(super) fn give_back_spare(
     #[allow(clippy::unnecessary_filter_map)]
     let members: Vec<Member<'static>> = members.into_iter().filter_map(|_| None).collect();
     let _ = SPARE.try_with(|spare| {
-        if let Ok(mut spare) = spare.try_borrow_mut() {
-            *spare = Spare {
-                frames,
-                members,
-                unescaped,
-            };
-        }
+        spare.set(Spare {
+            frames,
+            members,
+            unescaped,
+        })
     });
 }

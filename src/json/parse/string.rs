@@ -57,7 +57,10 @@ impl<'a> Parser<'a> {
                 None => return Err(self.truncated_at(Inside::String, quote)),
             }
             let run_end = scan_plain(self.bytes, pos);
-            out.push_str(self.slice(pos, run_end)?);
+            // Escapes often come back to back (`\n\n`, surrogate pairs): skip empty runs.
+            if run_end > pos {
+                out.push_str(self.slice(pos, run_end)?);
+            }
             pos = run_end;
         }
     }
@@ -213,8 +216,14 @@ const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
 /// 0x80..` the bytes below 0x20. A borrow can only flag bytes *above* a truly flagged one,
 /// so the lowest flag is exact.
 #[inline(always)]
-fn scan_plain(bytes: &[u8], mut pos: usize) -> usize {
-    while let Some(chunk) = bytes.get(pos..pos.saturating_add(8)) {
+pub(crate) fn scan_plain(bytes: &[u8], pos: usize) -> usize {
+    let Some(rest) = bytes.get(pos..) else {
+        return pos;
+    };
+    // One bounds check for the whole run: `chunks_exact` hands out whole words.
+    let mut offset = pos;
+    let mut chunks = rest.chunks_exact(8);
+    for chunk in &mut chunks {
         let Ok(chunk) = <[u8; 8]>::try_from(chunk) else {
             break;
         };
@@ -226,15 +235,15 @@ fn scan_plain(bytes: &[u8], mut pos: usize) -> usize {
             | word.wrapping_sub(ONES * 0x20) & !word)
             & HIGH_BITS;
         if flags != 0 {
-            return pos + (flags.trailing_zeros() / 8) as usize;
+            return offset + (flags.trailing_zeros() / 8) as usize;
         }
-        pos += 8;
+        offset += 8;
     }
-    while let Some(&byte) = bytes.get(pos) {
+    for &byte in chunks.remainder() {
         if byte == b'"' || byte == b'\\' || byte < 0x20 {
-            return pos;
+            return offset;
         }
-        pos += 1;
+        offset += 1;
     }
-    pos
+    offset
 }

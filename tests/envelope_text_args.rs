@@ -1,0 +1,268 @@
+//! Property: arguments given as text (OpenAI's `"arguments": "{\"city\":\"Oslo\"}"`) read
+//! exactly as the parser reads the unescaped text on its own, whichever way the text is
+//! spelled and however the call escapes it.
+//!
+//! The envelope reads most arguments texts in one pass straight from the call's string
+//! literal, and hands anything unusual to the parser; this holds both paths to the same
+//! answer: for a valid text, the same value; for any other, the parser's own error about
+//! the arguments. The texts are random values spelled with random escapes (`\u` forms,
+//! surrogate pairs) and whitespace, then random mutations of them; the literal that holds
+//! a text escapes it at random too (`\u0022` for a quote, `\/`, raw or escaped non-ASCII).
+//! Replay with `TOOLGATE_SEED=N`; raise the count with `TOOLGATE_FUZZ_ITERS=N`.
+
+mod support;
+
+use std::borrow::Cow;
+use std::fmt::Write;
+use support::rng::Rng;
+use toolgate::envelope::read_call;
+use toolgate::json::{self, Limits, Number, Value};
+use toolgate::{Part, Rejection};
+
+const CHARS: &[char] = &[
+    'a',
+    'z',
+    'A',
+    '0',
+    ' ',
+    '"',
+    '\\',
+    '/',
+    '\u{0}',
+    '\u{8}',
+    '\u{9}',
+    '\u{a}',
+    '\u{c}',
+    '\u{d}',
+    '\u{1f}',
+    '\u{7f}',
+    'é',
+    'ж',
+    '中',
+    '\u{2028}',
+    '\u{ffff}',
+    '🙏',
+    '\u{10ffff}',
+];
+
+const NUMBERS: &[&str] = &[
+    "0", "-0", "1", "-12", "1.5", "-0.25", "1e3", "1E-3", "2.5e+10",
+];
+
+fn random_string(rng: &mut Rng) -> String {
+    (0..rng.below(8)).map(|_| *rng.pick(CHARS)).collect()
+}
+
+fn random_value(rng: &mut Rng, depth: usize) -> Value<'static> {
+    let choice = if depth == 0 {
+        rng.below(4)
+    } else {
+        rng.below(6)
+    };
+    match choice {
+        0 => Value::Null,
+        1 => Value::Bool(rng.bool()),
+        2 => match Number::from_text(rng.pick(NUMBERS).to_string()) {
+            Some(number) => Value::Number(number),
+            None => panic!("the test's numbers are valid"),
+        },
+        3 => Value::String(Cow::Owned(random_string(rng))),
+        4 => Value::Array(
+            (0..rng.below(4))
+                .map(|_| random_value(rng, depth - 1))
+                .collect(),
+        ),
+        _ => Value::Object(
+            (0..rng.below(4))
+                .map(|_| (Cow::Owned(random_string(rng)), random_value(rng, depth - 1)))
+                .collect(),
+        ),
+    }
+}
+
+fn whitespace(rng: &mut Rng, out: &mut String) {
+    while rng.chance(1, 4) {
+        out.push(*rng.pick(&[' ', '\t', '\n', '\r']));
+    }
+}
+
+/// `s` as a JSON string literal, each character raw, short-escaped or `\u`-escaped at
+/// random (astral characters as surrogate pairs), within what RFC 8259 allows.
+fn spell_string(rng: &mut Rng, out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        let short = match c {
+            '"' => Some("\\\""),
+            '\\' => Some("\\\\"),
+            '/' => Some("\\/"),
+            '\u{8}' => Some("\\b"),
+            '\u{c}' => Some("\\f"),
+            '\n' => Some("\\n"),
+            '\r' => Some("\\r"),
+            '\t' => Some("\\t"),
+            _ => None,
+        };
+        let must_escape = c == '"' || c == '\\' || c < '\u{20}';
+        // Mostly the plain spelling a model writes; sometimes every other form.
+        match (rng.below(6), short) {
+            (0, _) | (_, None) if must_escape || rng.chance(1, 6) => {
+                let mut units = [0; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    let _ = write!(out, "\\u{unit:04x}");
+                }
+            }
+            (_, Some(short)) if must_escape || rng.chance(1, 6) => out.push_str(short),
+            _ => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// `value` as JSON text with random escapes and whitespace.
+fn spell(rng: &mut Rng, out: &mut String, value: &Value<'_>) {
+    whitespace(rng, out);
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(n.as_str()),
+        Value::String(s) => spell_string(rng, out, s),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                spell(rng, out, item);
+            }
+            whitespace(rng, out);
+            out.push(']');
+        }
+        Value::Object(members) => {
+            out.push('{');
+            for (i, (key, item)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                whitespace(rng, out);
+                spell_string(rng, out, key);
+                whitespace(rng, out);
+                out.push(':');
+                spell(rng, out, item);
+            }
+            whitespace(rng, out);
+            out.push('}');
+        }
+    }
+    whitespace(rng, out);
+}
+
+/// A few random character edits: delete, duplicate, or insert a character that matters
+/// to JSON or to escaping.
+fn mutate(rng: &mut Rng, text: &str) -> String {
+    let mut chars: Vec<char> = text.chars().collect();
+    for _ in 0..1 + rng.below(3) {
+        let at = rng.below(chars.len() + 1);
+        match rng.below(3) {
+            0 if at < chars.len() => {
+                chars.remove(at);
+            }
+            1 if at < chars.len() => {
+                let c = chars[at];
+                chars.insert(at, c);
+            }
+            _ => chars.insert(
+                at,
+                *rng.pick(&[
+                    '"', '\\', 'u', 'D', '8', '{', '}', '[', ']', ',', ':', ' ', '\n', '\u{1}', 'é',
+                ]),
+            ),
+        }
+    }
+    chars.into_iter().collect()
+}
+
+/// The call's answer for this arguments text agrees with the parser's reading of it.
+fn agree(rng: &mut Rng, text: &str, seed: u64) {
+    let mut literal = String::new();
+    spell_string(rng, &mut literal, text);
+    let raw = format!(
+        r#"{{"id":"call_1","type":"function","function":{{"name":"f","arguments":{literal}}}}}"#
+    );
+    let context = || format!("seed {seed}, text {text:?}, call {raw:?}");
+    let got = read_call(&raw, Limits::default());
+    match (json::parse(text), got) {
+        (Ok(expected), Ok(call)) => {
+            assert_eq!(call.args, expected, "{}", context());
+            assert_eq!(call.name, "f", "{}", context());
+        }
+        (
+            Err(expected),
+            Err(
+                Rejection::MalformedJson {
+                    part: Part::Arguments,
+                    error,
+                    ..
+                }
+                | Rejection::TruncatedJson {
+                    part: Part::Arguments,
+                    error,
+                    ..
+                },
+            ),
+        ) => assert_eq!(*error, expected, "{}", context()),
+        (expected, got) => panic!(
+            "{}: parser {:?}, envelope {:?}",
+            context(),
+            expected.map(|value| value.to_string()),
+            got.map(|call| call.args.to_string())
+                .map_err(|r| r.to_string())
+        ),
+    }
+}
+
+#[test]
+fn arguments_text_reads_as_the_parser_reads_it() {
+    let mut rng = Rng::from_env();
+    let seed = rng.seed();
+    for _ in 0..Rng::iters(20_000) {
+        let value = random_value(&mut rng, 3);
+        let mut text = String::new();
+        if rng.chance(1, 3) {
+            text = value.to_string();
+        } else {
+            spell(&mut rng, &mut text, &value);
+        }
+        agree(&mut rng, &text, seed);
+        let mutated = mutate(&mut rng, &text);
+        agree(&mut rng, &mutated, seed);
+    }
+}
+
+#[test]
+fn plain_strings_of_the_text_are_borrowed_from_the_call() {
+    let raw = r#"{"id":"c","type":"function","function":{"name":"f","arguments":"{\"a\": [\"x\", 1.5e3, true, null],\n\t\"b\":{\"c\":\"d\\u00e9\"}}"}}"#;
+    let call = match read_call(raw, Limits::default()) {
+        Ok(call) => call,
+        Err(rejection) => panic!("{rejection}"),
+    };
+    assert_eq!(
+        call.args.to_string(),
+        r#"{"a":["x",1.5e3,true,null],"b":{"c":"dé"}}"#
+    );
+    let members = call.args.as_object().unwrap_or_default();
+    assert!(members
+        .iter()
+        .all(|(key, _)| matches!(key, Cow::Borrowed(_))));
+    let items = call
+        .args
+        .get("a")
+        .and_then(Value::as_array)
+        .unwrap_or_default();
+    assert!(matches!(
+        items.first(),
+        Some(Value::String(Cow::Borrowed("x")))
+    ));
+    // A string with an escape of its own is decoded into its own text.
+    let nested = call.args.get("b").and_then(|b| b.get("c"));
+    assert!(matches!(nested, Some(Value::String(Cow::Owned(c))) if c == "dé"));
+}
