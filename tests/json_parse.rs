@@ -128,12 +128,24 @@ fn a_million_open_brackets_are_an_error_not_a_stack_overflow() {
     .map(|_| ())
     .map_err(|e| e.kind().clone());
     assert_eq!(error, Err(ErrorKind::TooDeep { limit: 128 }));
-    // With no depth limit the explicit stack grows on the heap and the input simply ends.
+    // No setting lifts depth past the ceiling: a value that deep could overflow the stack
+    // when dropped, so it is refused at the ceiling instead.
     let unbounded = Limits {
         max_depth: usize::MAX,
         max_bytes: usize::MAX,
     };
     let error = parse_with(&open, unbounded)
+        .map(|_| ())
+        .map_err(|e| e.kind().clone());
+    assert_eq!(
+        error,
+        Err(ErrorKind::TooDeep {
+            limit: Limits::DEPTH_CEILING
+        })
+    );
+    // Below the ceiling, the explicit stack grows on the heap and the input simply ends.
+    let shallow_open = "[".repeat(Limits::DEPTH_CEILING);
+    let error = parse_with(&shallow_open, unbounded)
         .map(|_| ())
         .map_err(|e| e.kind().clone());
     assert!(
@@ -261,4 +273,29 @@ fn long_numbers_are_decided_exactly_and_in_linear_time() {
     assert_eq!(int(&format!("1.{zeros}")), Some(1));
     assert_eq!(int(&format!("-12.5{zeros}e1")), Some(-125));
     assert_eq!(int(&format!("1{zeros}")), None);
+}
+
+#[test]
+fn a_value_at_the_depth_ceiling_drops_clones_and_compares_on_a_small_thread_stack() {
+    // The derived Drop, Clone, PartialEq and Debug recurse once per level; the ceiling is
+    // what keeps them inside the 2 MiB stack std gives a spawned thread.
+    let depth = Limits::DEPTH_CEILING;
+    let text = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+    let worker = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || {
+            let limits = Limits {
+                max_depth: usize::MAX,
+                max_bytes: usize::MAX,
+            };
+            let value = parse_with(&text, limits).map_err(|e| e.to_string())?;
+            let copy = value.clone();
+            let equal = copy == value;
+            let printed = format!("{value:?}").len();
+            drop(copy);
+            drop(value);
+            Ok::<_, String>((equal, printed > depth))
+        });
+    let result = worker.map(|handle| handle.join());
+    assert!(matches!(result, Ok(Ok(Ok((true, true))))), "{result:?}");
 }

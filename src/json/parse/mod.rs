@@ -30,14 +30,25 @@ use std::borrow::Cow;
 
 /// Bounds on what one parse may take.
 ///
-/// `max_depth` also bounds the recursion of the derived `Drop`, `Clone`, `PartialEq` and
-/// `Debug` of the resulting [`Value`]: raise it into the thousands, not the millions.
+/// The parser itself never recurses, but the derived `Drop`, `Clone`, `PartialEq` and
+/// `Debug` of the resulting [`Value`] do, one stack frame chain per level. So that no
+/// setting can turn a deep input into a stack overflow (an abort, not an error), depth is
+/// capped at [`Limits::DEPTH_CEILING`] whatever `max_depth` says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// Deepest nesting of arrays and objects accepted (the top-level value is level 1).
+    /// Deepest nesting of arrays and objects accepted (the top-level value is level 1),
+    /// at most [`Limits::DEPTH_CEILING`].
     pub max_depth: usize,
     /// Longest input accepted, in bytes.
     pub max_bytes: usize,
+}
+
+impl Limits {
+    /// The deepest nesting any parse accepts, whatever `max_depth` says: a value this deep
+    /// is dropped, cloned, compared and debug-printed within a 2 MiB thread stack (the size
+    /// std gives spawned threads) even in a debug build, which measured safe up to about
+    /// 2,000 levels. Tool arguments never come near it.
+    pub const DEPTH_CEILING: usize = 1000;
 }
 
 impl Default for Limits {
@@ -126,7 +137,7 @@ fn parse_text(text: &str, limits: Limits, prefix: bool) -> Result<(Value<'_>, us
         text,
         bytes: text.as_bytes(),
         pos: 0,
-        max_depth: limits.max_depth,
+        max_depth: limits.max_depth.min(Limits::DEPTH_CEILING),
         prefix,
         unescaped,
     };
