@@ -40,6 +40,7 @@
 //! It keeps what others drop: duplicate keys (in order, for the gate to refuse) and every
 //! number exactly as written ([`Number::as_i64`] decides integers from the text).
 
+pub(crate) mod decimal;
 mod error;
 mod parse;
 mod value;

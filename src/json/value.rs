@@ -5,6 +5,7 @@
 //! a `Vec`: a map would silently keep one of two duplicate keys, and the gate must see both to
 //! refuse them (two parsers may read `{"a":1,"a":2}` differently, RFC 8259 section 4).
 
+use super::decimal::Decimal;
 use std::borrow::Cow;
 
 /// One JSON value.
@@ -209,68 +210,11 @@ impl<'a> Number<'a> {
     /// decimal text: `1.0`, `1e2` and `-9223372036854775808` are; `1.5`, `1e19` and
     /// `9223372036854775808` are not.
     pub fn as_i64(&self) -> Option<i64> {
-        let bytes = self.text.as_bytes();
         // Fast path: plain digits, the common case in tool arguments.
         if let Ok(n) = self.text.parse::<i64>() {
             return Some(n);
         }
-        let (negative, rest) = match bytes.split_first() {
-            Some((b'-', rest)) => (true, rest),
-            _ => (false, bytes),
-        };
-        let mantissa_end = rest
-            .iter()
-            .position(|&b| b == b'e' || b == b'E')
-            .unwrap_or(rest.len());
-        let (mantissa, exponent_part) = rest.split_at(mantissa_end);
-        let exponent: i64 = match exponent_part.get(1..) {
-            None => 0,
-            Some(digits) => parse_exponent(digits)?,
-        };
-        let (int_digits, frac_digits) = match mantissa.iter().position(|&b| b == b'.') {
-            Some(dot) => {
-                let (int_digits, dot_and_frac) = mantissa.split_at(dot);
-                (int_digits, dot_and_frac.get(1..).unwrap_or(&[]))
-            }
-            None => (mantissa, &[][..]),
-        };
-        // All significant digits, then the power of ten they are scaled by.
-        let mut all_digits: Vec<u8> = Vec::with_capacity(int_digits.len() + frac_digits.len());
-        all_digits.extend_from_slice(int_digits);
-        all_digits.extend_from_slice(frac_digits);
-        let mut scale = exponent.checked_sub(i64::try_from(frac_digits.len()).ok()?)?;
-        // Leading zeros are skipped by index, never removed one by one: `0.000…1` with a
-        // million zeros must stay linear.
-        let Some(first_nonzero) = all_digits.iter().position(|&d| d != b'0') else {
-            return Some(0);
-        };
-        let mut digits = all_digits.get(first_nonzero..).unwrap_or(&[]);
-        while scale < 0 {
-            match digits.split_last() {
-                Some((b'0', rest)) => {
-                    digits = rest;
-                    scale += 1;
-                }
-                _ => break,
-            }
-        }
-        if scale < 0 {
-            return None;
-        }
-        // i64 has at most 19 digits: anything longer (after scaling) is out of range.
-        let n_digits = i64::try_from(digits.len()).ok()?.checked_add(scale)?;
-        if n_digits > 19 {
-            return None;
-        }
-        let mut magnitude: i128 = 0;
-        for &d in digits {
-            magnitude = magnitude * 10 + i128::from(d - b'0');
-        }
-        for _ in 0..scale {
-            magnitude *= 10;
-        }
-        let signed = if negative { -magnitude } else { magnitude };
-        i64::try_from(signed).ok()
+        Decimal::parse(&self.text).as_i64()
     }
 
     /// True if the value is an integer within `i64` (see [`Number::as_i64`]).
@@ -284,22 +228,6 @@ impl<'a> Number<'a> {
             text: Cow::Owned(self.text.into_owned()),
         }
     }
-}
-
-/// Reads an exponent's optional sign and digits, saturating far beyond any useful range
-/// so that `1e999999999999` neither overflows nor loops.
-fn parse_exponent(bytes: &[u8]) -> Option<i64> {
-    let (negative, digits) = match bytes.split_first() {
-        Some((b'-', rest)) => (true, rest),
-        Some((b'+', rest)) => (false, rest),
-        _ => (false, bytes),
-    };
-    let mut value: i64 = 0;
-    for &d in digits {
-        value = value.saturating_mul(10).saturating_add(i64::from(d - b'0'));
-        value = value.min(1 << 40);
-    }
-    Some(if negative { -value } else { value })
 }
 
 /// The RFC 8259 section 6 number grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.

@@ -69,7 +69,8 @@
 mod equal;
 mod kinds;
 mod name;
-pub(crate) mod number;
+/// Exact decimal arithmetic lives with the JSON layer, which also decides `Number::as_i64`.
+pub(crate) use crate::json::decimal as number;
 mod object;
 mod report;
 mod scan;

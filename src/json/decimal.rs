@@ -1,5 +1,6 @@
 //! Exact arithmetic on JSON number text, without allocating: comparison (for bounds, `enum`,
-//! `const` and `uniqueItems`), the integer test and `multipleOf`.
+//! `const` and `uniqueItems`), the integer test ([`Number::as_i64`](super::Number::as_i64)
+//! and the `integer` type) and `multipleOf`.
 //!
 //! Converting to `f64` first would be wrong in ways the model can see: `9007199254740993`
 //! and `9007199254740992` are the same `f64`, `0.1 + 0.2` style rounding makes `0.0075` look
@@ -169,6 +170,22 @@ impl<'a> Decimal<'a> {
                 digits.cmp(limit_digits) != Ordering::Greater
             }
         }
+    }
+
+    /// The value as an `i64`, if it is an integer within `i64` ([`Decimal::is_i64`]).
+    pub(crate) fn as_i64(&self) -> Option<i64> {
+        if !self.is_i64() {
+            return None;
+        }
+        // At most 19 digits before the point (`lead`), so the magnitude fits an i128.
+        let mut magnitude: i128 = 0;
+        for digit in self.significant() {
+            magnitude = magnitude.checked_mul(10)?.checked_add(i128::from(digit))?;
+        }
+        for _ in 0..self.lead.saturating_sub(self.n_significant()) {
+            magnitude = magnitude.checked_mul(10)?;
+        }
+        i64::try_from(if self.negative { -magnitude } else { magnitude }).ok()
     }
 
     /// True if `self / divisor` is an integer, decided exactly. `None` when the divisor is
