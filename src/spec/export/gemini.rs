@@ -12,7 +12,7 @@
 //! `None`, and the exporter sends the schema whole as `parametersJsonSchema` instead, which
 //! the Gemini API takes as JSON Schema. Either way the model is shown the exact contract.
 
-use super::json_schema::{count_value, kinds_value};
+use super::json_schema::{count_value, kinds_value, required_names};
 use super::{object, text};
 use crate::json::Value;
 use crate::spec::{Additional, Kinds, Schema, Type};
@@ -128,14 +128,8 @@ fn gemini_type(ty: &Type, depth: usize) -> Option<Value<'static>> {
             ));
         }
         out.push(("properties", Value::Object(properties)));
-        let required: Vec<Value<'static>> = rules
-            .fields
-            .iter()
-            .filter(|field| field.required)
-            .map(|field| text(&field.name))
-            .collect();
-        if !required.is_empty() {
-            out.push(("required", Value::Array(required)));
+        if let Some(required) = required_names(rules) {
+            out.push(("required", required));
         }
         match &rules.additional {
             Additional::Forbidden => out.push(("additionalProperties", Value::Bool(false))),

@@ -9,7 +9,7 @@
 use super::{object, text};
 use crate::json::{Number, Value};
 use crate::spec::schema::fragment;
-use crate::spec::{Additional, Bound, Kinds, Schema, Type};
+use crate::spec::{Additional, Bound, Kinds, ObjectType, Schema, Type};
 use std::borrow::Cow;
 
 impl Schema {
@@ -95,14 +95,8 @@ pub(super) fn write_type(ty: &Type, defs: &[(String, Type)]) -> Value<'static> {
             .map(|field| (Cow::Owned(field.name.clone()), write_type(&field.ty, defs)))
             .collect();
         out.push(("properties", Value::Object(properties)));
-        let required: Vec<Value<'static>> = rules
-            .fields
-            .iter()
-            .filter(|field| field.required)
-            .map(|field| text(&field.name))
-            .collect();
-        if !required.is_empty() {
-            out.push(("required", Value::Array(required)));
+        if let Some(required) = required_names(rules) {
+            out.push(("required", required));
         }
         match &rules.additional {
             Additional::Forbidden => out.push(("additionalProperties", Value::Bool(false))),
@@ -140,6 +134,18 @@ pub(super) fn write_type(ty: &Type, defs: &[(String, Type)]) -> Value<'static> {
 
 /// `type` for a set of kinds: a name, or an array of names; `None` for any kind.
 /// `upper` writes Gemini's upper-case names.
+/// `required`: the required fields' names in declaration order, or `None` when there are
+/// none (an empty `required` is noise every form can do without).
+pub(super) fn required_names(rules: &ObjectType) -> Option<Value<'static>> {
+    let required: Vec<Value<'static>> = rules
+        .fields
+        .iter()
+        .filter(|field| field.required)
+        .map(|field| text(&field.name))
+        .collect();
+    (!required.is_empty()).then_some(Value::Array(required))
+}
+
 pub(super) fn kinds_value(kinds: Kinds, upper: bool) -> Option<Value<'static>> {
     if kinds == Kinds::ANY {
         return None;
