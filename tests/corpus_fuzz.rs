@@ -5,57 +5,38 @@
 mod support;
 
 use support::corpus::{corpus, read};
+use support::mutate::Edit;
 use support::rng::Rng;
 use toolgate::json;
 use toolgate::{Gate, Part, Rejection, RejectionKind};
 
+/// Fragments that break or reshape JSON and the three shapes' keys.
+const TOKENS: &[&str] = &[
+    "{",
+    "}",
+    "[",
+    "]",
+    "\"",
+    "\\",
+    ",",
+    ":",
+    "null",
+    "-1",
+    "1e999",
+    "\\u00e9",
+    "\\ud800",
+    "\"name\":",
+    "\"id\":",
+    "\"type\":",
+    "\"tool_use\"",
+    "é",
+    "😀",
+];
+
 /// Deletes, inserts, duplicates or cuts a few characters.
 fn mutate(rng: &mut Rng, text: &str) -> String {
-    const TOKENS: &[&str] = &[
-        "{",
-        "}",
-        "[",
-        "]",
-        "\"",
-        "\\",
-        ",",
-        ":",
-        "null",
-        "-1",
-        "1e999",
-        "\\u00e9",
-        "\\ud800",
-        "\"name\":",
-        "\"id\":",
-        "\"type\":",
-        "\"tool_use\"",
-        "é",
-        "😀",
-    ];
-    let mut chars: Vec<char> = text.chars().collect();
-    for _ in 0..rng.range(1, 3) {
-        let len = chars.len();
-        let at = rng.below(len + 1);
-        match rng.below(4) {
-            0 if len > 0 => {
-                let end = (at + rng.range(1, 8)).min(len);
-                chars.drain(at.min(end)..end);
-            }
-            1 => {
-                let token: Vec<char> = rng.pick(TOKENS).chars().collect();
-                chars.splice(at..at, token);
-            }
-            2 => chars.truncate(at),
-            _ if len > 1 => {
-                let start = rng.below(len);
-                let end = (start + rng.range(1, 16)).min(len);
-                let copy: Vec<char> = chars[start..end].to_vec();
-                chars.splice(at..at, copy);
-            }
-            _ => {}
-        }
-    }
-    chars.into_iter().collect()
+    let edits = [Edit::Delete(8), Edit::Insert, Edit::Cut, Edit::Copy(16)];
+    support::mutate::mutate(rng, text, (1, 3), &edits, TOKENS)
 }
 
 #[test]

@@ -3,4 +3,5 @@
 #![allow(dead_code)]
 
 pub mod corpus;
+pub mod mutate;
 pub mod rng;
