@@ -5,3 +5,4 @@
 pub mod corpus;
 pub mod mutate;
 pub mod rng;
+pub mod values;
