@@ -4,36 +4,11 @@
 //! `arguments_not_object`, and `bad_json` / `bad_args_json` are `malformed_json` or
 //! `truncated_json` (which one depends on where the text was cut).
 
-use std::path::PathBuf;
-use std::process::Command;
-use toolgate::json;
+mod support;
 
-/// The corpus folder, or `None` (after saying why) when it is absent and not required.
-fn corpus() -> Option<PathBuf> {
-    match std::env::var_os("TOOLGATE_CORPUS") {
-        Some(dir) => {
-            let dir = PathBuf::from(dir);
-            assert!(
-                dir.is_dir(),
-                "TOOLGATE_CORPUS is set to {} but that folder is missing",
-                dir.display()
-            );
-            Some(dir)
-        }
-        None => {
-            let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-            if dir.is_dir() {
-                Some(dir)
-            } else {
-                println!(
-                    "skipped: no corpus at {} and TOOLGATE_CORPUS is not set",
-                    dir.display()
-                );
-                None
-            }
-        }
-    }
-}
+use std::process::Command;
+use support::corpus::{corpus, read};
+use toolgate::json;
 
 /// The kinds `check` may answer for a corpus label.
 fn expected_kinds(label: &str) -> &'static [&'static str] {
@@ -50,7 +25,7 @@ fn expected_kinds(label: &str) -> &'static [&'static str] {
 #[test]
 fn check_agrees_with_the_corpus_labels_on_every_line() {
     let Some(dir) = corpus() else { return };
-    let labels = std::fs::read_to_string(dir.join("calls.labels.tsv")).expect("labels read");
+    let labels = read(&dir, "calls.labels.tsv");
     let output = Command::new(env!("CARGO_BIN_EXE_toolgate"))
         .arg("check")
         .arg("--tools")

@@ -1,94 +1,49 @@
 //! Property: mutations of the shared corpus' real calls never panic the gate, every
 //! rejection has a non-empty text and one of the six labels, and the call is refused as not
-//! JSON exactly when the parser refuses it. (Corpus location: see `corpus_verdicts.rs`.)
+//! JSON exactly when the parser refuses it. (Corpus location: see `support/corpus.rs`.)
 
 mod support;
 
-use std::path::PathBuf;
+use support::corpus::{corpus, read};
+use support::mutate::Edit;
 use support::rng::Rng;
 use toolgate::json;
 use toolgate::{Gate, Part, Rejection, RejectionKind};
 
-fn corpus() -> Option<PathBuf> {
-    match std::env::var_os("TOOLGATE_CORPUS") {
-        Some(dir) => {
-            let dir = PathBuf::from(dir);
-            assert!(
-                dir.join("calls.jsonl").is_file(),
-                "TOOLGATE_CORPUS is set to {} but it holds no calls.jsonl",
-                dir.display()
-            );
-            Some(dir)
-        }
-        None => {
-            let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-            if dir.join("calls.jsonl").is_file() {
-                Some(dir)
-            } else {
-                println!(
-                    "skipped: no corpus at {} and TOOLGATE_CORPUS is unset",
-                    dir.display()
-                );
-                None
-            }
-        }
-    }
-}
+/// Fragments that break or reshape JSON and the three shapes' keys.
+const TOKENS: &[&str] = &[
+    "{",
+    "}",
+    "[",
+    "]",
+    "\"",
+    "\\",
+    ",",
+    ":",
+    "null",
+    "-1",
+    "1e999",
+    "\\u00e9",
+    "\\ud800",
+    "\"name\":",
+    "\"id\":",
+    "\"type\":",
+    "\"tool_use\"",
+    "é",
+    "😀",
+];
 
 /// Deletes, inserts, duplicates or cuts a few characters.
 fn mutate(rng: &mut Rng, text: &str) -> String {
-    const TOKENS: &[&str] = &[
-        "{",
-        "}",
-        "[",
-        "]",
-        "\"",
-        "\\",
-        ",",
-        ":",
-        "null",
-        "-1",
-        "1e999",
-        "\\u00e9",
-        "\\ud800",
-        "\"name\":",
-        "\"id\":",
-        "\"type\":",
-        "\"tool_use\"",
-        "é",
-        "😀",
-    ];
-    let mut chars: Vec<char> = text.chars().collect();
-    for _ in 0..rng.range(1, 3) {
-        let len = chars.len();
-        let at = rng.below(len + 1);
-        match rng.below(4) {
-            0 if len > 0 => {
-                let end = (at + rng.range(1, 8)).min(len);
-                chars.drain(at.min(end)..end);
-            }
-            1 => {
-                let token: Vec<char> = rng.pick(TOKENS).chars().collect();
-                chars.splice(at..at, token);
-            }
-            2 => chars.truncate(at),
-            _ if len > 1 => {
-                let start = rng.below(len);
-                let end = (start + rng.range(1, 16)).min(len);
-                let copy: Vec<char> = chars[start..end].to_vec();
-                chars.splice(at..at, copy);
-            }
-            _ => {}
-        }
-    }
-    chars.into_iter().collect()
+    let edits = [Edit::Delete(8), Edit::Insert, Edit::Cut, Edit::Copy(16)];
+    support::mutate::mutate(rng, text, (1, 3), &edits, TOKENS)
 }
 
 #[test]
 fn mutated_corpus_calls_are_refused_cleanly() {
     let Some(dir) = corpus() else { return };
-    let tools = std::fs::read_to_string(dir.join("tools.json")).expect("tools.json");
-    let calls = std::fs::read_to_string(dir.join("calls.jsonl")).expect("calls.jsonl");
+    let tools = read(&dir, "tools.json");
+    let calls = read(&dir, "calls.jsonl");
     let gate = Gate::from_tools_json(&tools).expect("tools.json loads");
     let lines: Vec<&str> = calls.lines().collect();
     let labels: Vec<&str> = RejectionKind::ALL.iter().map(|kind| kind.label()).collect();

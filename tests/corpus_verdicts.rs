@@ -9,37 +9,14 @@
 //!
 //! The corpus is found through `TOOLGATE_CORPUS` (set by `.ci/run`); when it is unset the
 //! test falls back to `../shared/corpus` beside the crate, and skips with a note when that
-//! is absent too (a fresh clone). A set variable naming a missing folder fails.
+//! is absent too (a fresh clone). A set variable naming a missing folder fails, and so does
+//! a folder without the corpus' files (`support/corpus.rs`).
+
+mod support;
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use support::corpus::{corpus, read};
 use toolgate::{Gate, Part, Rejection};
-
-fn corpus() -> Option<PathBuf> {
-    match std::env::var_os("TOOLGATE_CORPUS") {
-        Some(dir) => {
-            let dir = PathBuf::from(dir);
-            assert!(
-                dir.join("calls.jsonl").is_file(),
-                "TOOLGATE_CORPUS is set to {} but it holds no calls.jsonl",
-                dir.display()
-            );
-            Some(dir)
-        }
-        None => {
-            let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-            if dir.join("calls.jsonl").is_file() {
-                Some(dir)
-            } else {
-                println!(
-                    "skipped: no corpus at {} and TOOLGATE_CORPUS is unset",
-                    dir.display()
-                );
-                None
-            }
-        }
-    }
-}
 
 /// Whether a verdict agrees with a corpus label, and why not.
 fn agrees(label: &str, verdict: &Result<toolgate::Call<'_>, Rejection>) -> Result<(), String> {
@@ -97,13 +74,9 @@ fn agrees(label: &str, verdict: &Result<toolgate::Call<'_>, Rejection>) -> Resul
 #[test]
 fn every_corpus_call_gets_its_labelled_verdict() {
     let Some(dir) = corpus() else { return };
-    let read = |name: &str| {
-        std::fs::read_to_string(dir.join(name))
-            .unwrap_or_else(|error| panic!("cannot read {name}: {error}"))
-    };
-    let gate = Gate::from_tools_json(&read("tools.json")).expect("tools.json loads");
-    let calls = read("calls.jsonl");
-    let labels = read("calls.labels.tsv");
+    let gate = Gate::from_tools_json(&read(&dir, "tools.json")).expect("tools.json loads");
+    let calls = read(&dir, "calls.jsonl");
+    let labels = read(&dir, "calls.labels.tsv");
     let (calls, labels): (Vec<&str>, Vec<&str>) =
         (calls.lines().collect(), labels.lines().collect());
     assert_eq!(calls.len(), labels.len(), "one label per call");

@@ -7,6 +7,7 @@
 
 mod support;
 
+use support::mutate::Edit;
 use support::rng::Rng;
 use toolgate::envelope::read_call;
 use toolgate::json::{self, Limits, Value};
@@ -67,35 +68,16 @@ const TOKENS: &[&str] = &[
     "\t",
 ];
 
+/// Deletes, inserts, duplicates, cuts or swaps a few characters.
 fn mutate(rng: &mut Rng, text: &str) -> String {
-    let mut chars: Vec<char> = text.chars().collect();
-    for _ in 0..rng.range(1, 3) {
-        let len = chars.len();
-        let at = rng.below(len + 1);
-        match rng.below(5) {
-            0 if len > 0 => {
-                let end = (at + rng.range(1, 6)).min(len);
-                chars.drain(at.min(end)..end);
-            }
-            1 => {
-                let token: Vec<char> = rng.pick(TOKENS).chars().collect();
-                chars.splice(at..at, token);
-            }
-            2 => chars.truncate(at),
-            3 if len > 1 => {
-                let start = rng.below(len);
-                let end = (start + rng.range(1, 12)).min(len);
-                let copy: Vec<char> = chars[start..end].to_vec();
-                chars.splice(at..at, copy);
-            }
-            _ if len > 1 => {
-                let other = rng.below(len);
-                chars.swap(at.min(len - 1), other);
-            }
-            _ => {}
-        }
-    }
-    chars.into_iter().collect()
+    let edits = [
+        Edit::Delete(6),
+        Edit::Insert,
+        Edit::Cut,
+        Edit::Copy(12),
+        Edit::Swap,
+    ];
+    support::mutate::mutate(rng, text, (1, 3), &edits, TOKENS)
 }
 
 /// The reference verdict: a label, or the call as `(id, name, args as JSON)`.

@@ -13,148 +13,11 @@
 mod support;
 
 use std::borrow::Cow;
-use std::fmt::Write;
 use support::rng::Rng;
+use support::values::{random_value, spell, spell_string, MOSTLY_PLAIN};
 use toolgate::envelope::read_call;
-use toolgate::json::{self, Limits, Number, Value};
+use toolgate::json::{self, Limits, Value};
 use toolgate::{Part, Rejection};
-
-const CHARS: &[char] = &[
-    'a',
-    'z',
-    'A',
-    '0',
-    ' ',
-    '"',
-    '\\',
-    '/',
-    '\u{0}',
-    '\u{8}',
-    '\u{9}',
-    '\u{a}',
-    '\u{c}',
-    '\u{d}',
-    '\u{1f}',
-    '\u{7f}',
-    'é',
-    'ж',
-    '中',
-    '\u{2028}',
-    '\u{ffff}',
-    '🙏',
-    '\u{10ffff}',
-];
-
-const NUMBERS: &[&str] = &[
-    "0", "-0", "1", "-12", "1.5", "-0.25", "1e3", "1E-3", "2.5e+10",
-];
-
-fn random_string(rng: &mut Rng) -> String {
-    (0..rng.below(8)).map(|_| *rng.pick(CHARS)).collect()
-}
-
-fn random_value(rng: &mut Rng, depth: usize) -> Value<'static> {
-    let choice = if depth == 0 {
-        rng.below(4)
-    } else {
-        rng.below(6)
-    };
-    match choice {
-        0 => Value::Null,
-        1 => Value::Bool(rng.bool()),
-        2 => match Number::from_text(rng.pick(NUMBERS).to_string()) {
-            Some(number) => Value::Number(number),
-            None => panic!("the test's numbers are valid"),
-        },
-        3 => Value::String(Cow::Owned(random_string(rng))),
-        4 => Value::Array(
-            (0..rng.below(4))
-                .map(|_| random_value(rng, depth - 1))
-                .collect(),
-        ),
-        _ => Value::Object(
-            (0..rng.below(4))
-                .map(|_| (Cow::Owned(random_string(rng)), random_value(rng, depth - 1)))
-                .collect(),
-        ),
-    }
-}
-
-fn whitespace(rng: &mut Rng, out: &mut String) {
-    while rng.chance(1, 4) {
-        out.push(*rng.pick(&[' ', '\t', '\n', '\r']));
-    }
-}
-
-/// `s` as a JSON string literal, each character raw, short-escaped or `\u`-escaped at
-/// random (astral characters as surrogate pairs), within what RFC 8259 allows.
-fn spell_string(rng: &mut Rng, out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        let short = match c {
-            '"' => Some("\\\""),
-            '\\' => Some("\\\\"),
-            '/' => Some("\\/"),
-            '\u{8}' => Some("\\b"),
-            '\u{c}' => Some("\\f"),
-            '\n' => Some("\\n"),
-            '\r' => Some("\\r"),
-            '\t' => Some("\\t"),
-            _ => None,
-        };
-        let must_escape = c == '"' || c == '\\' || c < '\u{20}';
-        // Mostly the plain spelling a model writes; sometimes every other form.
-        match (rng.below(6), short) {
-            (0, _) | (_, None) if must_escape || rng.chance(1, 6) => {
-                let mut units = [0; 2];
-                for unit in c.encode_utf16(&mut units) {
-                    let _ = write!(out, "\\u{unit:04x}");
-                }
-            }
-            (_, Some(short)) if must_escape || rng.chance(1, 6) => out.push_str(short),
-            _ => out.push(c),
-        }
-    }
-    out.push('"');
-}
-
-/// `value` as JSON text with random escapes and whitespace.
-fn spell(rng: &mut Rng, out: &mut String, value: &Value<'_>) {
-    whitespace(rng, out);
-    match value {
-        Value::Null => out.push_str("null"),
-        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(n) => out.push_str(n.as_str()),
-        Value::String(s) => spell_string(rng, out, s),
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                spell(rng, out, item);
-            }
-            whitespace(rng, out);
-            out.push(']');
-        }
-        Value::Object(members) => {
-            out.push('{');
-            for (i, (key, item)) in members.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                whitespace(rng, out);
-                spell_string(rng, out, key);
-                whitespace(rng, out);
-                out.push(':');
-                spell(rng, out, item);
-            }
-            whitespace(rng, out);
-            out.push('}');
-        }
-    }
-    whitespace(rng, out);
-}
 
 /// A few random character edits: delete, duplicate, or insert a character that matters
 /// to JSON or to escaping.
@@ -184,7 +47,7 @@ fn mutate(rng: &mut Rng, text: &str) -> String {
 /// The call's answer for this arguments text agrees with the parser's reading of it.
 fn agree(rng: &mut Rng, text: &str, seed: u64) {
     let mut literal = String::new();
-    spell_string(rng, &mut literal, text);
+    spell_string(rng, &mut literal, text, MOSTLY_PLAIN);
     let raw = format!(
         r#"{{"id":"call_1","type":"function","function":{{"name":"f","arguments":{literal}}}}}"#
     );
@@ -230,7 +93,7 @@ fn arguments_text_reads_as_the_parser_reads_it() {
         if rng.chance(1, 3) {
             text = value.to_string();
         } else {
-            spell(&mut rng, &mut text, &value);
+            spell(&mut rng, &mut text, &value, MOSTLY_PLAIN);
         }
         agree(&mut rng, &text, seed);
         let mutated = mutate(&mut rng, &text);

@@ -5,7 +5,10 @@
 //! The tables must match the folder exactly: a file without a row, or a row without a file,
 //! fails the test, so the decisions stay written down as the corpus changes.
 
+mod support;
+
 use std::path::PathBuf;
+use support::corpus::json_test_suite;
 use toolgate::json::{parse, parse_bytes, parse_bytes_with, ErrorKind, Limits, Value};
 
 /// What we do with an input the RFC leaves to the implementation.
@@ -200,29 +203,6 @@ fn kind_name(kind: &ErrorKind) -> &'static str {
     }
 }
 
-/// The corpus folder, or `None` (after one line saying why) when it is not there to test.
-fn suite() -> Option<PathBuf> {
-    match std::env::var_os("TOOLGATE_JSONTESTSUITE") {
-        Some(dir) => {
-            let dir = PathBuf::from(dir);
-            assert!(
-                dir.is_dir(),
-                "TOOLGATE_JSONTESTSUITE is set but {dir:?} is not a folder"
-            );
-            Some(dir)
-        }
-        None => {
-            let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/jsontestsuite");
-            if dir.is_dir() {
-                Some(dir)
-            } else {
-                println!("skipped: JSONTestSuite not found (TOOLGATE_JSONTESTSUITE unset, {dir:?} absent)");
-                None
-            }
-        }
-    }
-}
-
 /// `(file name, bytes)` of every file in `dir`, sorted by name.
 fn files(dir: PathBuf) -> Vec<(String, Vec<u8>)> {
     let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
@@ -247,7 +227,7 @@ fn files(dir: PathBuf) -> Vec<(String, Vec<u8>)> {
 
 #[test]
 fn every_test_parsing_file_gets_its_verdict() {
-    let Some(dir) = suite() else { return };
+    let Some(dir) = json_test_suite() else { return };
     let (mut n_accepted, mut n_rejected, mut n_implementation) = (0, 0, 0);
     let mut failures = Vec::new();
     let mut rows_seen = vec![false; IMPLEMENTATION_DEFINED.len()];
@@ -327,13 +307,13 @@ fn every_test_parsing_file_gets_its_verdict() {
     assert!(
         n_accepted > 0 && n_rejected > 0,
         "the corpus at {:?} looks empty",
-        suite()
+        json_test_suite()
     );
 }
 
 #[test]
 fn five_hundred_nested_arrays_parse_when_the_limit_allows_them() {
-    let Some(dir) = suite() else { return };
+    let Some(dir) = json_test_suite() else { return };
     let bytes = std::fs::read(dir.join("test_parsing/i_structure_500_nested_arrays.json"))
         .unwrap_or_else(|e| panic!("cannot read the 500 nested arrays: {e}"));
     let limits = Limits {
@@ -351,7 +331,7 @@ fn five_hundred_nested_arrays_parse_when_the_limit_allows_them() {
 
 #[test]
 fn every_test_transform_file_has_its_documented_outcome() {
-    let Some(dir) = suite() else { return };
+    let Some(dir) = json_test_suite() else { return };
     let mut failures = Vec::new();
     let mut rows_seen = vec![false; TRANSFORMS.len()];
     for (name, bytes) in files(dir.join("test_transform")) {

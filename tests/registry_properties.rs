@@ -11,6 +11,7 @@
 mod support;
 
 use std::cell::RefCell;
+use support::mutate::Edit;
 use support::rng::Rng;
 use toolgate::json::{self, Value};
 use toolgate::{Outcome, Registry, RejectionKind, ToolSpec, Type};
@@ -55,29 +56,10 @@ const TOKENS: &[&str] = &[
     "😀",
 ];
 
+/// Deletes, inserts, cuts or swaps a couple of characters, or leaves the call as it is.
 fn mutate(rng: &mut Rng, text: &str) -> String {
-    let mut chars: Vec<char> = text.chars().collect();
-    for _ in 0..rng.range(0, 2) {
-        let len = chars.len();
-        let at = rng.below(len + 1);
-        match rng.below(4) {
-            0 if len > 0 => {
-                let end = (at + rng.range(1, 4)).min(len);
-                chars.drain(at.min(end)..end);
-            }
-            1 => {
-                let token: Vec<char> = rng.pick(TOKENS).chars().collect();
-                chars.splice(at..at, token);
-            }
-            2 => chars.truncate(at),
-            _ if len > 1 => {
-                let other = rng.below(len);
-                chars.swap(at.min(len - 1), other);
-            }
-            _ => {}
-        }
-    }
-    chars.into_iter().collect()
+    let edits = [Edit::Delete(4), Edit::Insert, Edit::Cut, Edit::Swap];
+    support::mutate::mutate(rng, text, (0, 2), &edits, TOKENS)
 }
 
 /// The reference's judgement of one raw call.

@@ -5,38 +5,12 @@
 //! or fails to load with an error naming a keyword toolgate does not enforce, and that
 //! keyword stands in the group's schema. There is no skip list: a group that loads is run.
 
+mod support;
+
 use std::path::PathBuf;
+use support::corpus::json_schema_test_suite;
 use toolgate::json::{parse_with, Limits, Value};
 use toolgate::spec::Schema;
-
-/// The suite's draft 2020-12 folder, or `None` (after one line saying why).
-fn suite() -> Option<PathBuf> {
-    let dir = match std::env::var_os("TOOLGATE_JSON_SCHEMA_TEST_SUITE") {
-        Some(dir) => {
-            let dir = PathBuf::from(dir);
-            assert!(
-                dir.is_dir(),
-                "TOOLGATE_JSON_SCHEMA_TEST_SUITE is set but {dir:?} is not a folder"
-            );
-            dir
-        }
-        None => {
-            let dir =
-                PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/json-schema-test-suite");
-            if !dir.is_dir() {
-                println!(
-                    "skipped: JSON-Schema-Test-Suite not found \
-                     (TOOLGATE_JSON_SCHEMA_TEST_SUITE unset, {dir:?} absent)"
-                );
-                return None;
-            }
-            dir
-        }
-    };
-    let draft = dir.join("draft2020-12");
-    assert!(draft.is_dir(), "{draft:?} is not a folder");
-    Some(draft)
-}
 
 /// True if `key` is a member name anywhere in `value`.
 fn mentions(value: &Value<'_>, key: &str) -> bool {
@@ -55,7 +29,9 @@ fn text_of<'v>(value: &'v Value<'_>, key: &str) -> &'v str {
 
 #[test]
 fn draft_2020_12_agrees_or_refuses_by_keyword() {
-    let Some(dir) = suite() else { return };
+    let Some(dir) = json_schema_test_suite() else {
+        return;
+    };
     let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("cannot list {dir:?}: {e}"))
         .map(|entry| entry.map(|e| e.path()).unwrap_or_default())
@@ -135,7 +111,9 @@ fn draft_2020_12_agrees_or_refuses_by_keyword() {
 /// test the suite marks valid: skipping only ever weakens, never strengthens.
 #[test]
 fn lenient_loads_accept_every_valid_case() {
-    let Some(dir) = suite() else { return };
+    let Some(dir) = json_schema_test_suite() else {
+        return;
+    };
     let limits = Limits {
         max_depth: 256,
         max_bytes: 16 << 20,

@@ -1,33 +1,12 @@
 //! Declaration files: the corpus's tools.json, every provider's form with what real files
 //! carry (extra keys, nulls, snake_case, Gemini's dialect), and generator-shaped schemas.
 
-use std::path::PathBuf;
+mod support;
+
+use support::corpus::{corpus, read};
 use toolgate::json::parse;
 use toolgate::spec::{load_tools, ToolSpec};
 use toolgate::Type;
-
-/// The corpus folder, or `None` (after one line saying why).
-fn corpus() -> Option<PathBuf> {
-    match std::env::var_os("TOOLGATE_CORPUS") {
-        Some(dir) => {
-            let dir = PathBuf::from(dir);
-            assert!(
-                dir.is_dir(),
-                "TOOLGATE_CORPUS is set but {dir:?} is not a folder"
-            );
-            Some(dir)
-        }
-        None => {
-            let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-            if dir.is_dir() {
-                Some(dir)
-            } else {
-                println!("skipped: corpus not found (TOOLGATE_CORPUS unset, {dir:?} absent)");
-                None
-            }
-        }
-    }
-}
 
 fn load(text: &str) -> Vec<ToolSpec> {
     load_tools(text).unwrap_or_else(|e| panic!("{e}\nin {text}"))
@@ -45,7 +24,7 @@ fn built(spec: toolgate::spec::build::ToolSpecBuilder) -> ToolSpec {
 #[test]
 fn the_corpus_tools_file_loads() {
     let Some(dir) = corpus() else { return };
-    let text = std::fs::read_to_string(dir.join("tools.json")).expect("tools.json");
+    let text = read(&dir, "tools.json");
     let specs = load(&text);
     let names: Vec<&str> = specs.iter().map(ToolSpec::name).collect();
     assert_eq!(

@@ -5,6 +5,7 @@
 mod support;
 
 use std::fmt::Write as _;
+use support::corpus::{corpus, read};
 use support::rng::Rng;
 use toolgate::json::{self, Value};
 use toolgate::spec::{Kinds, Rule, Violation};
@@ -533,35 +534,10 @@ fn enum_and_const_use_json_schema_equality() {
     );
 }
 
-/// The corpus folder: `TOOLGATE_CORPUS` (which must exist when set), else
-/// `../shared/corpus`, else `None` after saying the test was skipped.
-fn corpus() -> Option<std::path::PathBuf> {
-    match std::env::var_os("TOOLGATE_CORPUS") {
-        Some(dir) => {
-            let dir = std::path::PathBuf::from(dir);
-            assert!(
-                dir.is_dir(),
-                "TOOLGATE_CORPUS is set but {dir:?} is not a folder"
-            );
-            Some(dir)
-        }
-        None => {
-            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-            if dir.is_dir() {
-                Some(dir)
-            } else {
-                println!("skipped: corpus not found (TOOLGATE_CORPUS unset, {dir:?} absent)");
-                None
-            }
-        }
-    }
-}
-
 #[test]
 fn the_corpus_declaration_and_the_rust_one_give_the_same_sentences() {
     let Some(dir) = corpus() else { return };
-    let text = std::fs::read_to_string(dir.join("tools.json"))
-        .unwrap_or_else(|e| panic!("tools.json: {e}"));
+    let text = read(&dir, "tools.json");
     let loaded = toolgate::spec::load_tools(&text).unwrap_or_else(|e| panic!("{e}"));
     let imported = loaded
         .iter()

@@ -1,4 +1,8 @@
-//! Shared helpers for the integration tests: `mod support;` then `support::rng::Rng`.
+//! Shared helpers for the integration tests: `mod support;` then `support::rng::Rng`,
+//! `support::corpus::corpus()` and the like. Each test binary uses a subset.
 #![allow(dead_code)]
 
+pub mod corpus;
+pub mod mutate;
 pub mod rng;
+pub mod values;
