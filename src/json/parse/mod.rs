@@ -2,9 +2,9 @@
 //!
 //! One pass over the input and no recursion. Open arrays and objects live on an explicit
 //! stack of frames, so a million `[` meet the depth limit instead of the thread's stack.
-//! Each value is written into a slot on a member stack (an element's slot has the empty
-//! key); a closing bracket moves the slots above its frame into one `Vec` of exactly the
-//! right size, so a small object costs one allocation. The stacks, and the buffer strings
+//! Each finished value is pushed with its key onto a member stack (an element has the empty
+//! key), a scalar in one write; a closing bracket moves the members above its frame into
+//! one `Vec` of exactly the right size, so a small object costs one allocation. The stacks, and the buffer strings
 //! are unescaped into, are kept per thread between parses: parsing a small document
 //! allocates only its non-empty containers and the strings that held an escape.
 //!
@@ -177,30 +177,33 @@ struct Parser<'a> {
 impl<'a> Parser<'a> {
     /// The whole text: one value, then only whitespace.
     ///
-    /// Every value is written straight into its slot, the last entry of `members`: the root
-    /// slot pushed first, an element's slot (with an empty key) pushed when the element
-    /// starts, a member's slot pushed with its key. A closing bracket moves the slots above
-    /// its frame's base into the container's own slot. Writing in place, rather than
-    /// building a value and moving it, keeps the hot loop free of stack round trips.
+    /// A finished value goes onto `members` with its key (the empty key for an array
+    /// element and for the root), pushed once, when it is complete: a scalar as soon as it
+    /// is read, so the commonest member costs one write. An array or object cannot wait
+    /// for its members in a local, so it pushes its slot (its key and a `Null`
+    /// placeholder) when it opens; its members are pushed above the slot, and its closing
+    /// bracket moves them into the slot's value.
     fn run(
         &mut self,
         frames: &mut Vec<Frame>,
         members: &mut Vec<Member<'a>>,
     ) -> Result<Value<'a>, Fail> {
-        members.push((Cow::Borrowed(""), Value::Null));
+        // The key of the value about to be read.
+        let mut key: Cow<'a, str> = Cow::Borrowed("");
         self.skip_whitespace();
         'value: loop {
-            // At the first byte of a value, whitespace skipped, its slot on top of `members`.
+            // At the first byte of a value, whitespace skipped, its key in `key`.
             match self.peek() {
                 Some(b'"') => {
                     let text = self.parse_string()?;
-                    fill(members, Value::String(text));
+                    members.push((key, Value::String(text)));
                 }
                 Some(b'-' | b'0'..=b'9') => {
                     let number = self.parse_number()?;
-                    fill(members, Value::Number(number));
+                    members.push((key, Value::Number(number)));
                 }
                 Some(b'{') => {
+                    members.push((key, Value::Null));
                     self.open(frames, members, true)?;
                     self.skip_whitespace();
                     match self.peek() {
@@ -210,7 +213,7 @@ impl<'a> Parser<'a> {
                             fill(members, Value::Object(Vec::new()));
                         }
                         Some(b'"') => {
-                            self.parse_key(frames, members)?;
+                            key = self.parse_key(frames)?;
                             continue 'value;
                         }
                         Some(_) => return Err(self.unexpected("a string key or '}'")),
@@ -218,6 +221,7 @@ impl<'a> Parser<'a> {
                     }
                 }
                 Some(b'[') => {
+                    members.push((key, Value::Null));
                     self.open(frames, members, false)?;
                     self.skip_whitespace();
                     if self.peek() == Some(b']') {
@@ -225,19 +229,22 @@ impl<'a> Parser<'a> {
                         frames.pop();
                         fill(members, Value::Array(Vec::new()));
                     } else {
-                        members.push((Cow::Borrowed(""), Value::Null));
+                        key = Cow::Borrowed("");
                         continue 'value;
                     }
                 }
                 Some(b't') => {
                     self.parse_literal(b"true", "'true'")?;
-                    fill(members, Value::Bool(true));
+                    members.push((key, Value::Bool(true)));
                 }
                 Some(b'f') => {
                     self.parse_literal(b"false", "'false'")?;
-                    fill(members, Value::Bool(false));
+                    members.push((key, Value::Bool(false)));
                 }
-                Some(b'n') => self.parse_literal(b"null", "'null'")?,
+                Some(b'n') => {
+                    self.parse_literal(b"null", "'null'")?;
+                    members.push((key, Value::Null));
+                }
                 Some(_) => return Err(self.unexpected(expected_value(frames, members))),
                 None => return Err(self.truncated(frames)),
             }
@@ -265,7 +272,7 @@ impl<'a> Parser<'a> {
                     (Some(b','), false) => {
                         self.pos += 1;
                         self.skip_whitespace();
-                        members.push((Cow::Borrowed(""), Value::Null));
+                        key = Cow::Borrowed("");
                         continue 'value;
                     }
                     (Some(b','), true) => {
@@ -273,7 +280,7 @@ impl<'a> Parser<'a> {
                         self.skip_whitespace();
                         match self.peek() {
                             Some(b'"') => {
-                                self.parse_key(frames, members)?;
+                                key = self.parse_key(frames)?;
                                 continue 'value;
                             }
                             Some(_) => return Err(self.unexpected("a string key after ','")),
@@ -291,7 +298,8 @@ impl<'a> Parser<'a> {
                         self.pos += 1;
                         frames.pop();
                         // One copy of the members, at their exact number (`split_off` gives
-                        // away the whole buffer only at 0, and the root slot sits there).
+                        // away the whole buffer only at 0, and the object's slot sits there
+                        // or lower).
                         let object = Value::Object(members.split_off(frame.base));
                         fill(members, object);
                     }
@@ -307,7 +315,8 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Opens an array or object at `[` or `{`, then steps past it.
+    /// Opens an array or object at `[` or `{` (its slot already on `members`), then steps
+    /// past it.
     #[inline(always)]
     fn open(
         &mut self,
@@ -328,9 +337,9 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// A key, `:` and the whitespace after it; the key waits on `members` for its value.
+    /// A key, `:` and the whitespace after it; returns the key, for the value that follows.
     #[inline(always)]
-    fn parse_key(&mut self, frames: &[Frame], members: &mut Vec<Member<'a>>) -> Result<(), Fail> {
+    fn parse_key(&mut self, frames: &[Frame]) -> Result<Cow<'a, str>, Fail> {
         let key = self.parse_string()?;
         self.skip_whitespace();
         match self.peek() {
@@ -339,8 +348,7 @@ impl<'a> Parser<'a> {
             None => return Err(self.truncated(frames)),
         }
         self.skip_whitespace();
-        members.push((key, Value::Null));
-        Ok(())
+        Ok(key)
     }
 
     /// `true`, `false` or `null`, checked byte by byte so that `tru` at the end of the
@@ -494,7 +502,7 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// Writes a finished value into its slot, the top of the member stack.
+/// Writes a finished array or object into its slot, the top of the member stack.
 #[inline(always)]
 fn fill<'a>(members: &mut [Member<'a>], value: Value<'a>) {
     if let Some(slot) = members.last_mut() {
@@ -512,8 +520,8 @@ fn expected_value(frames: &[Frame], members: &[Member<'_>]) -> &'static str {
     match frames.last() {
         None => "a JSON value",
         Some(frame) if frame.is_object => "a value after ':'",
-        // Only the element's own slot lies above the base: this is the first element.
-        Some(frame) if members.len() == frame.base + 1 => "a value or ']'",
+        // Nothing lies above the base yet: this is the first element.
+        Some(frame) if members.len() == frame.base => "a value or ']'",
         Some(_) => "a value after ','",
     }
 }
