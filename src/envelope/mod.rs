@@ -537,22 +537,24 @@ fn nested_object<'a>(
 /// The plain shape's arguments: under `arguments`, `input`, `args` or `parameters`, at most
 /// one of them. Only `arguments` may hold text.
 fn one_of<'a>(outer: &mut Outer<'a>) -> Result<Option<Arguments<'a>>, Rejection> {
+    // Looked at in place first: only the one that is used is moved out.
     let places = [
-        ("arguments", outer.arguments.take()),
-        ("input", outer.input.take().map(Arguments::Value)),
-        ("args", outer.args.take().map(Arguments::Value)),
-        ("parameters", outer.parameters.take().map(Arguments::Value)),
+        ("arguments", outer.arguments.is_some()),
+        ("input", outer.input.is_some()),
+        ("args", outer.args.is_some()),
+        ("parameters", outer.parameters.is_some()),
     ];
-    let mut found: Option<(&'static str, Arguments<'a>)> = None;
-    for (key, slot) in places {
-        let Some(arguments) = slot else { continue };
-        if let Some((first, _)) = found {
-            let problem = EnvelopeProblem::Conflict { first, second: key };
-            return Err(bad(string(&outer.id), problem));
-        }
-        found = Some((key, arguments));
+    let mut filled = places.iter().filter(|(_, is_filled)| *is_filled);
+    if let (Some((first, _)), Some((second, _))) = (filled.next(), filled.next()) {
+        let problem = EnvelopeProblem::Conflict { first, second };
+        return Err(bad(string(&outer.id), problem));
     }
-    Ok(found.map(|(_, arguments)| arguments))
+    Ok(outer
+        .arguments
+        .take()
+        .or_else(|| outer.input.take().map(Arguments::Value))
+        .or_else(|| outer.args.take().map(Arguments::Value))
+        .or_else(|| outer.parameters.take().map(Arguments::Value)))
 }
 
 /// Arguments as the envelope holds them. Only `arguments` holds text; a string under
