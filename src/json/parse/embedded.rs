@@ -75,7 +75,8 @@ impl<'a> Reader<'a> {
     /// One value, whitespace around it, and the literal's closing quote.
     fn document(&mut self) -> Option<Value<'a>> {
         self.skip_whitespace();
-        let value = self.value(0)?;
+        self.member(Cow::Borrowed(""), 0)?;
+        let (_, value) = self.members.pop()?;
         self.skip_whitespace();
         if self.bytes.get(self.pos) != Some(&b'"') {
             return None;
@@ -84,8 +85,10 @@ impl<'a> Reader<'a> {
         Some(value)
     }
 
-    /// The value at `pos`, whitespace skipped, inside `depth` open containers.
-    fn value(&mut self, depth: usize) -> Option<Value<'a>> {
+    /// The value at `pos`, whitespace skipped, inside `depth` open containers, pushed onto
+    /// `members` with `key` (the empty key for an array element). Pushed here, where it is
+    /// built, rather than returned: a returned value would be copied once more.
+    fn member(&mut self, key: Cow<'a, str>, depth: usize) -> Option<()> {
         let value = match *self.bytes.get(self.pos)? {
             b'\\' if self.bytes.get(self.pos + 1) == Some(&b'"') => {
                 self.pos += 2;
@@ -99,7 +102,8 @@ impl<'a> Reader<'a> {
             b'-' | b'0'..=b'9' => Value::Number(self.number()?),
             _ => return None,
         };
-        Some(value)
+        self.members.push((key, value));
+        Some(())
     }
 
     fn object(&mut self, depth: usize) -> Option<Value<'a>> {
@@ -125,8 +129,7 @@ impl<'a> Reader<'a> {
             }
             self.pos += 1;
             self.skip_whitespace();
-            let value = self.value(depth)?;
-            self.members.push((key, value));
+            self.member(key, depth)?;
             self.skip_whitespace();
             match self.bytes.get(self.pos)? {
                 b',' => {
@@ -155,8 +158,7 @@ impl<'a> Reader<'a> {
         }
         let base = self.members.len();
         loop {
-            let item = self.value(depth)?;
-            self.members.push((Cow::Borrowed(""), item));
+            self.member(Cow::Borrowed(""), depth)?;
             self.skip_whitespace();
             match self.bytes.get(self.pos)? {
                 b',' => {
