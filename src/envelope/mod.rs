@@ -149,14 +149,6 @@ enum Shape {
     Nested(&'static str),
 }
 
-/// Keeps a member value unless it is `null`, which means absent.
-fn keep<'a>(slot: &mut Option<Value<'a>>, value: Value<'a>) {
-    *slot = match value {
-        Value::Null => None,
-        value => Some(value),
-    };
-}
-
 /// Walks the top-level object, filling `outer` as it goes (so a scan that stops early
 /// leaves what it read, for the id of a cut-off call).
 fn scan_outer<'a>(raw: &'a str, limits: Limits, outer: &mut Outer<'a>) -> Result<(), Stop> {
@@ -196,8 +188,7 @@ fn scan_outer<'a>(raw: &'a str, limits: Limits, outer: &mut Outer<'a>) -> Result
                 return Ok(());
             }
         };
-        keep(slot, cursor.parse_value(limits, 1)?);
-        Ok(())
+        cursor.keep_value(slot, limits, 1)
     })?;
     outer.duplicate = keys.duplicate();
     if cursor.at_end() {
@@ -258,8 +249,7 @@ fn scan_nested<'a>(
                 return Ok(());
             }
         };
-        keep(slot, cursor.parse_value(limits, 2)?);
-        Ok(())
+        cursor.keep_value(slot, limits, 2)
     })?;
     inner.duplicate = keys.duplicate();
     Ok(())

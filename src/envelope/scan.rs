@@ -169,6 +169,27 @@ impl<'a> Cursor<'a> {
         self.parse_other_value(limits, depth)
     }
 
+    /// Reads the value at the cursor into `slot` as [`Cursor::parse_value`] does, leaving the
+    /// slot `None` for `null` (a member that is `null` is absent). Written in place: a
+    /// plain string, the commonest envelope member, is stored straight into the slot.
+    #[inline(always)]
+    pub(crate) fn keep_value(
+        &mut self,
+        slot: &mut Option<Value<'a>>,
+        limits: Limits,
+        depth: usize,
+    ) -> Result<(), Stop> {
+        if let Some(text) = self.plain_string_here() {
+            *slot = Some(Value::String(Cow::Borrowed(text)));
+            return Ok(());
+        }
+        *slot = match self.parse_other_value(limits, depth)? {
+            Value::Null => None,
+            value => Some(value),
+        };
+        Ok(())
+    }
+
     /// [`Cursor::parse_value`] for anything but a plain string.
     #[inline(never)]
     fn parse_other_value(&mut self, limits: Limits, depth: usize) -> Result<Value<'a>, Stop> {
