@@ -168,8 +168,7 @@ fn scan_outer<'a>(raw: &'a str, limits: Limits, outer: &mut Outer<'a>) -> Result
             "call_id" => &mut outer.call_id,
             "name" => &mut outer.name,
             "arguments" => {
-                outer.arguments = read_arguments(cursor, limits, 1)?;
-                return Ok(());
+                return read_arguments(cursor, limits, 1, &mut outer.arguments);
             }
             "input" => &mut outer.input,
             "args" => &mut outer.args,
@@ -198,23 +197,26 @@ fn scan_outer<'a>(raw: &'a str, limits: Limits, outer: &mut Outer<'a>) -> Result
     }
 }
 
-/// Reads an `arguments` member: a string is arguments text, read and parsed now (its
-/// errors wait in the result until the envelope has been judged); anything else is a value.
-/// `null` is absent.
+/// Reads an `arguments` member into `slot`: a string is arguments text, read and parsed now
+/// (its errors wait in the slot until the envelope has been judged); anything else is a
+/// value. `null` is absent.
 fn read_arguments<'a>(
     cursor: &mut Cursor<'a>,
     limits: Limits,
     depth: usize,
-) -> Result<Option<Arguments<'a>>, Stop> {
+    slot: &mut Option<Arguments<'a>>,
+) -> Result<(), Stop> {
     if !cursor.at_string() {
-        return Ok(match cursor.parse_value(limits, depth)? {
+        *slot = match cursor.parse_value(limits, depth)? {
             Value::Null => None,
             value => Some(Arguments::Value(value)),
-        });
+        };
+        return Ok(());
     }
     let (text, length) = text::read_text(cursor.rest(), limits)?;
     cursor.advance(length);
-    Ok(Some(Arguments::Text(text)))
+    *slot = Some(Arguments::Text(text));
+    Ok(())
 }
 
 /// Reads `function`, `functionCall` or `function_call`: member by member when it is an
@@ -240,8 +242,7 @@ fn scan_nested<'a>(
             "id" => &mut inner.id,
             "name" => &mut inner.name,
             "arguments" => {
-                inner.arguments = read_arguments(cursor, limits, 2)?;
-                return Ok(());
+                return read_arguments(cursor, limits, 2, &mut inner.arguments);
             }
             "args" => &mut inner.args,
             _ => {
