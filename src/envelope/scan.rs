@@ -198,7 +198,7 @@ impl<'a> Cursor<'a> {
                 max_depth: limits.max_depth.saturating_sub(depth),
                 ..limits
             };
-            let (value, length) = json::parse_prefix(self.rest(), inner).map_err(|_| Stop)?;
+            let (value, length) = json::parse_prefix(self.rest(), inner).ok_or(Stop)?;
             self.advance(length);
             return Ok(value);
         }

@@ -109,23 +109,29 @@ pub fn parse_bytes_with(bytes: &[u8], limits: Limits) -> Result<Value<'_>, Parse
 /// - [`ErrorKind::TrailingCharacters`]: more than whitespace after the value.
 /// - [`ErrorKind::TooDeep`], [`ErrorKind::TooLarge`]: beyond `limits`.
 pub fn parse_with(text: &str, limits: Limits) -> Result<Value<'_>, ParseError> {
-    parse_text(text, limits, false).map(|(value, _)| value)
+    if text.len() > limits.max_bytes {
+        return Err(too_large(text.as_bytes(), limits));
+    }
+    parse_text(text, limits, false)
+        .map(|(value, _)| value)
+        .map_err(|fail| *fail)
 }
 
 /// Parses the one value at the start of `text` (no whitespace before it) and returns it
 /// with the offset just past it, leaving whatever follows unread: the envelope reads a
 /// member's value this way, in one pass, without first scanning for where it ends.
 ///
-/// # Errors
-/// Those of [`parse_with`], except [`ErrorKind::TrailingCharacters`], which cannot happen.
-pub(crate) fn parse_prefix(text: &str, limits: Limits) -> Result<(Value<'_>, usize), ParseError> {
-    parse_text(text, limits, true)
+/// `None` where [`parse_with`] would fail on the same value: the envelope then hands the
+/// whole call to [`parse_with`] for the error, so this one is not carried out.
+pub(crate) fn parse_prefix(text: &str, limits: Limits) -> Option<(Value<'_>, usize)> {
+    if text.len() > limits.max_bytes {
+        return None;
+    }
+    parse_text(text, limits, true).ok()
 }
 
-fn parse_text(text: &str, limits: Limits, prefix: bool) -> Result<(Value<'_>, usize), ParseError> {
-    if text.len() > limits.max_bytes {
-        return Err(too_large(text.as_bytes(), limits));
-    }
+/// Both entry points' parse, with the error still boxed (see [`Fail`]).
+fn parse_text(text: &str, limits: Limits, prefix: bool) -> Result<(Value<'_>, usize), Fail> {
     let Spare {
         mut frames,
         members,
@@ -141,7 +147,7 @@ fn parse_text(text: &str, limits: Limits, prefix: bool) -> Result<(Value<'_>, us
         prefix,
         unescaped,
     };
-    let result = parser.run(&mut frames, &mut members).map_err(|fail| *fail);
+    let result = parser.run(&mut frames, &mut members);
     let result = result.map(|value| (value, parser.pos));
     give_back_spare(frames, members, parser.unescaped);
     result
