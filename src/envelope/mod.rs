@@ -370,8 +370,8 @@ fn resolve<'a>(outer: &mut Outer<'a>) -> Result<Call<'a>, Rejection> {
             outer.arguments.take(),
         ),
         Shape::OpenAiChat => {
-            let inner = nested_object(outer.function.take(), "function", outer.id.as_ref())?;
-            if let Some(key) = inner.duplicate {
+            let inner = nested_object(&mut outer.function, "function", outer.id.as_ref())?;
+            if let Some(key) = &inner.duplicate {
                 let problem = EnvelopeProblem::DuplicateKey {
                     key: format!("function.{key}"),
                 };
@@ -380,26 +380,26 @@ fn resolve<'a>(outer: &mut Outer<'a>) -> Result<Call<'a>, Rejection> {
             (
                 outer.id.take(),
                 "id",
-                inner.name,
+                inner.name.take(),
                 "function.name",
-                inner.arguments,
+                inner.arguments.take(),
             )
         }
         Shape::Nested(key) => {
             let slot = if key == "functionCall" {
-                outer.function_call_camel.take()
+                &mut outer.function_call_camel
             } else {
-                outer.function_call.take()
+                &mut outer.function_call
             };
             let inner = nested_object(slot, key, None)?;
             let fields = nested_fields(key);
-            if let Some(duplicate) = inner.duplicate {
+            if let Some(duplicate) = &inner.duplicate {
                 let problem = EnvelopeProblem::DuplicateKey {
                     key: format!("{key}.{duplicate}"),
                 };
                 return Err(bad(string(&inner.id), problem));
             }
-            let arguments = match (inner.args, inner.arguments) {
+            let arguments = match (inner.args.take(), inner.arguments.take()) {
                 (Some(_), Some(_)) => {
                     let problem = EnvelopeProblem::Conflict {
                         first: fields.args,
@@ -410,7 +410,7 @@ fn resolve<'a>(outer: &mut Outer<'a>) -> Result<Call<'a>, Rejection> {
                 (Some(args), None) => Some(Arguments::Value(args)),
                 (None, arguments) => arguments,
             };
-            (inner.id, fields.id, inner.name, fields.name, arguments)
+            (inner.id.take(), fields.id, inner.name.take(), fields.name, arguments)
         }
     };
 
@@ -504,16 +504,17 @@ fn nested_fields(key: &str) -> NestedFields {
     }
 }
 
-/// The nested call object under `key`, or the problem with it.
-fn nested_object<'a>(
-    slot: Option<Nested<'a>>,
+/// The nested call object under `key`, or the problem with it. Its fields are then taken
+/// out one by one: the object itself is never moved.
+fn nested_object<'o, 'a>(
+    slot: &'o mut Option<Nested<'a>>,
     key: &'static str,
     id: Option<&Value<'_>>,
-) -> Result<Inner<'a>, Rejection> {
+) -> Result<&'o mut Inner<'a>, Rejection> {
     let id = id.and_then(Value::as_str);
     match slot {
         Some(Nested::Object(inner)) => Ok(inner),
-        Some(Nested::Other(other)) => Err(bad(id, wrong_type(key, "an object", &other))),
+        Some(Nested::Other(other)) => Err(bad(id, wrong_type(key, "an object", other))),
         None => {
             let field = if key == "function" {
                 "function.name"
