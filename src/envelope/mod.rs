@@ -349,23 +349,24 @@ fn resolve<'a>(outer: &mut Outer<'a>) -> Result<Call<'a>, Rejection> {
         Ok(shape) => shape,
         Err(problem) => return Err(fail(outer, problem)),
     };
-    // Take the three facts out of the places this shape keeps them.
+    // The places this shape keeps the id and the name in (taken out below, so that
+    // nothing larger than they are is moved), and its arguments.
     let (id, id_field, name, name_field, arguments) = match shape {
         Shape::Plain => {
             let arguments = one_of(outer)?;
-            (outer.id.take(), "id", outer.name.take(), "name", arguments)
+            (&mut outer.id, "id", &mut outer.name, "name", arguments)
         }
         Shape::Anthropic => (
-            outer.id.take(),
+            &mut outer.id,
             "id",
-            outer.name.take(),
+            &mut outer.name,
             "name",
             outer.input.take().map(Arguments::Value),
         ),
         Shape::Responses => (
-            outer.call_id.take(),
+            &mut outer.call_id,
             "call_id",
-            outer.name.take(),
+            &mut outer.name,
             "name",
             outer.arguments.take(),
         ),
@@ -378,9 +379,9 @@ fn resolve<'a>(outer: &mut Outer<'a>) -> Result<Call<'a>, Rejection> {
                 return Err(bad(string(&outer.id), problem));
             }
             (
-                outer.id.take(),
+                &mut outer.id,
                 "id",
-                inner.name.take(),
+                &mut inner.name,
                 "function.name",
                 inner.arguments.take(),
             )
@@ -410,18 +411,18 @@ fn resolve<'a>(outer: &mut Outer<'a>) -> Result<Call<'a>, Rejection> {
                 (Some(args), None) => Some(Arguments::Value(args)),
                 (None, arguments) => arguments,
             };
-            (inner.id.take(), fields.id, inner.name.take(), fields.name, arguments)
+            (&mut inner.id, fields.id, &mut inner.name, fields.name, arguments)
         }
     };
 
-    let id = match id {
+    let id = match id.take() {
         None => None,
         Some(Value::String(id)) => Some(id),
         Some(other) => {
             return Err(bad(None, wrong_type(id_field, "a string", &other)));
         }
     };
-    let name = match name {
+    let name = match name.take() {
         Some(Value::String(name)) => name,
         Some(other) => {
             let problem = wrong_type(name_field, "a string", &other);
