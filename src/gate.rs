@@ -169,7 +169,9 @@ impl Gate {
     /// - [`Rejection::ArgumentsNotObject`]: the arguments are not a JSON object.
     /// - [`Rejection::SchemaViolation`]: the arguments break the tool's spec.
     pub fn check_call<'a>(&self, raw: &'a str) -> Result<Call<'a>, Rejection> {
-        self.check(raw).map(|(_, call)| call)
+        let call = envelope::read_call(raw, self.limits)?;
+        self.check_read(&call)?;
+        Ok(call)
     }
 
     /// Like [`Gate::check_call`] for bytes that should be UTF-8 (a line read from a log):
@@ -204,10 +206,17 @@ impl Gate {
     /// Every gate, returning the index of the tool's spec with the call.
     pub(crate) fn check<'a>(&self, raw: &'a str) -> Result<(usize, Call<'a>), Rejection> {
         let call = envelope::read_call(raw, self.limits)?;
-        let (index, spec) = self.check_name(&call)?;
-        check_object(spec, &call)?;
-        check_args(spec, &call)?;
+        let index = self.check_read(&call)?;
         Ok((index, call))
+    }
+
+    /// The gates after the envelope, on a call already read: the index of the tool's spec.
+    /// The call is only borrowed, so it is moved once, from the envelope to the caller.
+    fn check_read(&self, call: &Call<'_>) -> Result<usize, Rejection> {
+        let (index, spec) = self.check_name(call)?;
+        check_object(spec, call)?;
+        check_args(spec, call)?;
+        Ok(index)
     }
 
     /// Gate 1, *is the name registered?* A model that invents or misspells a tool name
