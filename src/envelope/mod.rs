@@ -32,11 +32,13 @@
 //! How it stays cheap (a checked call costs about two heap allocations, most of them the
 //! arguments' own objects): the envelope's object is read without building its tree
 //! (`scan`); the arguments are parsed straight from the raw text where they stand, in one
-//! pass that also finds their end, so a call borrows its name, id and strings from the input
-//! instead of copying them; arguments text is parsed straight from its string literal, or,
-//! when that reader is unsure, unescaped into a buffer kept per thread (`text`) and its
-//! strings re-borrowed from the raw call (`rebase`). Each of these defers to the parser whenever it is unsure, and the property
-//! tests hold the reader to a plain reading of the parser's tree.
+//! pass that also finds their end, and straight into the slot that keeps them (a value
+//! returned through a chain of calls is copied at every step), so a call borrows its name,
+//! id and strings from the input instead of copying them; arguments text is parsed straight
+//! from its string literal, or, when that reader is unsure, unescaped into a buffer kept per
+//! thread (`text`) and its strings re-borrowed from the raw call (`rebase`). Each of these
+//! defers to the parser whenever it is unsure, and the property tests hold the reader to a
+//! plain reading of the parser's tree.
 
 mod rebase;
 mod scan;
@@ -206,6 +208,17 @@ fn read_arguments<'a>(
     depth: usize,
     slot: &mut Option<Arguments<'a>>,
 ) -> Result<(), Stop> {
+    if slot.is_none() && cursor.at_container() {
+        // Parsed straight into the slot; a failure leaves it as it was, empty.
+        let parsed = match slot.insert(Arguments::Value(Value::Null)) {
+            Arguments::Value(place) => cursor.parse_container_into(place, limits, depth),
+            Arguments::Text(_) => Err(Stop),
+        };
+        if parsed.is_err() {
+            *slot = None;
+        }
+        return parsed;
+    }
     if !cursor.at_string() {
         *slot = match cursor.parse_value(limits, depth)? {
             Value::Null => None,

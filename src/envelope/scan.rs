@@ -4,7 +4,7 @@
 //! "name":…,"input":{…}}`). Building a `Value` for it would allocate a member vector only to
 //! pick three fields out of it, so the reader walks the object's punctuation itself and
 //! hands every member *value* to the JSON parser: an object or array is parsed where it
-//! stands by [`json::parse_prefix`], which also says where it ended, so the arguments are
+//! stands by [`json::parse_prefix_into`], which also says where it ended, so the arguments are
 //! read in one pass. The parser still judges every byte: this file only reads plain strings
 //! and scalars, whose rules are one line each, and checks the object's own punctuation,
 //! which is the RFC 8259 `object` rule:
@@ -183,6 +183,15 @@ impl<'a> Cursor<'a> {
             *slot = Some(Value::String(Cow::Borrowed(text)));
             return Ok(());
         }
+        if slot.is_none() && self.at_container() {
+            // Parsed straight into the slot; a failure leaves it as it was, empty.
+            let place = slot.insert(Value::Null);
+            let parsed = self.parse_container_into(place, limits, depth);
+            if parsed.is_err() {
+                *slot = None;
+            }
+            return parsed;
+        }
         *slot = match self.parse_other_value(limits, depth)? {
             Value::Null => None,
             value => Some(value),
@@ -190,16 +199,34 @@ impl<'a> Cursor<'a> {
         Ok(())
     }
 
+    /// True if the next value is an object or an array.
+    pub(crate) fn at_container(&self) -> bool {
+        matches!(self.peek(), Some(b'{' | b'['))
+    }
+
+    /// Parses the object or array at the cursor where it stands, into `place` (untouched
+    /// if it fails), in one pass that also finds its end.
+    pub(crate) fn parse_container_into(
+        &mut self,
+        place: &mut Value<'a>,
+        limits: Limits,
+        depth: usize,
+    ) -> Result<(), Stop> {
+        let inner = Limits {
+            max_depth: limits.max_depth.saturating_sub(depth),
+            ..limits
+        };
+        let length = json::parse_prefix_into(self.rest(), inner, place).ok_or(Stop)?;
+        self.advance(length);
+        Ok(())
+    }
+
     /// [`Cursor::parse_value`] for anything but a plain string.
     #[inline(never)]
     fn parse_other_value(&mut self, limits: Limits, depth: usize) -> Result<Value<'a>, Stop> {
-        if matches!(self.peek(), Some(b'{' | b'[')) {
-            let inner = Limits {
-                max_depth: limits.max_depth.saturating_sub(depth),
-                ..limits
-            };
-            let (value, length) = json::parse_prefix(self.rest(), inner).ok_or(Stop)?;
-            self.advance(length);
+        if self.at_container() {
+            let mut value = Value::Null;
+            self.parse_container_into(&mut value, limits, depth)?;
             return Ok(value);
         }
         let raw = self.skip_value()?;

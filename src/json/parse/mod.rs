@@ -112,26 +112,38 @@ pub fn parse_with(text: &str, limits: Limits) -> Result<Value<'_>, ParseError> {
     if text.len() > limits.max_bytes {
         return Err(too_large(text.as_bytes(), limits));
     }
-    parse_text(text, limits, false)
-        .map(|(value, _)| value)
-        .map_err(|fail| *fail)
+    let mut value = Value::Null;
+    parse_text(text, limits, false, &mut value).map_err(|fail| *fail)?;
+    Ok(value)
 }
 
-/// Parses the one value at the start of `text` (no whitespace before it) and returns it
-/// with the offset just past it, leaving whatever follows unread: the envelope reads a
-/// member's value this way, in one pass, without first scanning for where it ends.
+/// Parses the one value at the start of `text` (no whitespace before it) into `place` and
+/// returns the offset just past it, leaving whatever follows unread: the envelope reads a
+/// member's value this way, in one pass, without first scanning for where it ends, and
+/// straight into the place it keeps it in (a value returned would be copied on its way).
 ///
-/// `None` where [`parse_with`] would fail on the same value: the envelope then hands the
-/// whole call to [`parse_with`] for the error, so this one is not carried out.
-pub(crate) fn parse_prefix(text: &str, limits: Limits) -> Option<(Value<'_>, usize)> {
+/// `None` where [`parse_with`] would fail on the same value, with `place` untouched: the
+/// envelope then hands the whole call to [`parse_with`] for the error, so this one is not
+/// carried out.
+pub(crate) fn parse_prefix_into<'a>(
+    text: &'a str,
+    limits: Limits,
+    place: &mut Value<'a>,
+) -> Option<usize> {
     if text.len() > limits.max_bytes {
         return None;
     }
-    parse_text(text, limits, true).ok()
+    parse_text(text, limits, true, place).ok()
 }
 
-/// Both entry points' parse, with the error still boxed (see [`Fail`]).
-fn parse_text(text: &str, limits: Limits, prefix: bool) -> Result<(Value<'_>, usize), Fail> {
+/// Both entry points' parse, with the error still boxed (see [`Fail`]): the value goes into
+/// `root` (only on success), and the offset after it is returned.
+fn parse_text<'a>(
+    text: &'a str,
+    limits: Limits,
+    prefix: bool,
+    root: &mut Value<'a>,
+) -> Result<usize, Fail> {
     let Spare {
         mut frames,
         members,
@@ -147,8 +159,8 @@ fn parse_text(text: &str, limits: Limits, prefix: bool) -> Result<(Value<'_>, us
         prefix,
         unescaped,
     };
-    let result = parser.run(&mut frames, &mut members);
-    let result = result.map(|value| (value, parser.pos));
+    let result = parser.run(&mut frames, &mut members, root);
+    let result = result.map(|()| parser.pos);
     give_back_spare(frames, members, parser.unescaped);
     result
 }
@@ -188,12 +200,13 @@ impl<'a> Parser<'a> {
     /// is read, so the commonest member costs one write. An array or object cannot wait
     /// for its members in a local, so it pushes its slot (its key and a `Null`
     /// placeholder) when it opens; its members are pushed above the slot, and its closing
-    /// bracket moves them into the slot's value.
+    /// bracket moves them into the slot's value. The finished root goes into `root`.
     fn run(
         &mut self,
         frames: &mut Vec<Frame>,
         members: &mut Vec<Member<'a>>,
-    ) -> Result<Value<'a>, Fail> {
+        root: &mut Value<'a>,
+    ) -> Result<(), Fail> {
         // The key of the value about to be read.
         let mut key: Cow<'a, str> = Cow::Borrowed("");
         self.skip_whitespace();
@@ -261,13 +274,19 @@ impl<'a> Parser<'a> {
                 let Some(frame) = frames.last().copied() else {
                     if self.prefix {
                         // The value is complete; what follows belongs to the caller.
-                        return members
-                            .pop()
-                            .map(|(_, value)| value)
-                            .ok_or_else(|| self.truncated(frames));
+                        return match members.pop() {
+                            Some((_, value)) => {
+                                *root = value;
+                                Ok(())
+                            }
+                            None => Err(self.truncated(frames)),
+                        };
                     }
                     return match (self.peek(), members.pop()) {
-                        (None, Some((_, value))) => Ok(value),
+                        (None, Some((_, value))) => {
+                            *root = value;
+                            Ok(())
+                        }
                         (None, None) => Err(self.truncated(frames)),
                         (Some(_), _) => {
                             Err(self.error_with(self.pos, ErrorKind::TrailingCharacters, ""))
