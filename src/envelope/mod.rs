@@ -424,7 +424,13 @@ fn resolve<'a>(outer: &mut Outer<'a>) -> Result<Call<'a>, Rejection> {
                 (Some(args), None) => Some(Arguments::Value(args)),
                 (None, arguments) => arguments,
             };
-            (&mut inner.id, fields.id, &mut inner.name, fields.name, arguments)
+            (
+                &mut inner.id,
+                fields.id,
+                &mut inner.name,
+                fields.name,
+                arguments,
+            )
         }
     };
 
