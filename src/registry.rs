@@ -165,8 +165,9 @@ impl Registry {
     ///   [`Outcome::Dispatched`] or [`Outcome::ToolFailed`].
     /// - It is refused: `ask_model` gets the rejection's text and returns the model's next
     ///   raw call, which goes through the same gates. If it passes, its handler runs
-    ///   (the outcome's `first_rejection` is the first call's); if not, the outcome is [`Outcome::Rejected`] with the *second*
-    ///   rejection, and the loop around this call decides what next (see `guard`).
+    ///   (the outcome's `first_rejection` is the first call's); if not, the outcome is
+    ///   [`Outcome::Rejected`] with the *second* rejection, and the loop around this call
+    ///   decides what next (see `guard`).
     ///
     /// A handler that returns `Err` or panics is [`Outcome::ToolFailed`]: the panic is
     /// caught, its message kept, and nothing unwinds out of this call (not even a panic in

@@ -4,9 +4,10 @@
 //! stack of frames, so a million `[` meet the depth limit instead of the thread's stack.
 //! Each finished value is pushed with its key onto a member stack (an element has the empty
 //! key), a scalar in one write; a closing bracket moves the members above its frame into
-//! one `Vec` of exactly the right size, so a small object costs one allocation. The stacks, and the buffer strings
-//! are unescaped into, are kept per thread between parses: parsing a small document
-//! allocates only its non-empty containers and the strings that held an escape.
+//! one `Vec` of exactly the right size, so a small object costs one allocation. The stacks,
+//! and the buffer strings are unescaped into, are kept per thread between parses: parsing a
+//! small document allocates only its non-empty containers and the strings that held an
+//! escape.
 //!
 //! Strings without escapes borrow from the input. String bodies are scanned eight bytes at a
 //! time (a `u64` read with `from_le_bytes`, no `unsafe`) for the three bytes that end a fast
