@@ -157,36 +157,22 @@ fn unescape(rest: &str, out: &mut Vec<u8>) -> Option<Unescaped> {
 /// spans.
 #[inline]
 pub(crate) fn escape(bytes: &[u8]) -> Option<(char, usize)> {
-    let c = match bytes.get(1)? {
-        b'"' => '"',
-        b'\\' => '\\',
-        b'/' => '/',
-        b'b' => '\u{8}',
-        b'f' => '\u{c}',
-        b'n' => '\n',
-        b'r' => '\r',
-        b't' => '\t',
-        b'u' => {
-            let unit = hex4(bytes.get(2..6)?)?;
-            return match unit {
-                0xD800..=0xDBFF => {
-                    if bytes.get(6..8)? != b"\\u" {
-                        return None;
-                    }
-                    let low = hex4(bytes.get(8..12)?)?;
-                    if !(0xDC00..=0xDFFF).contains(&low) {
-                        return None;
-                    }
-                    let code = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
-                    char::from_u32(code).map(|c| (c, 12))
-                }
-                0xDC00..=0xDFFF => None,
-                _ => char::from_u32(unit).map(|c| (c, 6)),
-            };
+    let code = *bytes.get(1)?;
+    if code != b'u' {
+        return json::short_escape(code).map(|c| (c, 2));
+    }
+    let unit = hex4(bytes.get(2..6)?)?;
+    match unit {
+        0xD800..=0xDBFF => {
+            if bytes.get(6..8)? != b"\\u" {
+                return None;
+            }
+            let low = hex4(bytes.get(8..12)?)?;
+            json::surrogate_pair(unit, low).map(|c| (c, 12))
         }
-        _ => return None,
-    };
-    Some((c, 2))
+        0xDC00..=0xDFFF => None,
+        _ => char::from_u32(unit).map(|c| (c, 6)),
+    }
 }
 
 /// Four hex digits, exactly.

@@ -48,6 +48,8 @@ mod write;
 
 pub use error::{ErrorKind, Inside, ParseError, Position};
 pub use parse::{parse, parse_bytes, parse_bytes_with, parse_with, Limits};
-pub(crate) use parse::{parse_embedded, parse_prefix_into, scan_plain};
+pub(crate) use parse::{
+    parse_embedded, parse_prefix_into, scan_plain, short_escape, surrogate_pair,
+};
 pub use value::{Kind, Member, Number, Value};
 pub use write::{preview, to_pretty_string, write_escaped_str};

@@ -15,7 +15,7 @@
 //! envelope property tests hold it to that).
 
 use super::spare::{give_back_spare, take_spare, Spare};
-use super::string::scan_plain;
+use super::string::{scan_plain, short_escape, surrogate_pair};
 use super::Limits;
 use crate::json::value::{Member, Number, Value};
 use std::borrow::Cow;
@@ -238,21 +238,12 @@ impl<'a> Reader<'a> {
                 b'\\' => {
                     let (code, after) = self.text_byte(pos)?;
                     pos = after;
-                    let c = match code {
-                        b'"' => '"',
-                        b'\\' => '\\',
-                        b'/' => '/',
-                        b'b' => '\u{8}',
-                        b'f' => '\u{c}',
-                        b'n' => '\n',
-                        b'r' => '\r',
-                        b't' => '\t',
-                        b'u' => {
-                            let (c, after) = self.unicode_escape(pos)?;
-                            pos = after;
-                            c
-                        }
-                        _ => return None,
+                    let c = if code == b'u' {
+                        let (c, after) = self.unicode_escape(pos)?;
+                        pos = after;
+                        c
+                    } else {
+                        short_escape(code)?
                     };
                     out.push(c);
                 }
@@ -276,11 +267,7 @@ impl<'a> Reader<'a> {
                     return None;
                 }
                 let (low, pos) = self.hex4(pos)?;
-                if !(0xDC00..=0xDFFF).contains(&low) {
-                    return None;
-                }
-                let scalar = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
-                Some((char::from_u32(scalar)?, pos))
+                Some((surrogate_pair(unit, low)?, pos))
             }
             0xDC00..=0xDFFF => None,
             _ => Some((char::from_u32(unit)?, pos)),

@@ -22,7 +22,7 @@ mod spare;
 mod string;
 
 pub(crate) use embedded::parse_embedded;
-pub(crate) use string::scan_plain;
+pub(crate) use string::{scan_plain, short_escape, surrogate_pair};
 
 use super::error::{ErrorKind, Inside, ParseError, Position};
 use super::value::{Member, Number, Value};

@@ -73,23 +73,16 @@ impl<'a> Parser<'a> {
         out: &mut String,
     ) -> Result<usize, Fail> {
         let short = match self.bytes.get(backslash + 1) {
-            Some(b'"') => '"',
-            Some(b'\\') => '\\',
-            Some(b'/') => '/',
-            Some(b'b') => '\u{8}',
-            Some(b'f') => '\u{c}',
-            Some(b'n') => '\n',
-            Some(b'r') => '\r',
-            Some(b't') => '\t',
             Some(b'u') => return self.parse_unicode_escape(quote, backslash, out),
-            Some(_) => {
-                return Err(self.error_with(
-                    backslash + 1,
-                    ErrorKind::InvalidEscape,
-                    "expected one of \" \\ / b f n r t u after a backslash",
-                ))
-            }
+            Some(&code) => short_escape(code),
             None => return Err(self.truncated_at(Inside::String, quote)),
+        };
+        let Some(short) = short else {
+            return Err(self.error_with(
+                backslash + 1,
+                ErrorKind::InvalidEscape,
+                "expected one of \" \\ / b f n r t u after a backslash",
+            ));
         };
         out.push(short);
         Ok(backslash + 2)
@@ -144,8 +137,7 @@ impl<'a> Parser<'a> {
         if !(LOW_SURROGATES.0..=LOW_SURROGATES.1).contains(&low) {
             return Err(lone(HIGH));
         }
-        let scalar = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
-        match char::from_u32(scalar) {
+        match surrogate_pair(unit, low) {
             Some(c) => {
                 out.push(c);
                 Ok(after + 6)
@@ -204,6 +196,33 @@ fn is_within(range: (u32, u32), outer: (u32, u32)) -> bool {
 
 fn overlaps(range: (u32, u32), other: (u32, u32)) -> bool {
     range.0 <= other.1 && other.0 <= range.1
+}
+
+/// The character a one-letter escape stands for (`n` in `\n`), for the eight RFC 8259
+/// defines; `None` for any other byte, `u` included (its four hex digits follow).
+#[inline(always)]
+pub(crate) fn short_escape(code: u8) -> Option<char> {
+    Some(match code {
+        b'"' => '"',
+        b'\\' => '\\',
+        b'/' => '/',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'n' => '\n',
+        b'r' => '\r',
+        b't' => '\t',
+        _ => return None,
+    })
+}
+
+/// The character a UTF-16 surrogate pair (`\uD83D\uDE4F`) stands for; `None` unless `high`
+/// is a high surrogate and `low` a low one.
+#[inline(always)]
+pub(crate) fn surrogate_pair(high: u32, low: u32) -> Option<char> {
+    if !(0xD800..=0xDBFF).contains(&high) || !(0xDC00..=0xDFFF).contains(&low) {
+        return None;
+    }
+    char::from_u32(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
 }
 
 const ONES: u64 = 0x0101_0101_0101_0101;
