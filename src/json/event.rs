@@ -1,0 +1,119 @@
+//! Events: a JSON text as the sequence of steps a reader takes through it.
+//!
+//! Every consumer of JSON in the crate (the [`Value`] builder, the envelope, the validator,
+//! the streaming check) is a [`Sink`] that takes these events in document order. The one
+//! reader produces them from bytes, whole or in chunks; [`replay`] produces them from a
+//! [`Value`] already built (a call assembled by code, a spec's default). So a consumer is
+//! written once, and it cannot tell, nor needs to, where its events came from.
+//!
+//! A string value arrives either whole, as [`Event::String`], when it stands within one
+//! chunk of input without escapes (the common case, and the only one that borrows), or in
+//! pieces: [`Event::StringStart`], then any number of [`Event::StringPart`] and
+//! [`Event::StringChar`], then [`Event::StringEnd`]. Pieces let a consumer act on a string
+//! before it ends (a string that has passed `maxLength`, the arguments text of an OpenAI
+//! call read by a second reader through its escapes) with bounded memory. Keys are short
+//! and a consumer needs them whole, so a key always arrives whole, as [`Event::Key`].
+
+use super::value::{Number, Value};
+use std::borrow::Cow;
+use std::ops::ControlFlow;
+
+/// One step through a JSON text. `'a` is the lifetime of the input the reader was fed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event<'a> {
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
+    /// A number, exactly as written; it matches the RFC 8259 grammar. Owned only when it
+    /// was split across chunks.
+    Number(Number<'a>),
+    /// A whole string value without escapes, borrowed from the input.
+    String(&'a str),
+    /// A string value begins; its text follows in parts.
+    StringStart,
+    /// A run of a string value's text, borrowed from the input.
+    StringPart(&'a str),
+    /// One character of a string value's text that does not stand in the input as itself:
+    /// an escape, or a character split across chunks.
+    StringChar(char),
+    /// The string value begun by the last [`Event::StringStart`] ends.
+    StringEnd,
+    /// An object member's key, unescaped (owned only when it held an escape or was split
+    /// across chunks). Its value's events follow.
+    Key(Cow<'a, str>),
+    /// `[`.
+    ArrayStart,
+    /// `]`.
+    ArrayEnd,
+    /// `{`.
+    ObjectStart,
+    /// `}`.
+    ObjectEnd,
+}
+
+/// A consumer of [`Event`]s.
+///
+/// `at` is the byte offset, in the whole input, of the event's first byte (for
+/// [`Event::StringPart`], of the part; for [`Event::Key`], of its opening quote). A sink
+/// returns [`ControlFlow::Break`] to stop the reader early: it has seen enough (a refusal,
+/// a value found), and keeps its own account of why.
+pub trait Sink<'a> {
+    /// Takes the next event.
+    fn event(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()>;
+}
+
+/// Feeds a [`Value`] to a sink as the events a reader would produce from its text, every
+/// string whole ([`Event::String`], borrowed from the value). Offsets are all 0: a built
+/// value has no input.
+///
+/// Walks with an explicit stack, so a deep value cannot exhaust the thread's stack.
+pub fn replay<'v, 'a: 'v, S: Sink<'v>>(value: &'v Value<'a>, sink: &mut S) -> ControlFlow<()> {
+    // Each entry is an open container's remaining members: elements or (key, value) pairs.
+    enum Open<'v, 'a> {
+        Array(std::slice::Iter<'v, Value<'a>>),
+        Object(std::slice::Iter<'v, (Cow<'a, str>, Value<'a>)>),
+    }
+    let mut stack: Vec<Open<'v, 'a>> = Vec::new();
+    let mut next = Some(value);
+    loop {
+        if let Some(value) = next.take() {
+            match value {
+                Value::Null => sink.event(Event::Null, 0)?,
+                Value::Bool(b) => sink.event(Event::Bool(*b), 0)?,
+                Value::Number(n) => {
+                    sink.event(Event::Number(Number::from_checked(n.as_str())), 0)?
+                }
+                Value::String(text) => sink.event(Event::String(text), 0)?,
+                Value::Array(items) => {
+                    sink.event(Event::ArrayStart, 0)?;
+                    stack.push(Open::Array(items.iter()));
+                }
+                Value::Object(members) => {
+                    sink.event(Event::ObjectStart, 0)?;
+                    stack.push(Open::Object(members.iter()));
+                }
+            }
+        }
+        match stack.last_mut() {
+            None => return ControlFlow::Continue(()),
+            Some(Open::Array(items)) => match items.next() {
+                Some(item) => next = Some(item),
+                None => {
+                    stack.pop();
+                    sink.event(Event::ArrayEnd, 0)?;
+                }
+            },
+            Some(Open::Object(members)) => match members.next() {
+                Some((key, value)) => {
+                    sink.event(Event::Key(Cow::Borrowed(key)), 0)?;
+                    next = Some(value);
+                }
+                None => {
+                    stack.pop();
+                    sink.event(Event::ObjectEnd, 0)?;
+                }
+            },
+        }
+    }
+}
