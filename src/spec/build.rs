@@ -85,7 +85,7 @@ impl ToolSpec {
     ) -> Result<ToolSpec, SpecError> {
         let name = name.into();
         check_name(&name)?;
-        let accepts = super::validate::kinds_of(&schema.defs, &schema.root);
+        let accepts = super::check::kinds_of(&schema.defs, &schema.root);
         if accepts == Kinds::NONE || !Kinds::OBJECT.contains(accepts) {
             return Err(SpecError {
                 tool: name,
@@ -152,10 +152,7 @@ impl ToolSpecBuilder {
     /// ```
     pub fn build(self) -> Result<ToolSpec, SpecError> {
         check_name(&self.name)?;
-        let params = Schema {
-            root: self.params,
-            defs: Vec::new(),
-        };
+        let params = Schema::new(self.params, Vec::new());
         if let Err(mut error) = check::check_built(&params) {
             error.tool = self.name;
             return Err(error);

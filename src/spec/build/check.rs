@@ -8,7 +8,8 @@
 //! unused definition blocks nothing.
 
 use super::error::{SpecError, SpecErrorKind};
-use crate::spec::validate::{admits, number};
+use crate::json::decimal as number;
+use crate::spec::check::admits;
 use crate::spec::{Additional, Kinds, Schema, Type};
 use std::cmp::Ordering;
 

@@ -26,6 +26,13 @@ use crate::json::{ParseError, Value};
 use std::fmt;
 
 pub(crate) use import::{import_schema, Dialect};
+
+/// True if the importer enforces `keyword` in a JSON Schema document (for the validator's
+/// test that every such keyword compiles into an assertion).
+#[cfg(test)]
+pub(crate) fn enforces(keyword: &str) -> bool {
+    keywords::class(keyword, Dialect::JsonSchema) == keywords::Class::Enforced
+}
 pub(crate) use pointer::{fragment, push_index, push_key};
 
 /// How deeply schemas may nest (each `properties`, `items`, `anyOf` entry… is one level).

@@ -22,17 +22,7 @@ pub(crate) fn admits(kinds: Kinds, value: &Value<'_>) -> bool {
     }
 }
 
-/// The kinds a type can accept at all, looking through `enum`, `const`, `$ref` and the
-/// alternatives. Used to explain a failed `anyOf`/`oneOf` and to check that a tool's root
-/// is an object. The walk visits at most [`KINDS_VISITS`] types (alternatives over shared
-/// definitions can branch exponentially, and this work is not counted against the step
-/// budget); past that, a type counts for its own kinds, a superset of the exact answer.
-pub(crate) fn kinds_of(defs: &[(String, Type)], ty: &Type) -> Kinds {
-    let mut visits_left = KINDS_VISITS;
-    kinds_within(defs, ty, &mut visits_left)
-}
-
-/// [`kinds_of`] during validation: its visits count against the step budget, so that
+/// The kinds a type accepts, during validation: its visits count against the step budget, so that
 /// explaining failures cannot cost more than checking did.
 pub(super) fn kinds_charged(cx: &mut Cx<'_>, ty: &Type) -> Kinds {
     let allowed = KINDS_VISITS.min(cx.fuel);

@@ -1,0 +1,197 @@
+//! Validation as a [`Sink`](crate::json::Sink): a compiled schema run against a value's
+//! [`Event`](crate::json::Event)s as they arrive, returning the first [`Violation`] in a
+//! documented, deterministic order, building no tree and allocating nothing when the
+//! arguments are valid.
+//!
+//! The semantics are JSON Schema draft 2020-12's for every keyword the data model holds
+//! (the official test suite agrees on every group that uses only those), with one
+//! deliberate addition: a repeated key anywhere in the value is a violation, because two
+//! parsers may keep different copies (RFC 8259 section 4) and the tool must see what the
+//! gate saw.
+//!
+//! A [`Validation`] is fed events: by the one reader straight from the call's bytes (a
+//! check-only verdict), or by [`json::replay`](crate::json::replay) from a [`Value`]
+//! already built ([`Schema::validate`]). After any event, [`Validation::refused`] says
+//! whether the text so far is already refused whatever follows (the streaming check asks
+//! it after each chunk); [`Validation::finish`] gives the verdict once the value is whole.
+//!
+//! # Order of checks
+//!
+//! The first violation found is the one reported, so the order decides what the model
+//! reads. It is fixed:
+//!
+//! 1. **The whole value first**, before any schema rule: no object anywhere repeats a key,
+//!    and nothing nests deeper than [`MAX_VALUE_DEPTH`] levels. Of several such problems,
+//!    the one in the container that starts first is reported (an object's own repeat before
+//!    anything inside it; then its members in order). Nothing else about a value with a
+//!    repeated key can be trusted.
+//! 2. **Then each value against its type**, depth first, in this order:
+//!    1. `enum`, then `const`: the list of allowed values says more than the kind, so
+//!       `status must be one of "pending", "paid"; received 5` beats `must be a string`;
+//!    2. the kind (`type`; `integer` is a number with no fraction within `i64`);
+//!    3. the rules for the value's kind:
+//!       - numbers: `minimum`, `maximum`, `multipleOf`;
+//!       - strings: `minLength`, `maxLength` (in code points);
+//!       - arrays: `minItems`, `maxItems`, `uniqueItems`, then each item in index order;
+//!       - objects: **unknown fields** (in input order), then **missing required fields**
+//!         (in declaration order), then field names (`propertyNames`, input order), then
+//!         the values of declared fields (declaration order), then the values of other
+//!         members (`additionalProperties` as a schema, input order). Unknown comes before
+//!         missing because a misspelt field (`customerid` for `customer_id`) is both, and
+//!         the unknown-field message lists the allowed names, so one retry fixes both;
+//!    4. `$ref`, then `allOf` in order, then `anyOf`, then `oneOf`.
+//!
+//! This order is not the order of the text (a later unknown key beats an earlier bad
+//! value), so the validation keeps, for each check still open, the first violation by this
+//! order among those found so far (a *rank*: the assertion's place in its type, then the
+//! member or item), and settles each check when its value ends.
+//!
+//! When no alternative of an `anyOf` (or `oneOf`) matches, the report names what is most
+//! useful: if no alternative accepts the value's kind, a `type` violation listing the kinds
+//! the alternatives accept (`must be a string or null`); if exactly one accepts its kind,
+//! that alternative's own first violation (which may lie deeper, `address.zip`); otherwise
+//! [`Rule::AnyOf`] (or [`Rule::OneOf`]). Matching more than one `oneOf` alternative is
+//! [`Rule::OneOf`] with the count.
+//!
+//! # How a stream is checked
+//!
+//! The schema is compiled once into a flat program (one node per type, each a list of
+//! assertions in the order above). While a value is open, each type it must meet is a
+//! *check* on a stack: a field's type, and through `$ref`, `allOf`, `anyOf` and `oneOf` the
+//! types those apply to the same value, all run side by side on its events. A check of an
+//! object or array asks, member by member, for checks of the member's value; when that
+//! value ends, its result goes back to the check that asked. The same type applied twice to
+//! one value at one depth (two alternatives that refer to one definition) is one check.
+//!
+//! # Limits
+//!
+//! No schema and value can exhaust the stack or loop: nothing recurses (every stack is
+//! explicit), values nest at most [`MAX_VALUE_DEPTH`] levels, one check descends at most
+//! [`MAX_CHECK_DEPTH`] levels of types (a `$ref` or an `allOf` branch counts as a level,
+//! so a reference cycle that consumes no input ends here even if the spec's own build check
+//! was bypassed), and one validation takes at most [`STEP_BUDGET`] steps (nested
+//! alternatives can make the work grow exponentially with depth). A step is one type
+//! checked against one value, counted as a depth-first validator that stops at the first
+//! failure and at the first matching `anyOf` alternative would count it (so the budget ends
+//! the same validations it always has); the checks actually run are bounded by the same
+//! budget. Hitting a limit is a violation ([`Rule::TooDeep`], [`Rule::TooComplex`]), never a
+//! pass.
+//!
+//! # Allocation
+//!
+//! On success, nothing is allocated for a value that nests at most 8 containers deep, whose
+//! objects have at most 16 members that their type does not declare and whose `uniqueItems`
+//! arrays hold at most 8 scalar items; past those sizes the working stacks move to the heap
+//! (objects past 32 undeclared members and unique arrays past 32 items also keep a hash
+//! index, so that no check is quadratic). Arrays and objects compared whole (by an `enum`
+//! or `const` that lists containers, or as items of a `uniqueItems` array) are built as
+//! values. A refusal allocates its [`Violation`]: [`Failure::locate`] finds the path and
+//! the received value in the value itself.
+//!
+//! [`Rule::AnyOf`]: super::Rule::AnyOf
+//! [`Rule::OneOf`]: super::Rule::OneOf
+//! [`Rule::TooDeep`]: super::Rule::TooDeep
+//! [`Rule::TooComplex`]: super::Rule::TooComplex
+
+mod capture;
+mod choices;
+mod equal;
+mod kinds;
+mod members;
+mod name;
+mod program;
+mod report;
+mod resolve;
+mod run;
+mod scalar;
+mod stack;
+
+pub(crate) use kinds::{admits, kinds_of};
+pub(crate) use program::{Compiled, Program};
+pub use report::Failure;
+pub use run::Validation;
+
+use super::{Schema, ToolSpec, Violation};
+use crate::json::Value;
+
+/// Values nest at most this many levels of arrays and objects (the parser's default limit
+/// is 128, so parsed arguments always fit).
+pub const MAX_VALUE_DEPTH: usize = 256;
+
+/// One validation descends at most this many types deep (each field, item, `$ref` and
+/// alternative is a level).
+pub const MAX_CHECK_DEPTH: usize = 512;
+
+/// One validation checks a value against a type at most this many times.
+pub const STEP_BUDGET: u32 = 1_000_000;
+
+/// Received values are cut to this many characters.
+const RECEIVED_CHARS: usize = 120;
+
+impl Schema {
+    /// The compiled program (compiled the first time it is asked for).
+    pub(crate) fn program(&self) -> &Program {
+        self.compiled.get(self)
+    }
+
+    /// A validation of one value against this schema, to be fed the value's events.
+    ///
+    /// ```
+    /// use toolgate::json::{self, Sink};
+    /// use toolgate::{ToolSpec, Type};
+    /// let spec = ToolSpec::new("get_weather", "Current weather.")
+    ///     .required("city", Type::string())
+    ///     .build()?;
+    /// let mut validation = spec.params().validation();
+    /// let _ = validation.event(json::Event::ObjectStart, 0);
+    /// let _ = validation.event(json::Event::Key("city".into()), 1);
+    /// assert!(!validation.refused());
+    /// let _ = validation.event(json::Event::Number(json::Number::from_text("42").unwrap()), 9);
+    /// // No ending of `{"city": 42` can be accepted.
+    /// assert!(validation.refused());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn validation<'a>(&self) -> Validation<'_, 'a> {
+        Validation::new(self.program())
+    }
+
+    /// Checks `value` against this schema, in the order the [module](self) documents: the
+    /// value's events ([`json::replay`](crate::json::replay)) through a [`Validation`].
+    ///
+    /// ```
+    /// use toolgate::{json, ToolSpec, Type};
+    /// let spec = ToolSpec::new("search_orders", "Search a customer's orders.")
+    ///     .required("customer_id", Type::string().min_length(3))
+    ///     .optional("limit", Type::integer().min(1).max(100))
+    ///     .build()?;
+    /// let args = json::parse(r#"{"customer_id":"CUS-967852","limit":500}"#)?;
+    /// let violation = spec.params().validate(&args).unwrap_err();
+    /// assert_eq!(violation.path(), "limit");
+    /// assert_eq!(
+    ///     violation.to_string(),
+    ///     "limit must be an integer from 1 to 100; received 500"
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// The first [`Violation`]: its [`Rule`](super::Rule) says which rule (kind, enum,
+    /// bound, missing or unknown field, repeated key, alternatives, a validator limit), its
+    /// path where.
+    pub fn validate_streamed(&self, value: &Value<'_>) -> Result<(), Violation> {
+        let mut validation = self.validation();
+        let _ = crate::json::replay(value, &mut validation);
+        validation.finish().map_err(|failure| failure.locate(value))
+    }
+}
+
+impl ToolSpec {
+    /// Checks a call's arguments against this tool's contract ([`Schema::validate`] on
+    /// [`ToolSpec::params`]).
+    ///
+    /// # Errors
+    /// The first [`Violation`], as [`Schema::validate`] describes.
+    pub fn validate_streamed(&self, args: &Value<'_>) -> Result<(), Violation> {
+        self.params.validate_streamed(args)
+    }
+}
