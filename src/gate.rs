@@ -203,6 +203,28 @@ impl Gate {
         }
     }
 
+    /// The check-only verdict on a raw call: [`Gate::check_call`]'s answer, without handing
+    /// the call back (`toolgate check`, a harness that only counts).
+    ///
+    /// ```
+    /// use toolgate::{Gate, ToolSpec, Type};
+    /// let spec = ToolSpec::new("get_weather", "Current weather").required("city", Type::string());
+    /// let gate = Gate::new(vec![spec.build().unwrap()]).unwrap();
+    /// assert!(gate.verdict(r#"{"name":"get_weather","arguments":{"city":"Oslo"}}"#).is_ok());
+    /// let rejection = gate.verdict(r#"{"name":"get_weather","arguments":{"city":7}}"#);
+    /// assert_eq!(
+    ///     rejection.unwrap_err().to_string(),
+    ///     "get_weather rejected: city must be a string; received 7."
+    /// );
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Gate::check_call`].
+    pub fn verdict(&self, raw: &str) -> Result<(), Rejection> {
+        let call = envelope::read_call(raw, self.limits)?;
+        self.check_read(&call).map(drop)
+    }
+
     /// Every gate, returning the index of the tool's spec with the call.
     pub(crate) fn check<'a>(&self, raw: &'a str) -> Result<(usize, Call<'a>), Rejection> {
         let call = envelope::read_call(raw, self.limits)?;

@@ -17,8 +17,8 @@ use toolgate::Gate;
 
 /// Both validators on one value: `Err` with both answers when they differ.
 fn agree(schema: &Schema, value: &Value<'_>) -> Result<bool, String> {
-    let old = schema.validate(value);
-    let new = schema.validate_streamed(value);
+    let old = schema.validate_tree(value);
+    let new = schema.validate(value);
     let same = match (&old, &new) {
         // The step budget is counted the old way, but where it runs out is the deepest
         // check past it rather than the exact step: compare the rule only.
@@ -481,7 +481,7 @@ fn strings_in_parts_and_the_streaming_refusal_agree_with_the_whole_check() {
         };
         for _ in 0..6 {
             let value = random_value(&mut rng, 4);
-            let whole = schema.validate_streamed(&value);
+            let whole = schema.validate(&value);
             let mut watch = Watch {
                 validation: schema.validation(),
                 refused_at: None,

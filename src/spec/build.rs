@@ -97,6 +97,8 @@ impl ToolSpec {
             error.tool = name;
             return Err(error);
         }
+        // Compiled now, so that no call pays for it.
+        schema.program();
         Ok(ToolSpec {
             name,
             description: description.into(),
@@ -157,6 +159,7 @@ impl ToolSpecBuilder {
             error.tool = self.name;
             return Err(error);
         }
+        params.program();
         Ok(ToolSpec {
             name: self.name,
             description: self.description,

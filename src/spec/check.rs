@@ -178,7 +178,7 @@ impl Schema {
     /// The first [`Violation`]: its [`Rule`](super::Rule) says which rule (kind, enum,
     /// bound, missing or unknown field, repeated key, alternatives, a validator limit), its
     /// path where.
-    pub fn validate_streamed(&self, value: &Value<'_>) -> Result<(), Violation> {
+    pub fn validate(&self, value: &Value<'_>) -> Result<(), Violation> {
         let mut validation = self.validation();
         let _ = crate::json::replay(value, &mut validation);
         validation.finish().map_err(|failure| failure.locate(value))
@@ -191,7 +191,7 @@ impl ToolSpec {
     ///
     /// # Errors
     /// The first [`Violation`], as [`Schema::validate`] describes.
-    pub fn validate_streamed(&self, args: &Value<'_>) -> Result<(), Violation> {
-        self.params.validate_streamed(args)
+    pub fn validate(&self, args: &Value<'_>) -> Result<(), Violation> {
+        self.params.validate(args)
     }
 }

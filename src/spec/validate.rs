@@ -138,7 +138,8 @@ impl Schema {
     /// # Errors
     /// The first [`Violation`]: its [`Rule`] says which rule (kind, enum, bound, missing or
     /// unknown field, repeated key, alternatives, a validator limit), its path where.
-    pub fn validate(&self, value: &Value<'_>) -> Result<(), Violation> {
+    #[doc(hidden)]
+    pub fn validate_tree(&self, value: &Value<'_>) -> Result<(), Violation> {
         let mut cx = Cx {
             defs: &self.defs,
             fuel: STEP_BUDGET,
@@ -164,8 +165,9 @@ impl ToolSpec {
     ///
     /// # Errors
     /// The first [`Violation`], as [`Schema::validate`] describes.
-    pub fn validate(&self, args: &Value<'_>) -> Result<(), Violation> {
-        self.params.validate(args)
+    #[doc(hidden)]
+    pub fn validate_tree(&self, args: &Value<'_>) -> Result<(), Violation> {
+        self.params.validate_tree(args)
     }
 }
 

@@ -8,7 +8,8 @@
 //! objects are compared whole, under JSON Schema equality, once the value is complete.
 
 use super::equal::equal;
-use crate::json::decimal::Decimal;
+use super::name::same_name;
+use crate::json::decimal::compare;
 use crate::json::Value;
 use std::cmp::Ordering;
 
@@ -76,15 +77,19 @@ impl Choices {
         }
     }
 
-    /// True if the number (text and its decimal reading) equals an allowed number.
-    pub(super) fn allows_number(&self, text: &str, decimal: &Decimal<'_>) -> bool {
-        self.numbers.iter().any(|allowed| {
-            allowed == text || Decimal::parse(allowed).compare(decimal) == Ordering::Equal
-        })
+    /// True if the number equals an allowed number (by value: `1` is `1.0`).
+    pub(super) fn allows_number(&self, text: &str) -> bool {
+        self.numbers
+            .iter()
+            .any(|allowed| allowed == text || compare(allowed, text) == Ordering::Equal)
     }
 
-    /// True if the whole string is allowed.
+    /// True if the whole string is allowed: a few are compared in turn (names compare
+    /// fast), more are searched.
     pub(super) fn allows_string(&self, text: &str) -> bool {
+        if self.strings.len() <= 16 {
+            return self.strings.iter().any(|allowed| same_name(allowed, text));
+        }
         self.strings
             .binary_search_by(|allowed| allowed.as_bytes().cmp(text.as_bytes()))
             .is_ok()

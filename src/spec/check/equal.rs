@@ -82,41 +82,44 @@ fn equal_sorted(xs: &[Member<'_>], ys: &[Member<'_>], depth: usize) -> bool {
         })
 }
 
-/// Past this many items, a `uniqueItems` array is indexed by hash, so that finding an
-/// item's earlier twin is not a scan of every earlier item.
-const PAIRWISE_LIMIT: usize = 32;
-
-/// Positions by hash: the items of a `uniqueItems` array once it holds more than
-/// [`PAIRWISE_LIMIT`] (equal values hash alike, so only items with the same hash need
-/// comparing), or an object's undeclared keys once there are many.
+/// Positions by hash: the items of a `uniqueItems` array once it holds many (equal values
+/// hash alike, so only items with the same hash need comparing), or an object's undeclared
+/// keys.
 #[derive(Debug, Default)]
 pub(super) struct HashIndex {
     pub(super) by_hash: HashMap<u64, Vec<usize>>,
 }
 
+impl HashIndex {
+    /// An index of the first `n` items, read with `get`.
+    pub(super) fn build<'x, 'y: 'x>(
+        n: usize,
+        get: impl Fn(usize) -> Option<&'x Value<'y>>,
+    ) -> Self {
+        let mut index = HashIndex::default();
+        for i in 0..n {
+            if let Some(item) = get(i) {
+                index.by_hash.entry(hash(item, 0)).or_default().push(i);
+            }
+        }
+        index
+    }
+}
+
 /// Items arrive one at a time; this is the check for the next one. `earlier` items came
-/// before `item`, and `get(i)` reads item `i`. Returns the first earlier item equal to
-/// `item` (so that, stopping at the first `Some`, the answer is the smallest `second` with
-/// its smallest `first`); otherwise `item` is now item `earlier`, indexed if the array has
-/// grown past [`PAIRWISE_LIMIT`], and the caller keeps it.
+/// before `item`, and `get(i)` reads item `i`; `index`, if given, indexes them all. Returns
+/// the first earlier item equal to `item` (so that, stopping at the first `Some`, the
+/// answer is the smallest `second` with its smallest `first`); otherwise `item` is now item
+/// `earlier` (added to the index), and the caller keeps it.
 pub(super) fn earlier_twin<'x, 'y: 'x>(
     earlier: usize,
     get: impl Fn(usize) -> Option<&'x Value<'y>>,
-    index: &mut Option<Box<HashIndex>>,
+    index: Option<&mut HashIndex>,
     item: &Value<'_>,
 ) -> Option<usize> {
-    if index.is_none() && earlier < PAIRWISE_LIMIT {
+    let Some(index) = index else {
         return (0..earlier).find(|&i| get(i).is_some_and(|other| equal(other, item)));
-    }
-    let index = index.get_or_insert_with(|| {
-        let mut built = HashIndex::default();
-        for i in 0..earlier {
-            if let Some(other) = get(i) {
-                built.by_hash.entry(hash(other, 0)).or_default().push(i);
-            }
-        }
-        Box::new(built)
-    });
+    };
     let key = hash(item, 0);
     let twin = index.by_hash.get(&key).and_then(|candidates| {
         candidates
@@ -134,9 +137,12 @@ pub(super) fn earlier_twin<'x, 'y: 'x>(
 /// with the smallest such `first`. `None` if all items differ.
 #[cfg(test)]
 fn first_repeat(items: &[Value<'_>]) -> Option<(usize, usize)> {
-    let mut index = None;
+    let mut index: Option<HashIndex> = None;
     items.iter().enumerate().find_map(|(second, item)| {
-        earlier_twin(second, |i| items.get(i), &mut index, item).map(|first| (first, second))
+        if second == 32 {
+            index = Some(HashIndex::build(second, |i| items.get(i)));
+        }
+        earlier_twin(second, |i| items.get(i), index.as_mut(), item).map(|first| (first, second))
     })
 }
 

@@ -10,9 +10,9 @@
 use super::equal::{bytes_hash, earlier_twin, HashIndex};
 use super::kinds::Shape;
 use super::name::same_name;
-use super::program::{AdditionalRule, Assertion, FieldRule, Node, NodeId, ObjectRules, Program};
+use super::program::{AdditionalRule, Assertion, FieldRule, Node, ObjectRules, Program};
 use super::report::{Broken, Fail};
-use super::run::{rank, Frame, Link, Request, Slot, SlotKind, State, Validation};
+use super::run::{rank, Frame, Key, Link, Request, Slot, SlotKind, State, Validation};
 use super::scalar::{string_end_breaks, to_u64, Scalar};
 use crate::json::Value;
 use crate::spec::Kinds;
@@ -25,8 +25,10 @@ const NAMES: u64 = 2 << 36;
 const FIELDS: u64 = 3 << 36;
 const OTHERS: u64 = 4 << 36;
 
-/// Up to this many kept keys, a new key is compared with each; past it, by hash.
+/// Up to this many kept keys (or unique items), a new one is compared with each; past it,
+/// by hash, so that no check is quadratic.
 const PAIRWISE_KEYS: usize = 32;
+const PAIRWISE_ITEMS: usize = 32;
 
 fn sub(phase: u64, index: usize) -> u64 {
     phase | to_u64(index).min((1 << 36) - 1)
@@ -68,18 +70,22 @@ impl<'s, 'a> Validation<'s, 'a> {
                         break;
                     }
                     Assertion::Object(rules) if !array => {
+                        // The first 64 fields' bits live in the state; more, on `bits`.
                         let bits = self.bits.len();
-                        for _ in 0..rules.fields.len().div_ceil(64) {
+                        for _ in 1..rules.fields.len().div_ceil(64) {
                             self.bits.push(0);
                         }
                         check.state = State::Object {
+                            rules,
                             position,
+                            seen: 0,
                             bits,
                             next_field: 0,
                         };
                         if frame.primary.is_none() {
                             frame.primary = Some(index);
                         }
+                        frame.has_names |= rules.names.is_some();
                     }
                     Assertion::UniqueItems if array => frame.unique = true,
                     _ => {}
@@ -91,7 +97,9 @@ impl<'s, 'a> Validation<'s, 'a> {
     /// An object member's key: each object check finds the field it names (asking for its
     /// value's check), refuses it as unknown, or asks for the check of other members; the
     /// name is checked against `propertyNames`; and step 1 looks for a repeat.
+    #[inline(never)]
     pub(super) fn key(&mut self, key: Cow<'a, str>) {
+        // Left empty by the member before (its value took them).
         self.requests.clear();
         let Some(frame) = self.frames.last_mut() else {
             return;
@@ -103,129 +111,139 @@ impl<'s, 'a> Validation<'s, 'a> {
         frame.count = frame.count.saturating_add(1);
         let (start, end, ordinal, primary) =
             (frame.checks, frame.checks_end, frame.ordinal, frame.primary);
-        // Names first: their checks use the request list, which then gathers the value's.
-        for index in start..end {
-            let Some(check) = self.checks.get(index) else {
-                continue;
-            };
-            let Some((position, rules)) = object_rules(check.node, check.state) else {
-                continue;
-            };
-            if let Some(names) = rules.names {
-                if check.wants(rank(position, sub(NAMES, member))) {
-                    let depth = check.depth + 1;
-                    self.check_name(&key, index, names, depth, position, member, ordinal);
-                }
-            }
+        if frame.has_names {
+            // Names first: their checks use the request list, which then gathers the
+            // value's.
+            self.check_names(&key, start..end, member, ordinal);
         }
+        let program = self.program;
         let mut declared_repeat = None;
         for index in start..end {
             let Some(check) = self.checks.get_mut(index) else {
                 continue;
             };
-            if check.settled {
-                continue;
-            }
             let State::Object {
+                rules,
                 position,
+                mut seen,
                 bits,
                 next_field,
             } = check.state
             else {
                 continue;
             };
-            let Some((_, rules)) = object_rules(check.node, check.state) else {
-                continue;
-            };
-            let depth = check.depth + 1;
-            let mut ask = |node: NodeId, kind: SlotKind, index_in: usize, parent: usize| {
-                self.requests.push(Request {
-                    node,
-                    depth,
-                    link: Link::Member {
-                        parent,
-                        slot: Slot {
-                            kind,
-                            position,
-                            index: index_in,
-                        },
-                    },
-                });
-            };
-            match field_index(&rules.fields, &key, next_field) {
+            let (node, slot) = match field_index(&rules.fields, &key, next_field) {
                 Some(field) => {
-                    let (word, mask) = (bits + field / 64, 1u64 << (field % 64));
-                    let seen = self.bits.get(word).is_some_and(|w| w & mask != 0);
-                    if let Some(w) = self.bits.get_mut(word) {
-                        *w |= mask;
-                    }
-                    if primary == Some(index) {
-                        declared_repeat = Some(seen);
+                    let mask = 1u64 << (field % 64);
+                    let word = match field.checked_sub(64) {
+                        None => Some(&mut seen),
+                        Some(beyond) => self.bits.get_mut(bits + beyond / 64),
+                    };
+                    if let Some(word) = word {
+                        if primary == Some(index) {
+                            declared_repeat = Some(*word & mask != 0);
+                        }
+                        *word |= mask;
                     }
                     check.state = State::Object {
+                        rules,
                         position,
+                        seen,
                         bits,
                         next_field: field + 1,
                     };
-                    if check.wants(rank(position, sub(FIELDS, field))) {
-                        if let Some(rule) = rules.fields.get(field) {
-                            ask(rule.node, SlotKind::Field, field, index);
-                        }
+                    if !check.wants(rank(position, sub(FIELDS, field))) {
+                        continue;
                     }
+                    let Some(rule) = rules.fields.get(field) else {
+                        continue;
+                    };
+                    (rule.node, (SlotKind::Field, field))
                 }
                 None => match rules.additional {
-                    AdditionalRule::Forbidden => check.record(
-                        rank(position, sub(UNKNOWN, member)),
-                        Fail {
-                            at: ordinal,
-                            what: Broken::Unknown(member, rules),
-                        },
-                    ),
-                    AdditionalRule::Allowed => {}
+                    AdditionalRule::Forbidden => {
+                        let what = Broken::Unknown(member, rules);
+                        let fail = Fail { at: ordinal, what };
+                        check.record(rank(position, sub(UNKNOWN, member)), fail);
+                        continue;
+                    }
+                    AdditionalRule::Allowed => continue,
                     AdditionalRule::Typed(node) => {
-                        if check.wants(rank(position, sub(OTHERS, member))) {
-                            ask(node, SlotKind::Additional, member, index);
+                        if !check.wants(rank(position, sub(OTHERS, member))) {
+                            continue;
                         }
+                        (node, (SlotKind::Additional, member))
                     }
                 },
-            }
+            };
+            let request = Request {
+                node: program.node(node),
+                depth: check.depth + 1,
+                link: Link::Member {
+                    parent: index,
+                    slot: Slot {
+                        kind: slot.0,
+                        position,
+                        index: slot.1,
+                    },
+                },
+            };
+            self.requests.ask(request);
         }
-        self.check_repeat(key, declared_repeat, member);
+        // A declared field seen for the first time repeats nothing.
+        if declared_repeat != Some(false) {
+            self.check_repeat(key, declared_repeat, member);
+        }
     }
 
-    /// A field name against `propertyNames`: the name is checked as a string value, and
-    /// its result goes to the object check's names phase.
-    #[allow(clippy::too_many_arguments)]
-    fn check_name(
+    /// Each object check's `propertyNames` against this member's name.
+    fn check_names(
         &mut self,
         key: &str,
-        parent: usize,
-        names: NodeId,
-        depth: usize,
-        position: usize,
+        checks: std::ops::Range<usize>,
         member: usize,
         ordinal: usize,
     ) {
-        self.requests.clear();
-        self.requests.push(Request {
-            node: names,
-            depth,
-            link: Link::Member {
-                parent,
-                slot: Slot {
-                    kind: SlotKind::Name,
-                    position,
-                    index: member,
+        for index in checks {
+            let Some(check) = self.checks.get(index) else {
+                continue;
+            };
+            let State::Object {
+                rules, position, ..
+            } = check.state
+            else {
+                continue;
+            };
+            let Some(names) = rules.names else {
+                continue;
+            };
+            if !check.wants(rank(position, sub(NAMES, member))) {
+                continue;
+            }
+            let depth = check.depth + 1;
+            self.requests.clear();
+            self.requests.ask(Request {
+                node: self.program.node(names),
+                depth,
+                link: Link::Member {
+                    parent: index,
+                    slot: Slot {
+                        kind: SlotKind::Name,
+                        position,
+                        index: member,
+                    },
                 },
-            },
-        });
-        self.check_scalar(&Scalar::string(key), ordinal);
+            });
+            self.check_scalar(&Scalar::string(key), ordinal);
+        }
     }
 
     /// Step 1 for one key: does it repeat an earlier key of its object? A key one of the
     /// object's checks declares repeats exactly when that field was seen before; any other
     /// is compared with the other undeclared keys, which are kept for this.
+    #[inline(never)]
     fn check_repeat(&mut self, key: Cow<'a, str>, declared_repeat: Option<bool>, member: usize) {
+        let depth = self.frames.len();
         let Some(frame) = self.frames.last_mut() else {
             return;
         };
@@ -235,37 +253,47 @@ impl<'s, 'a> Validation<'s, 'a> {
         let repeated = match declared_repeat {
             Some(seen) => seen,
             None => {
-                let kept = self.keys.len() - frame.keys;
-                let start = frame.keys;
-                let found = if frame.key_index.is_none() && kept < PAIRWISE_KEYS {
-                    self.keys
-                        .iter_from(start)
-                        .any(|other| same_name(other, &key))
+                let (start, kept) = (frame.keys, self.keys.len() - frame.keys);
+                let (keys, owned) = (&self.keys, &self.owned_keys);
+                let text = |n: usize| -> &str {
+                    match keys.get(start + n) {
+                        Some(Key::Borrowed(text)) => text,
+                        Some(Key::Owned(index)) => owned.get(*index).map_or("", String::as_str),
+                        None => "",
+                    }
+                };
+                let found = if !frame.indexed && kept < PAIRWISE_KEYS {
+                    (0..kept).any(|n| same_name(text(n), &key))
                 } else {
-                    let keys = &self.keys;
-                    let index = &mut frame
-                        .key_index
-                        .get_or_insert_with(|| {
-                            let mut index = HashIndex::default();
-                            for (n, other) in keys.iter_from(start).enumerate() {
-                                index.by_hash.entry(key_hash(other)).or_default().push(n);
-                            }
-                            Box::new(index)
-                        })
-                        .by_hash;
+                    if !frame.indexed {
+                        let mut index = HashIndex::default();
+                        for n in 0..kept {
+                            index.by_hash.entry(key_hash(text(n))).or_default().push(n);
+                        }
+                        self.indexes.push((depth, index));
+                        frame.indexed = true;
+                    }
+                    let by_hash = match self.indexes.last_mut() {
+                        Some((_, index)) => &mut index.by_hash,
+                        None => return,
+                    };
                     let hash = key_hash(&key);
-                    let found = index.get(&hash).is_some_and(|candidates| {
-                        candidates.iter().any(|&n| {
-                            keys.get(start + n)
-                                .is_some_and(|other| same_name(other, &key))
-                        })
+                    let found = by_hash.get(&hash).is_some_and(|candidates| {
+                        candidates.iter().any(|&n| same_name(text(n), &key))
                     });
                     if !found {
-                        index.entry(hash).or_default().push(kept);
+                        by_hash.entry(hash).or_default().push(kept);
                     }
                     found
                 };
                 if !found {
+                    let key = match key {
+                        Cow::Borrowed(text) => Key::Borrowed(text),
+                        Cow::Owned(text) => {
+                            self.owned_keys.push(text);
+                            Key::Owned(self.owned_keys.len() - 1)
+                        }
+                    };
                     self.keys.push(key);
                 }
                 found
@@ -283,6 +311,7 @@ impl<'s, 'a> Validation<'s, 'a> {
 
     /// An array item begins: each array check counts it (`maxItems` can fail now) and asks
     /// for its check against `items`.
+    #[inline(never)]
     pub(super) fn next_item(&mut self) {
         self.requests.clear();
         let Some(frame) = self.frames.last_mut() else {
@@ -290,7 +319,7 @@ impl<'s, 'a> Validation<'s, 'a> {
         };
         let index = frame.count;
         frame.count = frame.count.saturating_add(1);
-        let (n_items, ordinal) = (to_u64(frame.count), frame.ordinal);
+        let (n_items, ordinal, program) = (to_u64(frame.count), frame.ordinal, self.program);
         for parent in frame.checks..frame.checks_end {
             let Some(check) = self.checks.get_mut(parent) else {
                 continue;
@@ -309,8 +338,8 @@ impl<'s, 'a> Validation<'s, 'a> {
                         },
                     ),
                     Assertion::Items(items) if check.wants(rank(position, to_u64(index))) => {
-                        self.requests.push(Request {
-                            node: *items,
+                        self.requests.ask(Request {
+                            node: program.node(*items),
                             depth: check.depth + 1,
                             link: Link::Member {
                                 parent,
@@ -337,7 +366,6 @@ impl<'s, 'a> Validation<'s, 'a> {
         fail: Option<Fail<'s>>,
         cost: u64,
     ) {
-        let ordinal = self.frames.last().map_or(0, |frame| frame.ordinal);
         let program = self.program;
         let Some(check) = self.checks.get_mut(parent) else {
             return;
@@ -356,7 +384,8 @@ impl<'s, 'a> Validation<'s, 'a> {
             let fail = match slot.kind {
                 SlotKind::Name => {
                     let kinds = names_kinds(program, check.node, slot.position);
-                    fail.of_name(ordinal, slot.index, kinds)
+                    let object = self.frames.last().map_or(0, |frame| frame.ordinal);
+                    fail.of_name(object, slot.index, kinds)
                 }
                 _ => fail,
             };
@@ -367,6 +396,7 @@ impl<'s, 'a> Validation<'s, 'a> {
 
     /// An item of the `uniqueItems` array on top has ended: is it equal to an earlier one?
     pub(super) fn add_item(&mut self, item: Value<'a>) {
+        let depth = self.frames.len();
         let Some(frame) = self.frames.last_mut() else {
             return;
         };
@@ -376,12 +406,17 @@ impl<'s, 'a> Validation<'s, 'a> {
         let start = frame.items;
         let earlier = self.items.len() - start;
         let items = &self.items;
-        let twin = earlier_twin(
-            earlier,
-            |i| items.get(start + i),
-            &mut frame.item_index,
-            &item,
-        );
+        let get = |i: usize| items.get(start + i);
+        let twin = if !frame.indexed && earlier < PAIRWISE_ITEMS {
+            earlier_twin(earlier, get, None, &item)
+        } else {
+            if !frame.indexed {
+                self.indexes.push((depth, HashIndex::build(earlier, get)));
+                frame.indexed = true;
+            }
+            let index = self.indexes.last_mut().map(|(_, index)| index);
+            earlier_twin(earlier, get, index, &item)
+        };
         let Some(first) = twin else {
             self.items.push(item);
             return;
@@ -412,10 +447,9 @@ impl<'s, 'a> Validation<'s, 'a> {
     /// A container's (or a string in parts') check when its value ends: the rules that need
     /// all of it. Rules ranked after the check's first failure so far are not looked at.
     pub(super) fn finish_check(&mut self, index: usize, frame: &Frame) {
-        let whole = if frame.compare_whole {
-            self.capture.last()
-        } else {
-            None
+        let whole = match &self.capture {
+            Some(capture) if frame.compare_whole => capture.last(),
+            _ => None,
         };
         let bits = &self.bits;
         let Some(check) = self.checks.get_mut(index) else {
@@ -449,8 +483,14 @@ impl<'s, 'a> Validation<'s, 'a> {
                     .repeat
                     .map(|(first, second)| (0, Broken::Unique(first, second))),
                 (Shape::Object, Assertion::Object(rules)) => match state {
-                    State::Object { bits: start, .. } => {
-                        first_missing(rules, |word| bits.get(start + word).copied()).map(|field| {
+                    State::Object {
+                        seen, bits: start, ..
+                    } => {
+                        let word = |w: usize| match w.checked_sub(1) {
+                            None => Some(seen),
+                            Some(beyond) => bits.get(start + beyond).copied(),
+                        };
+                        first_missing(rules, word).map(|field| {
                             let name = rules.fields.get(field).map_or("", |f| f.name.as_str());
                             (sub(REQUIRED, field), Broken::Required(name))
                         })
@@ -467,17 +507,6 @@ impl<'s, 'a> Validation<'s, 'a> {
                 check.record(rank(position, sub_rank), fail);
             }
         }
-    }
-}
-
-/// The object rules a check is applying, with their place in its node.
-fn object_rules(node: &Node, state: State) -> Option<(usize, &ObjectRules)> {
-    let State::Object { position, .. } = state else {
-        return None;
-    };
-    match node.assertions.get(position) {
-        Some(Assertion::Object(rules)) => Some((position, rules)),
-        _ => None,
     }
 }
 

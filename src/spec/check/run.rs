@@ -12,7 +12,7 @@ use super::capture::Capture;
 use super::choices::Prefix;
 use super::equal::HashIndex;
 use super::kinds::Shape;
-use super::program::{Node, NodeId, Program};
+use super::program::{Node, ObjectRules, Program};
 use super::report::{Broken, Fail, Failure};
 use super::scalar::Scalar;
 use super::stack::Stack;
@@ -34,17 +34,22 @@ pub struct Validation<'s, 'a> {
     /// The checks of every open value, one run per value, in frame order.
     pub(super) checks: Stack<Check<'s>, 8>,
     /// The checks each combinator check applies to the same value (indices into `checks`).
-    pub(super) edges: Stack<usize, 16>,
+    pub(super) edges: Stack<usize, 4>,
     /// The checks the next value must meet, asked for by its container's checks.
-    pub(super) requests: Stack<Request, 4>,
-    /// Open objects' keys that no check declares, for the repeat check.
-    pub(super) keys: Stack<Cow<'a, str>, 16>,
-    /// For each open object's checks, which declared fields they have seen.
-    pub(super) bits: Stack<u64, 4>,
+    pub(super) requests: Requests<'s>,
+    /// Open objects' keys that no check declares, for the repeat check (a key that owns
+    /// its text, an escaped one, keeps it in `owned_keys`).
+    pub(super) keys: Stack<Key<'a>, 8>,
+    pub(super) owned_keys: Vec<String>,
+    /// The hash indexes of open objects' kept keys and unique arrays' items, once they
+    /// hold more than 32, with the depth of the frame each belongs to.
+    pub(super) indexes: Vec<(usize, HashIndex)>,
+    /// For each open object's checks past 64 declared fields, which they have seen.
+    pub(super) bits: Stack<u64, 2>,
     /// Open `uniqueItems` arrays' items so far.
     pub(super) items: Stack<Value<'a>, 8>,
-    /// The container compared whole, while it is read.
-    pub(super) capture: Capture<'a>,
+    /// The container compared whole, while it is read (made when first needed).
+    pub(super) capture: Option<Box<Capture<'a>>>,
     /// A string value arriving in parts that is an item of a `uniqueItems` array.
     pub(super) text: String,
     /// The ordinal the next value gets.
@@ -63,7 +68,16 @@ pub struct Validation<'s, 'a> {
     pub(super) outcome: Option<Result<(), Fail<'s>>>,
 }
 
+/// An open object's key, kept for the repeat check.
+#[derive(Clone, Copy)]
+pub(super) enum Key<'a> {
+    Borrowed(&'a str),
+    /// Index into `owned_keys`.
+    Owned(usize),
+}
+
 /// An open value: a container, or a string arriving in parts.
+#[derive(Clone, Copy)]
 pub(super) struct Frame {
     pub(super) shape: Shape,
     pub(super) ordinal: usize,
@@ -87,18 +101,20 @@ pub(super) struct Frame {
     pub(super) repeat: Option<(usize, usize)>,
     /// This object has already repeated a key.
     pub(super) repeated_key: bool,
+    /// A check of this object has `propertyNames`.
+    pub(super) has_names: bool,
     /// A check compares the value whole (it is captured).
     pub(super) compare_whole: bool,
     /// The capture began with this value.
     pub(super) captured_here: bool,
     /// A string kept whole in `text`.
     pub(super) keep_text: bool,
-    /// Past 32 kept keys or items, their hash index.
-    pub(super) key_index: Option<Box<HashIndex>>,
-    pub(super) item_index: Option<Box<HashIndex>>,
+    /// Its kept keys or items have a hash index (the last of `indexes`).
+    pub(super) indexed: bool,
 }
 
 /// One type applied to one value.
+#[derive(Clone, Copy)]
 pub(super) struct Check<'s> {
     pub(super) node: &'s Node,
     /// Types descended to reach it (see [`MAX_CHECK_DEPTH`]).
@@ -112,19 +128,22 @@ pub(super) struct Check<'s> {
     pub(super) edges: (usize, usize),
     /// It failed at its value's first event, before any rule that needs more of it.
     pub(super) settled: bool,
-    pub(super) state: State,
+    pub(super) state: State<'s>,
     /// Phases that stopped counting steps at their first failure (items, names, others).
     pub(super) stopped: u8,
 }
 
 /// What a check keeps while its value is read.
 #[derive(Clone, Copy)]
-pub(super) enum State {
+pub(super) enum State<'s> {
     Plain,
-    /// An object: the place of its member rules, its field bits, and the field after the
-    /// last one matched (members mostly come in declaration order).
+    /// An object: its member rules and their place in the node, which fields it has seen
+    /// (the first 64 here, the rest from `bits` on in `Validation::bits`), and the field
+    /// after the last one matched (members mostly come in declaration order).
     Object {
+        rules: &'s ObjectRules,
         position: usize,
+        seen: u64,
         bits: usize,
         next_field: usize,
     },
@@ -166,10 +185,67 @@ pub(super) enum SlotKind {
 
 /// A check the next value must meet.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Request {
-    pub(super) node: NodeId,
+pub(super) struct Request<'s> {
+    pub(super) node: &'s Node,
     pub(super) depth: usize,
     pub(super) link: Link,
+}
+
+/// The checks the next value must meet, and whether each is of a type without combinators
+/// (then a scalar's checks need no stack: each is one pass where the scalar arrives).
+/// The first request is a plain field, as most values are asked for by one check.
+pub(super) struct Requests<'s> {
+    first: Option<Request<'s>>,
+    more: Stack<Request<'s>, 2>,
+    pub(super) plain: bool,
+}
+
+impl<'s> Requests<'s> {
+    pub(super) fn new() -> Requests<'s> {
+        Requests {
+            first: None,
+            more: Stack::new(),
+            plain: true,
+        }
+    }
+
+    pub(super) fn ask(&mut self, request: Request<'s>) {
+        self.plain &= !request.node.applies_others && request.depth < MAX_CHECK_DEPTH;
+        if self.first.is_none() {
+            self.first = Some(request);
+        } else {
+            self.more.push(request);
+        }
+    }
+
+    pub(super) fn clear(&mut self) {
+        self.first = None;
+        if self.more.len() > 0 {
+            self.more.clear();
+        }
+        self.plain = true;
+    }
+
+    pub(super) fn len(&self) -> usize {
+        usize::from(self.first.is_some()) + self.more.len()
+    }
+
+    /// The one request, if there is exactly one and it is plain.
+    #[inline]
+    fn only_plain(&self) -> Option<Request<'s>> {
+        if self.plain && self.more.len() == 0 {
+            self.first
+        } else {
+            None
+        }
+    }
+
+    pub(super) fn get(&self, index: usize) -> Option<Request<'s>> {
+        match index.checked_sub(1) {
+            None => self.first,
+            Some(index) => self.more.get(index).copied(),
+        }
+    }
 }
 
 /// At most this many checks are open at once; past it the validation is too complex.
@@ -227,17 +303,20 @@ impl<'s> Check<'s> {
 }
 
 impl<'s, 'a> Validation<'s, 'a> {
+    #[inline]
     pub(super) fn new(program: &'s Program) -> Validation<'s, 'a> {
         Validation {
             program,
             frames: Stack::new(),
             checks: Stack::new(),
             edges: Stack::new(),
-            requests: Stack::new(),
+            requests: Requests::new(),
             keys: Stack::new(),
+            owned_keys: Vec::new(),
+            indexes: Vec::new(),
             bits: Stack::new(),
             items: Stack::new(),
-            capture: Capture::default(),
+            capture: None,
             text: String::new(),
             next_ordinal: 0,
             started: false,
@@ -256,7 +335,7 @@ impl<'s, 'a> Validation<'s, 'a> {
     /// The first [`Failure`], in the documented order; [`Failure::locate`] places it in the
     /// value. A value that has not ended (the events stopped inside it) is refused as the
     /// arguments accepting nothing: feed a whole value.
-    pub fn finish(self) -> Result<(), Failure<'s>> {
+    pub fn finish(&self) -> Result<(), Failure<'s>> {
         let outcome = match self.outcome {
             Some(outcome) => outcome,
             None => Err(self.step1.unwrap_or(Fail {
@@ -269,61 +348,104 @@ impl<'s, 'a> Validation<'s, 'a> {
 
     /// Takes the next ordinal and asks the container for the new value's checks. `None`
     /// when the root value has already ended (nothing more is checked).
+    #[inline(always)]
     fn begin_value(&mut self) -> Option<usize> {
         let ordinal = self.next_ordinal;
         self.next_ordinal = ordinal.saturating_add(1);
         match self.frames.last().map(|frame| frame.shape) {
+            // An object's key has already asked.
+            Some(Shape::Object) => {}
             None => {
                 if self.started {
                     return None;
                 }
                 self.started = true;
                 self.requests.clear();
-                self.requests.push(Request {
-                    node: Program::ROOT,
+                self.requests.ask(Request {
+                    node: self.program.node(Program::ROOT),
                     depth: 0,
                     link: Link::Root,
                 });
             }
             Some(Shape::Array) => self.next_item(),
-            // An object's key has already asked.
             Some(_) => {}
         }
         Some(ordinal)
     }
 
-    /// A scalar value.
-    fn scalar(&mut self, scalar: Scalar<'_>, item: Option<Value<'a>>) {
+    /// A scalar value; `item` makes it a value to keep, if it is an item of a unique array.
+    #[inline(never)]
+    fn scalar(&mut self, scalar: Scalar<'_>, item: impl FnOnce() -> Value<'a>) {
+        // The commonest value: an object member asked for by one check of a plain type.
+        let in_object = self
+            .frames
+            .last()
+            .is_some_and(|frame| frame.shape == Shape::Object);
+        if let (true, Some(request)) = (in_object, self.requests.only_plain()) {
+            if let Link::Member { parent, slot } = request.link {
+                let ordinal = self.next_ordinal;
+                self.next_ordinal = ordinal.saturating_add(1);
+                self.requests.clear();
+                if self.charge(ordinal) {
+                    let fail = scalar
+                        .first_failure(request.node)
+                        .map(|(_, what)| Fail { at: ordinal, what });
+                    self.member_done(parent, slot, fail, 1);
+                }
+                return;
+            }
+        }
+        let wants_item = self.wants_item();
         let Some(ordinal) = self.begin_value() else {
             return;
         };
         self.check_scalar(&scalar, ordinal);
-        if let Some(item) = item {
-            self.add_item(item);
+        if wants_item {
+            self.add_item(item());
         }
     }
 
     /// Runs the requested checks on a scalar (a value, or a field name for
     /// `propertyNames`) and hands on their results.
+    #[inline]
     pub(super) fn check_scalar(&mut self, scalar: &Scalar<'_>, ordinal: usize) {
-        let program = self.program;
-        let plain = self.requests.iter_from(0).all(|request| {
-            !program.node(request.node).applies_others && request.depth < MAX_CHECK_DEPTH
-        });
-        if plain {
+        if let Some(request) = self.requests.only_plain() {
+            // The commonest case: one check, one pass over its node's assertions.
+            self.requests.clear();
+            if !self.charge(ordinal) {
+                return;
+            }
+            let fail = scalar
+                .first_failure(request.node)
+                .map(|(_, what)| Fail { at: ordinal, what });
+            match request.link {
+                Link::Member { parent, slot } => self.member_done(parent, slot, fail, 1),
+                link => self.hand_on(link, fail, 1, ordinal),
+            }
+            return;
+        }
+        self.check_scalar_run(scalar, ordinal);
+    }
+
+    /// [`Validation::check_scalar`] for several checks or combinators.
+    #[inline(never)]
+    fn check_scalar_run(&mut self, scalar: &Scalar<'_>, ordinal: usize) {
+        if self.requests.plain {
             // The common case: each check is one pass over its node's assertions.
             for index in 0..self.requests.len() {
-                let Some(request) = self.requests.get(index).copied() else {
+                let Some(request) = self.requests.get(index) else {
                     continue;
                 };
                 if !self.charge(ordinal) {
                     break;
                 }
-                let node = program.node(request.node);
                 let fail = scalar
-                    .first_failure(node)
+                    .first_failure(request.node)
                     .map(|(_, what)| Fail { at: ordinal, what });
-                self.hand_on(request.link, fail, 1, ordinal);
+                match request.link {
+                    Link::Member { parent, slot } => self.member_done(parent, slot, fail, 1),
+                    link => self.hand_on(link, fail, 1, ordinal),
+                }
             }
             self.requests.clear();
             return;
@@ -347,6 +469,7 @@ impl<'s, 'a> Validation<'s, 'a> {
     }
 
     /// An array or object begins.
+    #[inline(never)]
     fn begin_container(&mut self, shape: Shape) {
         let Some(ordinal) = self.begin_value() else {
             return;
@@ -359,21 +482,26 @@ impl<'s, 'a> Validation<'s, 'a> {
                 what: Broken::TooDeep(MAX_VALUE_DEPTH),
             });
             self.requests.clear();
-            self.capture.abandon();
+            if let Some(capture) = &mut self.capture {
+                capture.abandon();
+            }
             self.skipping = 1;
             return;
         }
         let item_of_unique = self.wants_item();
         let mut frame = self.open_frame(shape, ordinal);
         self.start_container(&mut frame);
-        if (frame.compare_whole || item_of_unique) && !self.capture.is_active() {
-            self.capture.begin(shape == Shape::Array);
+        if (frame.compare_whole || item_of_unique) && !self.capturing() {
+            self.capture
+                .get_or_insert_with(Box::default)
+                .begin(shape == Shape::Array);
             frame.captured_here = true;
         }
         self.frames.push(frame);
     }
 
     /// A string value begins in parts.
+    #[inline(never)]
     fn begin_string(&mut self) {
         let Some(ordinal) = self.begin_value() else {
             return;
@@ -405,16 +533,17 @@ impl<'s, 'a> Validation<'s, 'a> {
             unique: false,
             repeat: None,
             repeated_key: false,
+            has_names: false,
             compare_whole: false,
             captured_here: false,
             keep_text: false,
-            key_index: None,
-            item_index: None,
+            indexed: false,
         }
     }
 
     /// The open value on top ends: settle its checks, hand their results on, and drop its
     /// part of every stack.
+    #[inline(never)]
     fn end(&mut self) {
         let Some(frame) = self.frames.pop() else {
             return;
@@ -427,12 +556,14 @@ impl<'s, 'a> Validation<'s, 'a> {
         self.checks.truncate(frame.checks);
         self.edges.truncate(frame.edges);
         self.keys.truncate(frame.keys);
+        if frame.indexed {
+            self.indexes.pop();
+        }
         self.bits.truncate(frame.bits);
         self.items.truncate(frame.items);
-        let built = if frame.captured_here {
-            self.capture.take()
-        } else {
-            None
+        let built = match &mut self.capture {
+            Some(capture) if frame.captured_here => capture.take(),
+            _ => None,
         };
         if self.wants_item() {
             let item = match (built, frame.shape) {
@@ -440,7 +571,7 @@ impl<'s, 'a> Validation<'s, 'a> {
                 (None, Shape::String) => {
                     Some(Value::String(Cow::Owned(std::mem::take(&mut self.text))))
                 }
-                (None, _) => self.capture.last().cloned(),
+                (None, _) => self.capture.as_ref().and_then(|c| c.last()).cloned(),
             };
             if let Some(item) = item {
                 self.add_item(item);
@@ -452,8 +583,14 @@ impl<'s, 'a> Validation<'s, 'a> {
     /// apply to the same value (one check per type and depth). Returns where the run starts.
     fn spawn(&mut self, ordinal: usize) -> usize {
         let run = self.checks.len();
+        if let Some(request) = self.requests.only_plain() {
+            // One check without combinators: nothing to expand.
+            self.requests.clear();
+            self.push_check(request, ordinal);
+            return run;
+        }
         for index in 0..self.requests.len() {
-            if let Some(request) = self.requests.get(index).copied() {
+            if let Some(request) = self.requests.get(index) {
                 self.push_check(request, ordinal);
             }
         }
@@ -469,22 +606,19 @@ impl<'s, 'a> Validation<'s, 'a> {
     /// Counts one check against the budget: false (and the validation too complex) once the
     /// checks run, or open at once, pass their limits.
     fn charge(&mut self, ordinal: usize) -> bool {
-        if self.exhausted.is_some() {
-            return false;
-        }
         self.steps_run = self.steps_run.saturating_add(1);
-        if self.steps_run > STEP_BUDGET || self.checks.len() >= MAX_OPEN_CHECKS {
-            self.exhausted = Some(ordinal);
-            return false;
+        if self.steps_run <= STEP_BUDGET && self.checks.len() < MAX_OPEN_CHECKS {
+            return true;
         }
-        true
+        self.exhausted.get_or_insert(ordinal);
+        false
     }
 
-    fn push_check(&mut self, request: Request, ordinal: usize) -> Option<usize> {
+    fn push_check(&mut self, request: Request<'s>, ordinal: usize) -> Option<usize> {
         if !self.charge(ordinal) {
             return None;
         }
-        let mut check = Check::new(self.program.node(request.node), request.depth, request.link);
+        let mut check = Check::new(request.node, request.depth, request.link);
         if request.depth >= MAX_CHECK_DEPTH {
             // As deep as checks go: refused before anything is looked at, costing no step.
             check.cost = 0;
@@ -521,7 +655,7 @@ impl<'s, 'a> Validation<'s, 'a> {
                         .is_some_and(|c| c.depth == depth && std::ptr::eq::<Node>(c.node, target))
                 });
                 let request = Request {
-                    node: part,
+                    node: target,
                     depth,
                     link: Link::Applied,
                 };
@@ -540,6 +674,15 @@ impl<'s, 'a> Validation<'s, 'a> {
     /// Decides the run's combinators, last check first (parts come after their
     /// combinator), then hands each result on.
     fn settle_run(&mut self, run: usize, end: usize, shape: Shape, ordinal: usize) {
+        if end == run + 1 {
+            // One check: its combinators, if any, then its result.
+            self.combine(run, shape, ordinal);
+            if let Some(check) = self.checks.get(run) {
+                let (link, fail, cost) = (check.link, check.result(), check.cost);
+                self.hand_on(link, fail, cost, ordinal);
+            }
+            return;
+        }
         for index in (run..end).rev() {
             self.combine(index, shape, ordinal);
         }
@@ -589,6 +732,13 @@ impl<'s, 'a> Validation<'s, 'a> {
         }
     }
 
+    /// True while a container is being built whole.
+    fn capturing(&self) -> bool {
+        self.capture
+            .as_ref()
+            .is_some_and(|capture| capture.is_active())
+    }
+
     /// True if the value starting now is an item of a `uniqueItems` array still looking.
     fn wants_item(&self) -> bool {
         self.frames
@@ -619,27 +769,20 @@ impl<'s, 'a> Sink<'a> for Validation<'s, 'a> {
             self.skip(&event);
             return ControlFlow::Continue(());
         }
-        if self.capture.is_active() {
-            self.capture.feed(&event);
+        if let Some(capture) = &mut self.capture {
+            if capture.is_active() {
+                capture.feed(&event);
+            }
         }
         match event {
-            Event::Null => {
-                let item = self.wants_item().then_some(Value::Null);
-                self.scalar(Scalar::Null, item);
-            }
-            Event::Bool(b) => {
-                let item = self.wants_item().then_some(Value::Bool(b));
-                self.scalar(Scalar::Bool(b), item);
-            }
+            Event::Null => self.scalar(Scalar::Null, || Value::Null),
+            Event::Bool(b) => self.scalar(Scalar::Bool(b), || Value::Bool(b)),
             Event::Number(number) => {
-                let item = self.wants_item().then(|| Value::Number(number.clone()));
-                self.scalar(Scalar::number(number.as_str()), item);
+                let scalar = Scalar::number(number.as_str());
+                self.scalar(scalar, || Value::Number(number.clone()));
             }
             Event::String(text) => {
-                let item = self
-                    .wants_item()
-                    .then_some(Value::String(Cow::Borrowed(text)));
-                self.scalar(Scalar::string(text), item);
+                self.scalar(Scalar::string(text), || Value::String(Cow::Borrowed(text)));
             }
             Event::StringStart => self.begin_string(),
             Event::StringPart(part) => self.string_part(part),
@@ -651,4 +794,16 @@ impl<'s, 'a> Sink<'a> for Validation<'s, 'a> {
         }
         ControlFlow::Continue(())
     }
+}
+#[cfg(test)]
+#[test]
+fn sizes() {
+    eprintln!(
+        "Validation {} Frame {} Check {} Fail {} Value {}",
+        std::mem::size_of::<Validation<'static, 'static>>(),
+        std::mem::size_of::<Frame>(),
+        std::mem::size_of::<Check<'static>>(),
+        std::mem::size_of::<Fail<'static>>(),
+        std::mem::size_of::<Value<'static>>()
+    );
 }

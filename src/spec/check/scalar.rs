@@ -10,16 +10,18 @@ use super::kinds::Shape;
 use super::program::{Assertion, Node};
 use super::report::{Broken, Fail};
 use super::run::{rank, Frame, State, Validation};
-use crate::json::decimal::{is_multiple_of, Decimal};
+use crate::json::decimal::{compare_to, is_multiple_of, Decimal, Plain};
 use std::cmp::Ordering;
 
 /// A scalar value, read once for every check.
 pub(super) enum Scalar<'x> {
     Null,
     Bool(bool),
+    /// A number's text, read once for the common form (`-? digits (. digits)?`, at most
+    /// 18 digits before the point) and exactly otherwise.
     Number {
         text: &'x str,
-        decimal: Decimal<'x>,
+        plain: Option<Plain>,
         shape: Shape,
     },
     String(&'x str),
@@ -27,12 +29,13 @@ pub(super) enum Scalar<'x> {
 
 impl<'x> Scalar<'x> {
     pub(super) fn number(text: &'x str) -> Scalar<'x> {
-        let decimal = Decimal::parse(text);
-        Scalar::Number {
-            text,
-            decimal,
-            shape: Shape::of_number(&decimal),
-        }
+        let plain = Plain::parse(text);
+        let shape = match plain {
+            Some(plain) if plain.is_integer() => Shape::Integer,
+            Some(_) => Shape::Fraction,
+            None => Shape::of_number(&Decimal::parse(text)),
+        };
+        Scalar::Number { text, plain, shape }
     }
 
     pub(super) fn string(text: &'x str) -> Scalar<'x> {
@@ -49,52 +52,66 @@ impl<'x> Scalar<'x> {
     }
 
     /// The first assertion of `node` this scalar breaks, with its place in the node.
+    /// Rules for other kinds of value assert nothing about it; rules about containers and
+    /// the combinators are decided elsewhere.
     pub(super) fn first_failure<'s>(&self, node: &'s Node) -> Option<(usize, Broken<'s>)> {
-        node.assertions
-            .iter()
-            .enumerate()
-            .find_map(|(position, assertion)| Some((position, self.breaks(assertion)?)))
+        for (position, assertion) in node.assertions.iter().enumerate() {
+            let broken = match assertion {
+                Assertion::Enum(choices) | Assertion::Const(choices) => !self.is_one_of(choices),
+                Assertion::Type(kinds) => {
+                    if self.shape().admitted_by(*kinds) {
+                        continue;
+                    }
+                    return Some((position, Broken::Kind(*kinds)));
+                }
+                _ => self.breaks_rule(assertion),
+            };
+            if broken {
+                return Some((position, Broken::Keyword(assertion)));
+            }
+        }
+        None
     }
 
-    /// What this scalar breaks of `assertion`, if anything. Rules for other kinds of value
-    /// assert nothing about it; rules about containers and the combinators are decided
-    /// elsewhere.
-    fn breaks<'s>(&self, assertion: &'s Assertion) -> Option<Broken<'s>> {
-        let broken = match (assertion, self) {
-            (Assertion::Enum(choices) | Assertion::Const(choices), _) => !self.is_one_of(choices),
-            (Assertion::Type(kinds), _) => {
-                return (!self.shape().admitted_by(*kinds)).then_some(Broken::Kind(*kinds))
-            }
-            (Assertion::Minimum { bound, .. }, Scalar::Number { decimal, .. }) => {
-                let order = decimal.compare(&Decimal::parse(bound.value.as_str()));
-                order == Ordering::Less || (bound.exclusive && order == Ordering::Equal)
-            }
-            (Assertion::Maximum { bound, .. }, Scalar::Number { decimal, .. }) => {
-                let order = decimal.compare(&Decimal::parse(bound.value.as_str()));
-                order == Ordering::Greater || (bound.exclusive && order == Ordering::Equal)
-            }
-            (Assertion::MultipleOf(divisor), Scalar::Number { text, .. }) => {
-                !is_multiple_of(text, *divisor)
-            }
-            (Assertion::MinLength { min, .. }, Scalar::String(text)) => {
+    /// True if this scalar breaks `assertion`, a rule for one kind of value.
+    #[inline]
+    fn breaks_rule(&self, assertion: &Assertion) -> bool {
+        match self {
+            Scalar::Number { text, plain, .. } => match assertion {
+                Assertion::Minimum { bound, .. } => {
+                    let order =
+                        compare_to(text, *plain, bound.value.as_str(), bound.as_plain_i64());
+                    order == Ordering::Less || (bound.exclusive && order == Ordering::Equal)
+                }
+                Assertion::Maximum { bound, .. } => {
+                    let order =
+                        compare_to(text, *plain, bound.value.as_str(), bound.as_plain_i64());
+                    order == Ordering::Greater || (bound.exclusive && order == Ordering::Equal)
+                }
+                Assertion::MultipleOf(divisor) => !is_multiple_of(text, *divisor),
+                _ => false,
+            },
+            Scalar::String(text) => match assertion {
                 // Four bytes per code point at most: a text of `4 * min` bytes is long
                 // enough.
-                to_u64(text.len()) / 4 < *min && !has_at_least_chars(text, *min)
-            }
-            (Assertion::MaxLength { max, .. }, Scalar::String(text)) => {
+                Assertion::MinLength { min, .. } => {
+                    to_u64(text.len()) / 4 < *min && !has_at_least_chars(text, *min)
+                }
                 // At least one byte per code point: a text of `max` bytes is short enough.
-                to_u64(text.len()) > *max && has_at_least_chars(text, max.saturating_add(1))
-            }
-            _ => false,
-        };
-        broken.then_some(Broken::Keyword(assertion))
+                Assertion::MaxLength { max, .. } => {
+                    to_u64(text.len()) > *max && has_at_least_chars(text, max.saturating_add(1))
+                }
+                _ => false,
+            },
+            Scalar::Null | Scalar::Bool(_) => false,
+        }
     }
 
     fn is_one_of(&self, choices: &Choices) -> bool {
         match self {
             Scalar::Null => choices.allows_null(),
             Scalar::Bool(b) => choices.allows_bool(*b),
-            Scalar::Number { text, decimal, .. } => choices.allows_number(text, decimal),
+            Scalar::Number { text, .. } => choices.allows_number(text),
             Scalar::String(text) => choices.allows_string(text),
         }
     }
