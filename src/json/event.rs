@@ -68,8 +68,8 @@ pub trait Sink<'a> {
 /// value has no input.
 ///
 /// Walks with an explicit stack, so a deep value cannot exhaust the thread's stack. Its
-/// first [`INLINE_LEVELS`] levels live in an array, so that replaying a value of ordinary
-/// depth allocates nothing (a validation fed this way promises no heap on success).
+/// first 8 levels live in an array, so that replaying a value of ordinary depth allocates
+/// nothing (a validation fed this way promises no heap on success).
 pub fn replay<'v, 'a: 'v, S: Sink<'v>>(value: &'v Value<'a>, sink: &mut S) -> ControlFlow<()> {
     // Each entry is an open container's remaining members: elements or (key, value) pairs.
     enum Open<'v, 'a> {

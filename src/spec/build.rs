@@ -85,7 +85,7 @@ impl ToolSpec {
     ) -> Result<ToolSpec, SpecError> {
         let name = name.into();
         check_name(&name)?;
-        let accepts = super::check::kinds_of(&schema.defs, &schema.root);
+        let accepts = super::validate::kinds_of(&schema.defs, &schema.root);
         if accepts == Kinds::NONE || !Kinds::OBJECT.contains(accepts) {
             return Err(SpecError {
                 tool: name,

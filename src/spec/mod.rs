@@ -10,7 +10,6 @@
 //! - [`export`]: writing specs back in each provider's form.
 
 pub mod build;
-pub mod check;
 pub mod export;
 pub mod schema;
 pub mod tools_file;

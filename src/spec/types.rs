@@ -7,7 +7,7 @@
 //! Every field that is not set asserts nothing, so `Type::default()` accepts any value.
 
 use crate::json::Value;
-use crate::spec::check::Compiled;
+use crate::spec::validate::Compiled;
 use std::fmt;
 
 /// A tool's contract: its name, what it does, and the arguments it takes.
@@ -245,7 +245,7 @@ impl Default for ObjectType {
 impl Bound {
     /// A bound on `value`, refusing the value itself when `exclusive`.
     pub(crate) fn new(value: crate::json::Number<'static>, exclusive: bool) -> Bound {
-        let integer = crate::spec::validate::number::plain_i64(value.as_str())
+        let integer = crate::json::decimal::plain_i64(value.as_str())
             .and_then(|integer| i32::try_from(integer).ok());
         Bound {
             value,

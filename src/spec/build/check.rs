@@ -9,7 +9,7 @@
 
 use super::error::{SpecError, SpecErrorKind};
 use crate::json::decimal as number;
-use crate::spec::check::admits;
+use crate::spec::validate::admits;
 use crate::spec::{Additional, Kinds, Schema, Type};
 use std::cmp::Ordering;
 

@@ -9,8 +9,8 @@
 use super::import::{Dialect, Importer, Seen};
 use super::pointer::{push_index, push_key};
 use super::LoadError;
+use crate::json::decimal::compare;
 use crate::json::{Member, Number, Value};
-use crate::spec::validate::number::compare;
 use crate::spec::{Additional, ArrayRules, Bound, Field, Kinds, NumberRules, ObjectType};
 use crate::spec::{StringRules, Type};
 use std::cmp::Ordering;

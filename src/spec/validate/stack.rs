@@ -83,9 +83,4 @@ impl<T, const N: usize> Stack<T, N> {
     pub(super) fn last_mut(&mut self) -> Option<&mut T> {
         self.get_mut(self.len.checked_sub(1)?)
     }
-
-    /// The entries from `start` on, in order.
-    pub(super) fn iter_from(&self, start: usize) -> impl Iterator<Item = &T> + '_ {
-        (start..self.len).filter_map(move |index| self.get(index))
-    }
 }
