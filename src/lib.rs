@@ -93,7 +93,7 @@
 //! [`ToolSpec`] that states the contract is the one sent to the provider
 //! ([`Registry::tools`]), so what the model was told and what is enforced cannot drift
 //! apart. The answer names the first broken rule, its dotted path and the value received
-//! (cut at 120 characters), which is exactly what the model must change.
+//! (cut at [`PREVIEW_CHARS`](json::PREVIEW_CHARS) characters), which is exactly what the model must change.
 //!
 //! ```
 //! # use toolgate::{Gate, ToolSpec, Type};

@@ -16,8 +16,7 @@ use crate::json::{ErrorKind, Inside, Kind, ParseError};
 use crate::spec::Violation;
 use std::fmt;
 
-/// How many characters of a received value or name a rejection quotes.
-pub const PREVIEW_CHARS: usize = 120;
+pub use crate::json::PREVIEW_CHARS;
 
 /// Why a call was refused: a statement about the request, never about the tool.
 ///

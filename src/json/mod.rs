@@ -54,4 +54,4 @@ pub(crate) use parse::{
     parse_embedded, parse_prefix_into, scan_plain, short_escape, surrogate_pair,
 };
 pub use value::{Kind, Member, Number, Value};
-pub use write::{preview, to_pretty_string, write_escaped_str};
+pub use write::{preview, to_pretty_string, write_escaped_str, PREVIEW_CHARS};

@@ -430,6 +430,6 @@ fn shape(path: &str, expected: &'static str, found: &Value<'_>) -> LoadError {
     LoadError::Shape {
         path: path.to_string(),
         expected,
-        found: crate::json::preview(found, 120),
+        found: crate::json::preview(found, crate::json::PREVIEW_CHARS),
     }
 }

@@ -114,7 +114,7 @@ const MAPPED_FIELDS: usize = 64;
 const _: () = assert!(MAX_VALUE_DEPTH <= MAX_CHECK_DEPTH);
 
 /// Received values are cut to this many characters.
-const RECEIVED_CHARS: usize = 120;
+const RECEIVED_CHARS: usize = crate::json::PREVIEW_CHARS;
 
 impl Schema {
     /// Checks `value` against this schema, in the order the [module](self) documents.

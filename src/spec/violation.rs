@@ -5,11 +5,11 @@
 //! counts [`Rule::label`], a program can match on [`Rule`], and `Display` turns it into one
 //! clause that the gate wraps as `"{tool} rejected: {violation}."`. The clause says where
 //! (the path), what was expected (the rule, with its bounds or allowed values) and what
-//! arrived (compact JSON cut at 120 characters), in words a model can act on:
+//! arrived (compact JSON cut at [`PREVIEW_CHARS`] characters), in words a model can act on:
 //! `amount_cents must be an integer from 1 to 500000; received 0`.
 
 use super::{Bound, Kinds};
-use crate::json::Value;
+use crate::json::{preview, Value, PREVIEW_CHARS};
 use std::fmt;
 
 /// The first rule an argument value breaks.
@@ -22,7 +22,7 @@ pub struct Violation {
     /// The rule broken, with its data. Boxed so that a `Violation` (and every error that
     /// carries one, up to the gate's `Rejection`) stays a few words wide.
     pub(crate) rule: Box<Rule>,
-    /// The value at `path` as compact JSON, cut at 120 characters on a character boundary
+    /// The value at `path` as compact JSON, cut at [`PREVIEW_CHARS`] characters
     /// (for [`Rule::PropertyName`], the field name as a JSON string).
     pub(crate) received: String,
 }
@@ -167,7 +167,7 @@ impl Violation {
         &self.rule
     }
 
-    /// The received value as compact JSON, cut at 120 characters.
+    /// The received value as compact JSON, cut at [`PREVIEW_CHARS`] characters.
     pub fn received(&self) -> &str {
         &self.received
     }
@@ -205,9 +205,6 @@ impl Rule {
 
 /// Allowed fields and values are listed up to this many; the rest are counted.
 const LIST_LIMIT: usize = 20;
-
-/// Each allowed value in an `enum` list is cut like a received value.
-const VALUE_CHARS: usize = 120;
 
 impl fmt::Display for Violation {
     /// One clause, no final period: `filters.limit must be an integer from 1 to 100;
@@ -275,16 +272,16 @@ fn write_predicate(f: &mut fmt::Formatter<'_>, rule: &Rule, is: &str) -> fmt::Re
         Rule::Type { expected } => write!(f, "must be {expected}"),
         Rule::Enum { allowed } => match allowed.as_slice() {
             [] => write!(f, "{is} not allowed (its enum lists no value)"),
-            [only] => write!(f, "must be {}", crate::json::preview(only, VALUE_CHARS)),
+            [only] => write!(f, "must be {}", preview(only, PREVIEW_CHARS)),
             _ => {
                 f.write_str("must be one of ")?;
                 write_list(f, allowed, |f, value| {
-                    f.write_str(&crate::json::preview(value, VALUE_CHARS))
+                    f.write_str(&preview(value, PREVIEW_CHARS))
                 })
             }
         },
         Rule::Const { expected } => {
-            write!(f, "must be {}", crate::json::preview(expected, VALUE_CHARS))
+            write!(f, "must be {}", preview(expected, PREVIEW_CHARS))
         }
         Rule::Minimum {
             minimum,

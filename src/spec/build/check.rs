@@ -143,7 +143,7 @@ impl Checker<'_> {
     fn check_values(&self, ty: &Type) -> Result<(), SpecErrorKind> {
         let wrong_kind = |keyword, value| SpecErrorKind::ValueOfWrongKind {
             keyword,
-            value: crate::json::preview(value, 120),
+            value: crate::json::preview(value, crate::json::PREVIEW_CHARS),
             accepts: ty.kinds,
         };
         if let Some(values) = &ty.enumeration {

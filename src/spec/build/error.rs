@@ -48,7 +48,8 @@ pub enum SpecErrorKind {
     ValueOfWrongKind {
         /// `enum` or `const`.
         keyword: &'static str,
-        /// The value, as compact JSON (cut at 120 characters).
+        /// The value, as compact JSON (cut at
+        /// [`PREVIEW_CHARS`](crate::json::PREVIEW_CHARS) characters).
         value: String,
         /// The kinds the type accepts.
         accepts: Kinds,

@@ -76,7 +76,8 @@ pub enum LoadError {
         keyword: Option<String>,
         /// What JSON Schema allows there.
         expected: &'static str,
-        /// What arrived, as compact JSON cut at 120 characters.
+        /// What arrived, as compact JSON cut at [`PREVIEW_CHARS`](crate::json::PREVIEW_CHARS)
+        /// characters.
         found: String,
     },
     /// Schemas nested deeper than [`MAX_SCHEMA_DEPTH`].
@@ -92,7 +93,8 @@ pub enum LoadError {
         path: String,
         /// What was expected there.
         expected: &'static str,
-        /// What arrived, as compact JSON cut at 120 characters.
+        /// What arrived, as compact JSON cut at [`PREVIEW_CHARS`](crate::json::PREVIEW_CHARS)
+        /// characters.
         found: String,
     },
     /// A provider's built-in tool (Anthropic `bash_20250124`, OpenAI `web_search`, Gemini

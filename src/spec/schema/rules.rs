@@ -467,11 +467,6 @@ pub(crate) fn invalid(
         path: path.to_string(),
         keyword: keyword.map(str::to_string),
         expected,
-        found: shown(found),
+        found: crate::json::preview(found, crate::json::PREVIEW_CHARS),
     }
-}
-
-/// A value as compact JSON, cut at 120 characters on a character boundary.
-pub(crate) fn shown(value: &Value<'_>) -> String {
-    crate::json::preview(value, 120)
 }
