@@ -13,6 +13,7 @@
 //! produce rejections; `gate` re-exports it.
 
 use crate::json::{ErrorKind, Inside, Kind, ParseError};
+use crate::spec::names::{write_list, Escaped, Name, Quoted};
 use crate::spec::Violation;
 use std::fmt;
 
@@ -309,18 +310,17 @@ impl fmt::Display for Rejection {
                 tools,
                 ..
             } => {
-                f.write_str("No tool named ")?;
-                write_quoted(f, name)?;
+                write!(f, "No tool named {}", Quoted(name))?;
                 if closest.is_empty() {
                     return f
                         .write_str(": no tools are registered, so answer without calling one.");
                 }
                 f.write_str(". Did you mean: ")?;
-                write_list(f, closest)?;
+                write_list(f, closest, |f, name| f.write_str(name))?;
                 f.write_str("?")?;
                 if !tools.is_empty() {
                     f.write_str(" The tools are: ")?;
-                    write_list(f, tools)?;
+                    write_list(f, tools, |f, name| f.write_str(name))?;
                     f.write_str(".")?;
                 }
                 Ok(())
@@ -391,7 +391,7 @@ impl fmt::Display for EnvelopeProblem {
                 f,
                 "The call gives \"{}\" twice, and readers disagree on which one counts. Send \
                  each key once.",
-                key.escape_debug()
+                Escaped(key)
             ),
             EnvelopeProblem::NotACall { type_name } => write!(
                 f,
@@ -425,55 +425,6 @@ impl fmt::Display for Subject<'_> {
             (Part::Arguments, Some(tool)) => write!(f, "The arguments of {}", Name(tool)),
         }
     }
-}
-
-/// A tool name in a sentence: bare when it looks like a tool name (`search_orders`), else
-/// quoted by [`write_quoted`], since a name read from a broken call can hold anything.
-struct Name<'n>(&'n str);
-
-impl fmt::Display for Name<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let plain = self.0.chars().count() <= PREVIEW_CHARS
-            && !self.0.is_empty()
-            && self
-                .0
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-        if plain {
-            return f.write_str(self.0);
-        }
-        write_quoted(f, self.0)
-    }
-}
-
-/// Writes `'name'`: control characters, quotes and backslashes escaped so the text stays one
-/// line, and cut at [`PREVIEW_CHARS`] characters so a megabyte name cannot flood the model's
-/// context.
-fn write_quoted(f: &mut fmt::Formatter<'_>, name: &str) -> fmt::Result {
-    f.write_str("'")?;
-    for (n_chars, c) in name.chars().enumerate() {
-        if n_chars == PREVIEW_CHARS {
-            f.write_str("…")?;
-            break;
-        }
-        if c.is_control() || c == '\'' || c == '\\' {
-            write!(f, "{}", c.escape_default())?;
-        } else {
-            write!(f, "{c}")?;
-        }
-    }
-    f.write_str("'")
-}
-
-/// Writes names separated by `", "`.
-fn write_list(f: &mut fmt::Formatter<'_>, names: &[String]) -> fmt::Result {
-    for (index, name) in names.iter().enumerate() {
-        if index > 0 {
-            f.write_str(", ")?;
-        }
-        f.write_str(name)?;
-    }
-    Ok(())
 }
 
 /// A kind of value as a sentence names it: `"an array"`, `"a string"`, `"null"`.

@@ -32,6 +32,7 @@ mod error;
 pub(crate) use check::check_schema;
 pub use error::{SpecError, SpecErrorKind};
 
+use super::names::is_tool_name;
 use super::{Additional, Bound, Field, Kinds, ObjectType, Schema, ToolSpec, Type};
 use crate::json::{Number, Value};
 
@@ -168,10 +169,9 @@ impl ToolSpecBuilder {
     }
 }
 
-/// Providers require `^[a-zA-Z0-9_-]{1,64}$`.
+/// Providers require `^[a-zA-Z0-9_-]{1,64}$` ([`is_tool_name`]).
 fn check_name(name: &str) -> Result<(), SpecError> {
-    let valid_char = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
-    if (1..=64).contains(&name.len()) && name.bytes().all(valid_char) {
+    if is_tool_name(name) {
         return Ok(());
     }
     Err(SpecError {

@@ -11,6 +11,7 @@
 
 pub mod build;
 pub mod export;
+pub(crate) mod names;
 pub mod schema;
 pub mod tools_file;
 pub mod types;

@@ -8,6 +8,7 @@
 //! arrived (compact JSON cut at [`PREVIEW_CHARS`] characters), in words a model can act on:
 //! `amount_cents must be an integer from 1 to 500000; received 0`.
 
+use super::names::{write_list, Escaped, Quoted};
 use super::{Bound, Kinds};
 use crate::json::{preview, Value, PREVIEW_CHARS};
 use std::fmt;
@@ -203,9 +204,6 @@ impl Rule {
     }
 }
 
-/// Allowed fields and values are listed up to this many; the rest are counted.
-const LIST_LIMIT: usize = 20;
-
 impl fmt::Display for Violation {
     /// One clause, no final period: `filters.limit must be an integer from 1 to 100;
     /// received 500`, `missing required field 'customer_id'`, `unknown field 'colour';
@@ -215,32 +213,32 @@ impl fmt::Display for Violation {
         let received = self.received.as_str();
         match self.rule.as_ref() {
             Rule::Required { field } if path.is_empty() => {
-                write!(f, "missing required field '{}'", Name(field))
+                write!(f, "missing required field {}", Quoted(field))
             }
             Rule::Required { field } => {
-                write!(f, "{path} is missing required field '{}'", Name(field))
+                write!(f, "{path} is missing required field {}", Quoted(field))
             }
             Rule::Unknown { field, allowed } => {
                 if path.is_empty() {
-                    write!(f, "unknown field '{}'; ", Name(field))?;
+                    write!(f, "unknown field {}; ", Quoted(field))?;
                 } else {
-                    write!(f, "{path} has unknown field '{}'; ", Name(field))?;
+                    write!(f, "{path} has unknown field {}; ", Quoted(field))?;
                 }
                 if allowed.is_empty() {
                     f.write_str("no fields are allowed")
                 } else {
                     f.write_str("allowed fields: ")?;
-                    write_list(f, allowed, |f, name| write!(f, "{}", Name(name)))
+                    write_list(f, allowed, |f, name| write!(f, "{}", Escaped(name)))
                 }
             }
             Rule::DuplicateKey { key } if path.is_empty() => {
-                write!(f, "duplicate field '{}'", Name(key))
+                write!(f, "duplicate field {}", Quoted(key))
             }
             Rule::DuplicateKey { key } => {
-                write!(f, "{path} has duplicate field '{}'", Name(key))
+                write!(f, "{path} has duplicate field {}", Quoted(key))
             }
             Rule::PropertyName { name, rule } => {
-                write!(f, "field name '{}'", Name(name))?;
+                write!(f, "field name {}", Quoted(name))?;
                 if !path.is_empty() {
                     write!(f, " in {path}")?;
                 }
@@ -346,10 +344,10 @@ fn write_predicate(f: &mut fmt::Formatter<'_>, rule: &Rule, is: &str) -> fmt::Re
         ),
         // Rules about an object's members read as whole sentences (see `Display`); inside
         // a field-name rule they cannot occur, since a name is a string.
-        Rule::Required { field } => write!(f, "must have field '{}'", Name(field)),
-        Rule::Unknown { field, .. } => write!(f, "must not have field '{}'", Name(field)),
-        Rule::DuplicateKey { key } => write!(f, "must not repeat field '{}'", Name(key)),
-        Rule::PropertyName { name, .. } => write!(f, "must not have field '{}'", Name(name)),
+        Rule::Required { field } => write!(f, "must have field {}", Quoted(field)),
+        Rule::Unknown { field, .. } => write!(f, "must not have field {}", Quoted(field)),
+        Rule::DuplicateKey { key } => write!(f, "must not repeat field {}", Quoted(key)),
+        Rule::PropertyName { name, .. } => write!(f, "must not have field {}", Quoted(name)),
     }
 }
 
@@ -412,34 +410,6 @@ fn write_count(
         (Some(low), None) => write!(f, "at least {low} {unit}{}", plural(low)),
         (None, Some(high)) => write!(f, "at most {high} {unit}{}", plural(high)),
         (None, None) => write!(f, "any number of {unit}s"),
-    }
-}
-
-/// `a, b, c`, or the first [`LIST_LIMIT`] and `… (N more)`.
-fn write_list<T>(
-    f: &mut fmt::Formatter<'_>,
-    items: &[T],
-    mut write_item: impl FnMut(&mut fmt::Formatter<'_>, &T) -> fmt::Result,
-) -> fmt::Result {
-    for (index, item) in items.iter().take(LIST_LIMIT).enumerate() {
-        if index > 0 {
-            f.write_str(", ")?;
-        }
-        write_item(f, item)?;
-    }
-    if items.len() > LIST_LIMIT {
-        write!(f, ", … ({} more)", items.len() - LIST_LIMIT)?;
-    }
-    Ok(())
-}
-
-/// A field name inside quotes: control characters, quotes and backslashes escaped, so that
-/// a message stays on one line whatever name the model sent.
-struct Name<'a>(&'a str);
-
-impl fmt::Display for Name<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0.escape_debug())
     }
 }
 

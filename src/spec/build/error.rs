@@ -4,6 +4,7 @@
 //! place (the tool, and the path of the type inside its arguments), so the place is stored
 //! once and the condition is an enum carrying its data ([`SpecErrorKind`]).
 
+use super::super::names::Quoted;
 use super::super::{Bound, Kinds};
 use std::fmt;
 
@@ -154,7 +155,7 @@ impl fmt::Display for SpecError {
                 "the arguments must be an object, but the schema accepts {accepts}"
             ),
             SpecErrorKind::DuplicateField { field } => {
-                write!(f, "field '{}' is declared twice", field.escape_debug())
+                write!(f, "field {} is declared twice", Quoted(field))
             }
             SpecErrorKind::EmptyEnum => f.write_str("enum lists no value, so nothing is accepted"),
             SpecErrorKind::ValueOfWrongKind {
@@ -217,9 +218,9 @@ impl fmt::Display for SpecError {
             ),
             SpecErrorKind::ReferenceCycle { definition } => write!(
                 f,
-                "definition '{}' refers to itself without descending into a field or an \
+                "definition {} refers to itself without descending into a field or an \
                  item, so checking it would never end",
-                definition.escape_debug()
+                Quoted(definition)
             ),
             SpecErrorKind::TooDeep { limit } => {
                 write!(f, "types nest deeper than {limit} levels")
