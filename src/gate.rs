@@ -169,9 +169,7 @@ impl Gate {
     /// - [`Rejection::ArgumentsNotObject`]: the arguments are not a JSON object.
     /// - [`Rejection::SchemaViolation`]: the arguments break the tool's spec.
     pub fn check_call<'a>(&self, raw: &'a str) -> Result<Call<'a>, Rejection> {
-        let call = envelope::read_call(raw, self.limits)?;
-        self.check_read(&call)?;
-        Ok(call)
+        self.check(raw).map(|(_, call)| call)
     }
 
     /// Like [`Gate::check_call`] for bytes that should be UTF-8 (a line read from a log):
@@ -203,7 +201,9 @@ impl Gate {
         }
     }
 
-    /// Every gate, returning the index of the tool's spec with the call.
+    /// Every gate, returning the index of the tool's spec with the call: the one path every
+    /// call takes, for [`Gate::check_call`] and for the registry, which needs the index to
+    /// find the handler.
     pub(crate) fn check<'a>(&self, raw: &'a str) -> Result<(usize, Call<'a>), Rejection> {
         let call = envelope::read_call(raw, self.limits)?;
         let index = self.check_read(&call)?;
