@@ -7,6 +7,7 @@
 //! Every field that is not set asserts nothing, so `Type::default()` accepts any value.
 
 use crate::json::Value;
+use std::fmt;
 
 /// A tool's contract: its name, what it does, and the arguments it takes.
 #[derive(Clone, Debug, PartialEq)]
@@ -65,8 +66,9 @@ pub struct Type {
 }
 
 /// A set of JSON kinds, as JSON Schema's `type` names them. `INTEGER` is a subset of
-/// `NUMBER`: a set holding `NUMBER` accepts every number.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// `NUMBER`: a set holding `NUMBER` accepts every number. `Debug` names the kinds
+/// (`Kinds(string | null)`), so a printed violation or type says what it accepts.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Kinds(pub(crate) u8);
 
 /// Rules for string values; lengths count Unicode code points, as JSON Schema does.
@@ -89,8 +91,9 @@ pub struct NumberRules {
     pub(crate) multiple_of: Option<f64>,
 }
 
-/// One end of a numeric range.
-#[derive(Clone, Debug, PartialEq)]
+/// One end of a numeric range. `Debug` shows the bound as declared, without the integer
+/// copy kept for speed.
+#[derive(Clone, PartialEq)]
 pub struct Bound {
     /// The bound, as declared (kept as a JSON number so it exports as written).
     pub(crate) value: crate::json::Number<'static>,
@@ -199,6 +202,50 @@ impl Kinds {
     /// `NUMBER` that `INTEGER` lacks.
     pub const fn accepts_fractions(self) -> bool {
         self.0 & (Kinds::NUMBER.0 & !Kinds::INTEGER.0) != 0
+    }
+}
+
+impl fmt::Debug for Kinds {
+    /// `Kinds(string | null)`, `Kinds(integer)`, `Kinds(any)`, `Kinds(none)`: JSON Schema's
+    /// type names, in its order.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if *self == Kinds::ANY {
+            return f.write_str("Kinds(any)");
+        }
+        let number = if self.accepts_fractions() {
+            Some("number")
+        } else {
+            self.contains(Kinds::INTEGER).then_some("integer")
+        };
+        let names = [
+            self.contains(Kinds::NULL).then_some("null"),
+            self.contains(Kinds::BOOLEAN).then_some("boolean"),
+            number,
+            self.contains(Kinds::STRING).then_some("string"),
+            self.contains(Kinds::ARRAY).then_some("array"),
+            self.contains(Kinds::OBJECT).then_some("object"),
+        ];
+        f.write_str("Kinds(")?;
+        let mut names = names.iter().flatten().peekable();
+        if names.peek().is_none() {
+            f.write_str("none")?;
+        }
+        while let Some(name) = names.next() {
+            f.write_str(name)?;
+            if names.peek().is_some() {
+                f.write_str(" | ")?;
+            }
+        }
+        f.write_str(")")
+    }
+}
+
+impl fmt::Debug for Bound {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Bound")
+            .field("value", &format_args!("{}", self.value.as_str()))
+            .field("exclusive", &self.exclusive)
+            .finish()
     }
 }
 
