@@ -12,8 +12,9 @@ use crate::spec::validate::{admits, number};
 use crate::spec::{Additional, Kinds, Schema, Type};
 use std::cmp::Ordering;
 
-/// Types nest at most this deep (a schema the JSON parser accepts nests at most 127).
-pub(crate) const MAX_TYPE_DEPTH: usize = 128;
+/// Types nest at most this deep: [`Limits::DEFAULT_MAX_DEPTH`](crate::json::Limits), as
+/// deep as the values a parse accepts under the default limits.
+pub(crate) const MAX_TYPE_DEPTH: usize = crate::json::Limits::DEFAULT_MAX_DEPTH;
 
 /// Checks a compiled schema for the contradictions a spec must not hold: an empty `enum`,
 /// `enum`/`const` values of a refused kind, empty numeric, length or item ranges, a bad

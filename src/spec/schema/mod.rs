@@ -30,8 +30,11 @@ pub(crate) use pointer::{fragment, push_index, push_key};
 
 /// How deeply schemas may nest (each `properties`, `items`, `anyOf` entry… is one level).
 /// Deeper schemas are refused with [`LoadError::TooDeep`], so that neither loading,
-/// validation nor export can exhaust the stack.
-pub const MAX_SCHEMA_DEPTH: usize = 64;
+/// validation nor export can exhaust the stack. Half of
+/// [`Limits::DEFAULT_MAX_DEPTH`](crate::json::Limits::DEFAULT_MAX_DEPTH): `properties` and
+/// `anyOf` put two JSON levels between a schema and the next, so that is as deep as a
+/// schema file the parser reads under its default limits can nest.
+pub const MAX_SCHEMA_DEPTH: usize = crate::json::Limits::DEFAULT_MAX_DEPTH / 2;
 
 /// A schema or tools file that cannot be loaded.
 ///
