@@ -8,6 +8,7 @@
 //! unused definition blocks nothing.
 
 use super::error::{SpecError, SpecErrorKind};
+use crate::spec::schema::find_cycle;
 use crate::spec::validate::{admits, number};
 use crate::spec::{Additional, Kinds, Schema, Type};
 use std::cmp::Ordering;
@@ -198,79 +199,20 @@ impl Checker<'_> {
 
     /// A definition must not reach itself through `$ref`, `allOf`, `anyOf` and `oneOf`
     /// alone (they check the same value again, so validation would recurse without end).
-    /// Depth-first search with an explicit stack, so a long chain of definitions cannot
-    /// exhaust the call stack.
     fn check_cycles(&self, reached: &[bool]) -> Found {
-        #[derive(Clone, Copy, PartialEq)]
-        enum Mark {
-            New,
-            OnPath,
-            Done,
-        }
-        let mut marks = vec![Mark::New; self.defs.len()];
-        for (start, _) in reached.iter().enumerate().filter(|(_, &r)| r) {
-            if marks.get(start) != Some(&Mark::New) {
-                continue;
-            }
-            // (definition, its same-value successors, how many of them were visited)
-            let mut stack: Vec<(usize, Vec<usize>, usize)> = Vec::new();
-            stack.push((start, self.same_value_refs(start), 0));
-            if let Some(mark) = marks.get_mut(start) {
-                *mark = Mark::OnPath;
-            }
-            while let Some((node, successors, visited)) = stack.last_mut() {
-                let node = *node;
-                match successors.get(*visited).copied() {
-                    Some(next) => {
-                        *visited += 1;
-                        match marks.get(next) {
-                            Some(Mark::OnPath) => {
-                                let name = self.defs.get(next).map(|(name, _)| name.clone());
-                                return Err((
-                                    format!("$defs.{}", name.as_deref().unwrap_or("?")),
-                                    SpecErrorKind::ReferenceCycle {
-                                        definition: name.unwrap_or_default(),
-                                    },
-                                ));
-                            }
-                            Some(Mark::New) => {
-                                if let Some(mark) = marks.get_mut(next) {
-                                    *mark = Mark::OnPath;
-                                }
-                                stack.push((next, self.same_value_refs(next), 0));
-                            }
-                            _ => {}
-                        }
-                    }
-                    None => {
-                        if let Some(mark) = marks.get_mut(node) {
-                            *mark = Mark::Done;
-                        }
-                        stack.pop();
-                    }
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// The definitions a definition checks the same value against.
-    fn same_value_refs(&self, index: usize) -> Vec<usize> {
-        let mut out = Vec::new();
-        if let Some((_, def)) = self.defs.get(index) {
-            collect_same_value_refs(def, &mut out, 0);
-        }
-        out
-    }
-}
-
-fn collect_same_value_refs(ty: &Type, out: &mut Vec<usize>, depth: usize) {
-    if depth >= MAX_TYPE_DEPTH {
-        return;
-    }
-    out.extend(ty.reference);
-    for branch in ty.all_of.iter().chain(&ty.any_of).chain(&ty.one_of) {
-        collect_same_value_refs(branch, out, depth + 1);
+        let starts = (0..reached.len()).filter(|&index| reached.get(index) == Some(&true));
+        let Some(index) = find_cycle(self.defs, starts) else {
+            return Ok(());
+        };
+        let name = self
+            .defs
+            .get(index)
+            .map(|(name, _)| name.clone())
+            .unwrap_or_default();
+        Err((
+            format!("$defs.{name}"),
+            SpecErrorKind::ReferenceCycle { definition: name },
+        ))
     }
 }
 

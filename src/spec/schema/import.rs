@@ -190,7 +190,7 @@ impl<'v, 'a> Importer<'v, 'a> {
         let (defs, order) = self.name_definitions();
         let mut schema = Schema { root, defs };
         remap_references(&mut schema, &order);
-        if let Some(index) = find_cycle(&schema.defs) {
+        if let Some(index) = find_cycle(&schema.defs, 0..schema.defs.len()) {
             let tokens = order
                 .iter()
                 .position(|&new| new == index)

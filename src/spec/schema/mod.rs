@@ -25,6 +25,7 @@ use super::{Kinds, Schema, SpecError, ToolSpec};
 use crate::json::{ParseError, Value};
 use std::fmt;
 
+pub(crate) use graph::find_cycle;
 pub(crate) use import::{import_schema, Dialect};
 pub(crate) use pointer::{fragment, push_index, push_key};
 
