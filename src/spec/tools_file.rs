@@ -27,7 +27,7 @@
 
 use super::schema::{import_schema, push_index, push_key, tool_spec, Dialect};
 use super::{Kinds, LoadError, ObjectType, Schema, ToolSpec, Type, Unenforced};
-use crate::json::{parse_with, Limits, Member, Value};
+use crate::json::{parse_with, repeated_key, Limits, Member, Value};
 
 /// The largest tools file read, in bytes (a tools array is loaded once; 16 MiB holds
 /// thousands of tools).
@@ -404,20 +404,14 @@ fn has_schema_key(members: &[Member<'_>]) -> bool {
 
 /// Refuses a repeated key: two readers of the file could take different copies.
 fn unique(members: &[Member<'_>], path: &str) -> Result<(), LoadError> {
-    let mut keys: Vec<&str> = members.iter().map(|(key, _)| key.as_ref()).collect();
-    keys.sort_unstable();
-    for pair in keys.windows(2) {
-        if let [first, second] = pair {
-            if first == second {
-                return Err(LoadError::Shape {
-                    path: path.to_string(),
-                    expected: "each key once (two JSON readers may keep different copies)",
-                    found: format!("\"{first}\" twice"),
-                });
-            }
-        }
-    }
-    Ok(())
+    let Some((key, _)) = repeated_key(members, |(key, _)| key).and_then(|i| members.get(i)) else {
+        return Ok(());
+    };
+    Err(LoadError::Shape {
+        path: path.to_string(),
+        expected: "each key once (two JSON readers may keep different copies)",
+        found: format!("\"{key}\" twice"),
+    })
 }
 
 fn child(path: &str, key: &str) -> String {

@@ -8,6 +8,7 @@
 //! unused definition blocks nothing.
 
 use super::error::{SpecError, SpecErrorKind};
+use crate::json::repeated_key;
 use crate::spec::schema::find_cycle;
 use crate::spec::validate::{admits, number};
 use crate::spec::{Additional, Kinds, Schema, Type};
@@ -101,13 +102,11 @@ impl Checker<'_> {
             self.check_type(items, &format!("{path}[]"), depth + 1, refs)?;
         }
         if let Some(object) = &ty.object {
-            for (index, field) in object.fields.iter().enumerate() {
-                let earlier = object.fields.get(..index).unwrap_or(&[]);
-                if earlier.iter().any(|other| other.name == field.name) {
-                    return found(SpecErrorKind::DuplicateField {
-                        field: field.name.clone(),
-                    });
-                }
+            let fields = &object.fields;
+            if let Some(field) = repeated_key(fields, |f| &f.name).and_then(|i| fields.get(i)) {
+                return found(SpecErrorKind::DuplicateField {
+                    field: field.name.clone(),
+                });
             }
             for field in &object.fields {
                 self.check_type(&field.ty, &join(path, &field.name), depth + 1, refs)?;

@@ -9,7 +9,7 @@
 use super::import::{Dialect, Importer, Seen};
 use super::pointer::{push_index, push_key};
 use super::LoadError;
-use crate::json::{Member, Number, Value};
+use crate::json::{repeated_key, Member, Number, Value};
 use crate::spec::validate::number::compare;
 use crate::spec::{Additional, ArrayRules, Bound, Field, Kinds, NumberRules, ObjectType};
 use crate::spec::{StringRules, Type};
@@ -432,21 +432,15 @@ fn tighter(
 
 /// Refuses an object with a duplicate key: two readers may keep different ones.
 pub(super) fn check_unique(members: &[Member<'_>], path: &str) -> Result<(), LoadError> {
-    let mut names: Vec<&str> = members.iter().map(|(key, _)| key.as_ref()).collect();
-    names.sort_unstable();
-    for pair in names.windows(2) {
-        if let [first, second] = pair {
-            if first == second {
-                return Err(LoadError::Invalid {
-                    path: path.to_string(),
-                    keyword: Some((*first).to_string()),
-                    expected: "declared once (two JSON readers may keep different copies)",
-                    found: "it twice".to_string(),
-                });
-            }
-        }
-    }
-    Ok(())
+    let Some((key, _)) = repeated_key(members, |(key, _)| key).and_then(|i| members.get(i)) else {
+        return Ok(());
+    };
+    Err(LoadError::Invalid {
+        path: path.to_string(),
+        keyword: Some(key.to_string()),
+        expected: "declared once (two JSON readers may keep different copies)",
+        found: "it twice".to_string(),
+    })
 }
 
 /// `path.key`.
