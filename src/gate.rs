@@ -11,7 +11,7 @@
 //! without handlers, for command-line checks and external harnesses.
 
 use crate::envelope::{self, Call};
-use crate::json::{Limits, Value};
+use crate::json::{Limits, Path, Value};
 use crate::spec::{LoadError, ToolSpec};
 use crate::suggest;
 use std::fmt;
@@ -131,10 +131,11 @@ impl Gate {
         let specs = crate::spec::load_tools(text)?;
         // `load_tools` already refuses two tools with one name, with their places in the
         // file; this only keeps the gate's own check from being skipped.
+        let tools = Path::root().key("tools");
         Gate::new(specs).map_err(|duplicate| LoadError::DuplicateTool {
-            path: format!("tools[{}]", duplicate.second),
+            path: tools.index(duplicate.second).to_string(),
             name: duplicate.name,
-            first: format!("tools[{}]", duplicate.first),
+            first: tools.index(duplicate.first).to_string(),
         })
     }
 

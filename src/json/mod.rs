@@ -45,6 +45,7 @@ mod error;
 mod event;
 mod keys;
 mod parse;
+mod path;
 mod value;
 mod write;
 
@@ -55,5 +56,6 @@ pub use parse::{parse, parse_bytes, parse_bytes_with, parse_with, Limits};
 pub(crate) use parse::{
     parse_embedded, parse_prefix_into, scan_plain, short_escape, surrogate_pair,
 };
+pub use path::{Path, Segment};
 pub use value::{Kind, Member, Number, Value};
 pub use write::{preview, to_pretty_string, write_escaped_str, PREVIEW_CHARS};

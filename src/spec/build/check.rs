@@ -8,7 +8,7 @@
 //! unused definition blocks nothing.
 
 use super::error::{SpecError, SpecErrorKind};
-use crate::json::repeated_key;
+use crate::json::{repeated_key, Path, Segment};
 use crate::spec::schema::find_cycle;
 use crate::spec::validate::{admits, number};
 use crate::spec::{Additional, Kinds, Schema, Type};
@@ -66,7 +66,7 @@ impl Checker<'_> {
     fn check_all(&self, schema: &Schema) -> Found {
         // The root, then every definition it reaches, each once, in the order found.
         let mut refs = Vec::new();
-        self.check_type(&schema.root, "", 0, &mut refs)?;
+        self.check_type(&schema.root, &Path::root(), 0, &mut refs)?;
         let mut checked = vec![false; self.defs.len()];
         let mut index_in_refs = 0;
         while let Some(&index) = refs.get(index_in_refs) {
@@ -76,15 +76,16 @@ impl Checker<'_> {
                 _ => continue,
             }
             if let Some((name, def)) = self.defs.get(index) {
-                self.check_type(def, &format!("$defs.{name}"), 0, &mut refs)?;
+                let path = Path::root().key("$defs").key(name);
+                self.check_type(def, &path, 0, &mut refs)?;
             }
         }
         self.check_cycles(&checked)
     }
 
     /// Checks one type and everything below it; pushes every reference it holds.
-    fn check_type(&self, ty: &Type, path: &str, depth: usize, refs: &mut Vec<usize>) -> Found {
-        let found = |kind| Err((path.to_owned(), kind));
+    fn check_type(&self, ty: &Type, path: &Path, depth: usize, refs: &mut Vec<usize>) -> Found {
+        let found = |kind| Err((path.to_string(), kind));
         if depth >= MAX_TYPE_DEPTH {
             return found(SpecErrorKind::TooDeep {
                 limit: MAX_TYPE_DEPTH,
@@ -99,7 +100,7 @@ impl Checker<'_> {
             check_rules_apply(ty).or_else(&found)?;
         }
         if let Some(items) = &ty.array.items {
-            self.check_type(items, &format!("{path}[]"), depth + 1, refs)?;
+            self.check_type(items, &path.with(Segment::AnyIndex), depth + 1, refs)?;
         }
         if let Some(object) = &ty.object {
             let fields = &object.fields;
@@ -109,13 +110,13 @@ impl Checker<'_> {
                 });
             }
             for field in &object.fields {
-                self.check_type(&field.ty, &join(path, &field.name), depth + 1, refs)?;
+                self.check_type(&field.ty, &path.key(&field.name), depth + 1, refs)?;
             }
             if let Additional::Typed(values) = &object.additional {
-                self.check_type(values, &join(path, "*"), depth + 1, refs)?;
+                self.check_type(values, &path.with(Segment::AnyKey), depth + 1, refs)?;
             }
             if let Some(names) = &object.property_names {
-                self.check_type(names, &join(path, "propertyNames"), depth + 1, refs)?;
+                self.check_type(names, &path.key("propertyNames"), depth + 1, refs)?;
             }
         }
         if let Some(index) = ty.reference {
@@ -133,7 +134,7 @@ impl Checker<'_> {
             ("oneOf", &ty.one_of),
         ] {
             for (index, branch) in branches.iter().enumerate() {
-                let branch_path = join(path, &format!("{keyword}[{index}]"));
+                let branch_path = path.key(keyword).index(index);
                 self.check_type(branch, &branch_path, depth + 1, refs)?;
             }
         }
@@ -209,7 +210,7 @@ impl Checker<'_> {
             .map(|(name, _)| name.clone())
             .unwrap_or_default();
         Err((
-            format!("$defs.{name}"),
+            Path::root().key("$defs").key(&name).to_string(),
             SpecErrorKind::ReferenceCycle { definition: name },
         ))
     }
@@ -272,12 +273,4 @@ fn check_rules_apply(ty: &Type) -> Result<(), SpecErrorKind> {
         }
     }
     Ok(())
-}
-
-fn join(path: &str, segment: &str) -> String {
-    if path.is_empty() {
-        segment.to_owned()
-    } else {
-        format!("{path}.{segment}")
-    }
 }

@@ -14,9 +14,11 @@ use std::fmt;
 pub struct SpecError {
     /// The tool's name as given; `""` when checking a schema on its own.
     pub(crate) tool: String,
-    /// Where in the arguments' schema: field names joined by dots, `[]` for an array's
-    /// items, `*` for the values of an open map, `propertyNames`, `anyOf[1]` (and `oneOf`,
-    /// `allOf`), `$defs.Name` for a definition; `""` for the arguments object itself.
+    /// Where in the arguments' schema, as a [`Path`](crate::json::Path) in its location
+    /// form: field names joined by dots (quoted when not plain, `["a b"]`), `[]` for an
+    /// array's items, `*` for the values of an open map, `propertyNames`, `anyOf[1]` (and
+    /// `oneOf`, `allOf`), `$defs.Name` for a definition; `""` for the arguments object
+    /// itself.
     pub(crate) path: String,
     /// What is wrong.
     pub(crate) kind: SpecErrorKind,

@@ -7,7 +7,7 @@
 //! spec always exports to the same bytes.
 
 use super::{object, text};
-use crate::json::{Number, Value};
+use crate::json::{Number, Path, Value};
 use crate::spec::schema::fragment;
 use crate::spec::{Additional, Bound, Kinds, ObjectType, Schema, Type};
 use std::borrow::Cow;
@@ -113,7 +113,7 @@ pub(super) fn write_type(ty: &Type, defs: &[(String, Type)]) -> Value<'static> {
     if let Some((name, _)) = ty.reference.and_then(|index| defs.get(index)) {
         out.push((
             "$ref",
-            Value::String(Cow::Owned(fragment(&["$defs", name]))),
+            Value::String(Cow::Owned(fragment(&Path::root().key("$defs").key(name)))),
         ));
     }
     for (keyword, branches) in [

@@ -70,8 +70,8 @@ pub enum Provider {
 pub struct ExportError {
     /// The tool.
     pub tool: String,
-    /// Where in its arguments (`filters.limit`, `items[]`, `$defs.Address`; empty for the
-    /// arguments object itself).
+    /// Where in its arguments, as a [`Path`](crate::json::Path) in its location form
+    /// (`filters.limit`, `items[]`, `$defs.Address`; empty for the arguments object itself).
     pub path: String,
     /// What strict mode cannot say there.
     pub problem: StrictProblem,

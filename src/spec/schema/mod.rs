@@ -22,12 +22,12 @@ mod pointer;
 mod rules;
 
 use super::{Kinds, Schema, SpecError, ToolSpec};
-use crate::json::{ParseError, Value};
+use crate::json::{ParseError, Path, Value};
 use std::fmt;
 
 pub(crate) use graph::find_cycle;
 pub(crate) use import::{import_schema, Dialect};
-pub(crate) use pointer::{fragment, push_index, push_key};
+pub(crate) use pointer::fragment;
 
 /// How deeply schemas may nest (each `properties`, `items`, `anyOf` entry… is one level).
 /// Deeper schemas are refused with [`LoadError::TooDeep`], so that neither loading,
@@ -39,7 +39,7 @@ pub const MAX_SCHEMA_DEPTH: usize = crate::json::Limits::DEFAULT_MAX_DEPTH / 2;
 
 /// A schema or tools file that cannot be loaded.
 ///
-/// Every variant carries where the problem stands: a dotted path such as
+/// Every variant carries where the problem stands: a [`Path`] in its location form such as
 /// `tools[2].input_schema.properties.zip` (empty for the root of a schema loaded on its
 /// own), or for [`LoadError::Syntax`] the line and column.
 #[derive(Clone, Debug, PartialEq)]
@@ -186,7 +186,7 @@ impl Schema {
     /// - [`LoadError::Invalid`]: a keyword whose value JSON Schema does not allow.
     /// - [`LoadError::TooDeep`]: nesting beyond [`MAX_SCHEMA_DEPTH`].
     pub fn from_json_schema(schema: &Value<'_>) -> Result<Schema, LoadError> {
-        import_schema(schema, "", Dialect::JsonSchema, false).map(|(schema, _)| schema)
+        import_schema(schema, &Path::root(), Dialect::JsonSchema, false).map(|(schema, _)| schema)
     }
 
     /// Like [`Schema::from_json_schema`], but a keyword toolgate does not enforce is skipped
@@ -201,7 +201,7 @@ impl Schema {
     pub fn from_json_schema_lenient(
         schema: &Value<'_>,
     ) -> Result<(Schema, Vec<Unenforced>), LoadError> {
-        import_schema(schema, "", Dialect::JsonSchema, true)
+        import_schema(schema, &Path::root(), Dialect::JsonSchema, true)
     }
 }
 
@@ -228,8 +228,8 @@ impl ToolSpec {
         description: impl Into<String>,
         schema: &Value<'_>,
     ) -> Result<ToolSpec, LoadError> {
-        let (schema, _) = import_schema(schema, "", Dialect::JsonSchema, false)?;
-        tool_spec(name.into(), description.into(), schema, "")
+        let (schema, _) = import_schema(schema, &Path::root(), Dialect::JsonSchema, false)?;
+        tool_spec(name.into(), description.into(), schema, &Path::root())
     }
 }
 
@@ -238,7 +238,7 @@ pub(crate) fn tool_spec(
     name: String,
     description: String,
     mut schema: Schema,
-    path: &str,
+    path: &Path,
 ) -> Result<ToolSpec, LoadError> {
     if schema.root.kinds.contains(Kinds::OBJECT) {
         schema.root.kinds = Kinds::OBJECT;

@@ -7,9 +7,8 @@
 //! `nullable`, and numeric `enum` values written as strings.
 
 use super::import::{Dialect, Importer, Seen};
-use super::pointer::{push_index, push_key};
 use super::LoadError;
-use crate::json::{repeated_key, Member, Number, Value};
+use crate::json::{repeated_key, Member, Number, Path, Value};
 use crate::spec::validate::number::compare;
 use crate::spec::{Additional, ArrayRules, Bound, Field, Kinds, NumberRules, ObjectType};
 use crate::spec::{StringRules, Type};
@@ -19,7 +18,7 @@ impl<'v, 'a> Importer<'v, 'a> {
     pub(super) fn build(
         &mut self,
         seen: &Seen<'v, 'a>,
-        path: &str,
+        path: &Path,
         depth: usize,
     ) -> Result<Type, LoadError> {
         let mut ty = Type::default();
@@ -64,7 +63,7 @@ impl<'v, 'a> Importer<'v, 'a> {
                 }
                 Some((key, value)) => Some(Box::new(self.compile(
                     value,
-                    &child(path, key),
+                    &path.key(key),
                     depth + 1,
                     false,
                 )?)),
@@ -107,7 +106,7 @@ impl<'v, 'a> Importer<'v, 'a> {
         Ok(ty)
     }
 
-    fn kinds(&self, value: &Value<'_>, path: &str, key: &str) -> Result<Kinds, LoadError> {
+    fn kinds(&self, value: &Value<'_>, path: &Path, key: &str) -> Result<Kinds, LoadError> {
         const EXPECTED: &str = "a type name (null, boolean, object, array, number, string, \
                                 integer) or a non-empty array of them";
         let kind_of = |name: &str| -> Option<Kinds> {
@@ -157,7 +156,7 @@ impl<'v, 'a> Importer<'v, 'a> {
         &self,
         values: &[Value<'_>],
         kinds: Kinds,
-        path: &str,
+        path: &Path,
         key: &str,
     ) -> Result<Vec<Value<'static>>, LoadError> {
         let without_null = Kinds(kinds.0 & !Kinds::NULL.0);
@@ -186,7 +185,7 @@ impl<'v, 'a> Importer<'v, 'a> {
     fn number_rules(
         &mut self,
         seen: &Seen<'v, 'a>,
-        path: &str,
+        path: &Path,
         ty: &mut Type,
     ) -> Result<(), LoadError> {
         let number = |name: &str| -> Result<Option<Number<'static>>, LoadError> {
@@ -222,7 +221,7 @@ impl<'v, 'a> Importer<'v, 'a> {
     fn count(
         &self,
         entry: Option<(&str, &Value<'_>)>,
-        path: &str,
+        path: &Path,
     ) -> Result<Option<u64>, LoadError> {
         let Some((key, value)) = entry else {
             return Ok(None);
@@ -253,7 +252,7 @@ impl<'v, 'a> Importer<'v, 'a> {
     fn object_rules(
         &mut self,
         seen: &Seen<'v, 'a>,
-        path: &str,
+        path: &Path,
         depth: usize,
     ) -> Result<Option<Box<ObjectType>>, LoadError> {
         let properties = seen.get("properties");
@@ -268,12 +267,10 @@ impl<'v, 'a> Importer<'v, 'a> {
             let map = value
                 .as_object()
                 .ok_or_else(|| invalid(path, Some(key), "an object of schemas", value))?;
-            let map_path = child(path, key);
+            let map_path = path.key(key);
             check_unique(map, &map_path)?;
             for (name, schema) in map {
-                let mut field_path = map_path.clone();
-                push_key(&mut field_path, name);
-                let ty = self.compile(schema, &field_path, depth + 1, false)?;
+                let ty = self.compile(schema, &map_path.key(name.as_ref()), depth + 1, false)?;
                 fields.push(Field {
                     name: name.to_string(),
                     ty,
@@ -286,7 +283,7 @@ impl<'v, 'a> Importer<'v, 'a> {
             Some((_, Value::Bool(false))) => Additional::Forbidden,
             Some((key, value)) => Additional::Typed(Box::new(self.compile(
                 value,
-                &child(path, key),
+                &path.key(key),
                 depth + 1,
                 false,
             )?)),
@@ -325,7 +322,7 @@ impl<'v, 'a> Importer<'v, 'a> {
         let property_names = match names {
             Some((key, value)) => Some(Box::new(self.compile(
                 value,
-                &child(path, key),
+                &path.key(key),
                 depth + 1,
                 false,
             )?)),
@@ -341,7 +338,7 @@ impl<'v, 'a> Importer<'v, 'a> {
     fn schema_list(
         &mut self,
         value: &'v Value<'a>,
-        path: &str,
+        path: &Path,
         key: &str,
         depth: usize,
     ) -> Result<Vec<Type>, LoadError> {
@@ -356,12 +353,10 @@ impl<'v, 'a> Importer<'v, 'a> {
                 ))
             }
         };
-        let list_path = child(path, key);
+        let list_path = path.key(key);
         let mut out = Vec::with_capacity(items.len());
         for (index, item) in items.iter().enumerate() {
-            let mut item_path = list_path.clone();
-            push_index(&mut item_path, index);
-            out.push(self.compile(item, &item_path, depth + 1, false)?);
+            out.push(self.compile(item, &list_path.index(index), depth + 1, false)?);
         }
         Ok(out)
     }
@@ -370,7 +365,7 @@ impl<'v, 'a> Importer<'v, 'a> {
     fn one_of(
         &mut self,
         value: &'v Value<'a>,
-        path: &str,
+        path: &Path,
         key: &str,
         depth: usize,
     ) -> Result<Vec<Type>, LoadError> {
@@ -431,7 +426,7 @@ fn tighter(
 }
 
 /// Refuses an object with a duplicate key: two readers may keep different ones.
-pub(super) fn check_unique(members: &[Member<'_>], path: &str) -> Result<(), LoadError> {
+pub(super) fn check_unique(members: &[Member<'_>], path: &Path) -> Result<(), LoadError> {
     let Some((key, _)) = repeated_key(members, |(key, _)| key).and_then(|i| members.get(i)) else {
         return Ok(());
     };
@@ -443,16 +438,9 @@ pub(super) fn check_unique(members: &[Member<'_>], path: &str) -> Result<(), Loa
     })
 }
 
-/// `path.key`.
-pub(super) fn child(path: &str, key: &str) -> String {
-    let mut out = path.to_string();
-    push_key(&mut out, key);
-    out
-}
-
 /// An [`LoadError::Invalid`] showing what arrived.
 pub(crate) fn invalid(
-    path: &str,
+    path: &Path,
     keyword: Option<&str>,
     expected: &'static str,
     found: &Value<'_>,
