@@ -1094,7 +1094,7 @@ fn debug_of_a_violation_names_the_kinds_and_bounds() {
     let violation = |args: &str| spec.validate(&json::parse(args).unwrap()).unwrap_err();
     assert_eq!(
         format!("{:?}", violation(r#"{"a":1,"n":1}"#)),
-        r#"Violation { path: "a", rule: Type { expected: Kinds(null | string) }, received: "1" }"#
+        r#"Violation { path: "a", rule: Type { expected: Kinds(string | null) }, received: "1" }"#
     );
     assert_eq!(
         format!("{:?}", violation(r#"{"a":"x","n":0}"#)),
@@ -1108,6 +1108,6 @@ fn debug_of_a_violation_names_the_kinds_and_bounds() {
             "{:?}",
             Kinds::INTEGER.union(Kinds::ARRAY).union(Kinds::BOOLEAN)
         ),
-        "Kinds(boolean | integer | array)"
+        "Kinds(integer | boolean | array)"
     );
 }

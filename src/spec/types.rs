@@ -203,30 +203,50 @@ impl Kinds {
     pub const fn accepts_fractions(self) -> bool {
         self.0 & (Kinds::NUMBER.0 & !Kinds::INTEGER.0) != 0
     }
+
+    /// JSON Schema's name for each kind, in the order a `type` array lists them: the one
+    /// table the importer reads `type` with, the exporters write it with, and `Debug`
+    /// prints.
+    const NAMES: [(Kinds, &'static str); 7] = [
+        (Kinds::STRING, "string"),
+        (Kinds::NUMBER, "number"),
+        (Kinds::INTEGER, "integer"),
+        (Kinds::BOOLEAN, "boolean"),
+        (Kinds::ARRAY, "array"),
+        (Kinds::OBJECT, "object"),
+        (Kinds::NULL, "null"),
+    ];
+
+    /// The kind a JSON Schema `type` name stands for (`"integer"`), if it is one.
+    pub(crate) fn named(name: &str) -> Option<Kinds> {
+        Kinds::NAMES
+            .into_iter()
+            .find(|&(_, known)| known == name)
+            .map(|(kind, _)| kind)
+    }
+
+    /// The `type` names of the kinds in the set, in [`Kinds::NAMES`] order; `number`
+    /// covers `integer`, so a set holding every number lists only `number`.
+    pub(crate) fn names(self) -> impl Iterator<Item = &'static str> {
+        Kinds::NAMES
+            .into_iter()
+            .filter(move |&(kind, _)| {
+                let covered = kind == Kinds::INTEGER && self.contains(Kinds::NUMBER);
+                self.contains(kind) && !covered
+            })
+            .map(|(_, name)| name)
+    }
 }
 
 impl fmt::Debug for Kinds {
     /// `Kinds(string | null)`, `Kinds(integer)`, `Kinds(any)`, `Kinds(none)`: JSON Schema's
-    /// type names, in its order.
+    /// type names, as [`Kinds::names`] lists them.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if *self == Kinds::ANY {
             return f.write_str("Kinds(any)");
         }
-        let number = if self.accepts_fractions() {
-            Some("number")
-        } else {
-            self.contains(Kinds::INTEGER).then_some("integer")
-        };
-        let names = [
-            self.contains(Kinds::NULL).then_some("null"),
-            self.contains(Kinds::BOOLEAN).then_some("boolean"),
-            number,
-            self.contains(Kinds::STRING).then_some("string"),
-            self.contains(Kinds::ARRAY).then_some("array"),
-            self.contains(Kinds::OBJECT).then_some("object"),
-        ];
         f.write_str("Kinds(")?;
-        let mut names = names.iter().flatten().peekable();
+        let mut names = self.names().peekable();
         if names.peek().is_none() {
             f.write_str("none")?;
         }

@@ -120,16 +120,7 @@ impl<'v, 'a> Importer<'v, 'a> {
             } else {
                 name
             };
-            Some(match name {
-                "null" => Kinds::NULL,
-                "boolean" => Kinds::BOOLEAN,
-                "object" => Kinds::OBJECT,
-                "array" => Kinds::ARRAY,
-                "number" => Kinds::NUMBER,
-                "string" => Kinds::STRING,
-                "integer" => Kinds::INTEGER,
-                _ => return None,
-            })
+            Kinds::named(name)
         };
         match value {
             Value::String(name) => {
