@@ -25,7 +25,7 @@
 //! `"maxLength": "10"`…), and `parametersJsonSchema`, when present, is the schema: it takes
 //! precedence over `parameters`, as the Gemini API documents.
 
-use super::schema::{import_schema, tool_spec, Dialect};
+use super::schema::{import_schema, present, tool_spec, Dialect};
 use super::{Kinds, LoadError, ObjectType, Schema, ToolSpec, Type, Unenforced};
 use crate::json::{parse_with, repeated_key, Limits, Member, Path, Value};
 
@@ -338,12 +338,7 @@ fn arguments<'v, 'a>(
 ) -> Result<Option<Arguments<'v, 'a>>, LoadError> {
     let found: Vec<(&'v str, &'v Value<'a>)> = SCHEMA_KEYS
         .iter()
-        .filter_map(|key| {
-            fields
-                .iter()
-                .find(|(name, value)| name == key && !value.is_null())
-                .map(|(name, value)| (name.as_ref(), value))
-        })
+        .filter_map(|&key| present(fields, key).map(|value| (key, value)))
         .collect();
     let (key, schema) = match found.as_slice() {
         [] => return Ok(None),
@@ -382,14 +377,6 @@ fn no_arguments() -> Schema {
         },
         defs: Vec::new(),
     }
-}
-
-/// A key's value, unless it is absent or `null` (SDK dumps write absent fields as null).
-fn present<'v, 'a>(members: &'v [Member<'a>], key: &str) -> Option<&'v Value<'a>> {
-    members
-        .iter()
-        .find(|(name, value)| name == key && !value.is_null())
-        .map(|(_, value)| value)
 }
 
 fn gemini_declarations<'v, 'a>(members: &'v [Member<'a>]) -> Option<&'v Value<'a>> {

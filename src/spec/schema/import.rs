@@ -132,12 +132,7 @@ impl<'v, 'a> Importer<'v, 'a> {
             weak,
         };
         if let Some(members) = document.as_object() {
-            let lookup = |key: &str| {
-                members
-                    .iter()
-                    .find(|(name, value)| name == key && !value.is_null())
-                    .map(|(_, value)| value)
-            };
+            let lookup = |key: &str| super::present(members, key);
             if let Some(id) = lookup("$id") {
                 let id = id
                     .as_str()

@@ -233,6 +233,19 @@ impl ToolSpec {
     }
 }
 
+/// A key's value, unless it is absent or `null`: SDK dumps write absent fields as `null`,
+/// so in a schema or a tools file `null` means "not given" (the importer also skips a
+/// `null` keyword, except `const`, where `null` is the value).
+pub(crate) fn present<'v, 'a>(
+    members: &'v [crate::json::Member<'a>],
+    key: &str,
+) -> Option<&'v Value<'a>> {
+    members
+        .iter()
+        .find(|(name, value)| name == key && !value.is_null())
+        .map(|(_, value)| value)
+}
+
 /// A spec from a compiled arguments schema, the root read as an object; errors at `path`.
 pub(crate) fn tool_spec(
     name: String,
