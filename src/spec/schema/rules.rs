@@ -25,19 +25,14 @@ impl<'v, 'a> Importer<'v, 'a> {
         if let Some((key, value)) = seen.get("type") {
             ty.kinds = self.kinds(value, path, key)?;
         }
-        if let Some((key, value)) = seen.get("enum") {
-            let values = value
-                .as_array()
-                .ok_or_else(|| invalid(path, Some(key), "an array", value))?;
+        if let Some((key, values)) = typed(seen, "enum", path, "an array", Value::as_array)? {
             ty.enumeration = Some(self.enum_values(values, ty.kinds, path, key)?);
         }
         if let Some((_, value)) = seen.get("const") {
             ty.constant = Some(value.clone().into_owned());
         }
-        if let Some((key, value)) = seen.get("nullable") {
-            let nullable = value
-                .as_bool()
-                .ok_or_else(|| invalid(path, Some(key), "true or false", value))?;
+        if let Some((_, nullable)) = typed(seen, "nullable", path, "true or false", Value::as_bool)?
+        {
             if nullable {
                 if ty.kinds != Kinds::ANY {
                     ty.kinds = ty.kinds.union(Kinds::NULL);
@@ -71,12 +66,8 @@ impl<'v, 'a> Importer<'v, 'a> {
             },
             min_items: self.count(seen.get("minItems"), path)?,
             max_items: self.count(seen.get("maxItems"), path)?,
-            unique: match seen.get("uniqueItems") {
-                Some((key, value)) => value
-                    .as_bool()
-                    .ok_or_else(|| invalid(path, Some(key), "true or false", value))?,
-                None => false,
-            },
+            unique: typed(seen, "uniqueItems", path, "true or false", Value::as_bool)?
+                .is_some_and(|(_, unique)| unique),
         };
         ty.object = self.object_rules(seen, path, depth)?;
         if let Some((key, value)) = seen.get("anyOf") {
@@ -91,18 +82,9 @@ impl<'v, 'a> Importer<'v, 'a> {
         if let Some((key, value)) = seen.get("$ref") {
             ty.reference = self.reference(value, path, key)?;
         }
-        if let Some((key, value)) = seen.get("description") {
-            let text = value
-                .as_str()
-                .ok_or_else(|| invalid(path, Some(key), "a string", value))?;
-            ty.description = Some(text.to_string());
-        }
-        if let Some((key, value)) = seen.get("format") {
-            let text = value
-                .as_str()
-                .ok_or_else(|| invalid(path, Some(key), "a string", value))?;
-            ty.format = Some(text.to_string());
-        }
+        let text = |keyword| typed(seen, keyword, path, "a string", Value::as_str);
+        ty.description = text("description")?.map(|(_, text)| text.to_string());
+        ty.format = text("format")?.map(|(_, text)| text.to_string());
         Ok(ty)
     }
 
@@ -254,10 +236,8 @@ impl<'v, 'a> Importer<'v, 'a> {
             return Ok(None);
         }
         let mut fields: Vec<Field> = Vec::new();
-        if let Some((key, value)) = properties {
-            let map = value
-                .as_object()
-                .ok_or_else(|| invalid(path, Some(key), "an object of schemas", value))?;
+        let expected = "an object of schemas";
+        if let Some((key, map)) = typed(seen, "properties", path, expected, Value::as_object)? {
             let map_path = path.key(key);
             check_unique(map, &map_path)?;
             for (name, schema) in map {
@@ -427,6 +407,24 @@ pub(super) fn check_unique(members: &[Member<'_>], path: &Path) -> Result<(), Lo
         expected: "declared once (two JSON readers may keep different copies)",
         found: "it twice".to_string(),
     })
+}
+
+/// A keyword's value, as written and read by `read` (`Value::as_str`…); an
+/// [`LoadError::Invalid`] saying it must be `expected` when `read` finds nothing.
+fn typed<'v, 'a, T>(
+    seen: &Seen<'v, 'a>,
+    keyword: &str,
+    path: &Path,
+    expected: &'static str,
+    read: impl Fn(&'v Value<'a>) -> Option<T>,
+) -> Result<Option<(&'v str, T)>, LoadError> {
+    let Some((key, value)) = seen.get(keyword) else {
+        return Ok(None);
+    };
+    match read(value) {
+        Some(read) => Ok(Some((key, read))),
+        None => Err(invalid(path, Some(key), expected, value)),
+    }
 }
 
 /// An [`LoadError::Invalid`] showing what arrived.
