@@ -73,10 +73,7 @@ pub fn parse_args(mut args: Args) -> Result<Option<Options>, UsageError> {
         match arg {
             Arg::Flag(flag, inline) => match flag.as_str() {
                 "-h" | "--help" => return Ok(None),
-                "--tools" => {
-                    let value = args.value(&flag, inline)?;
-                    set_once(&args, &mut tools, "--tools", value)?;
-                }
+                "--tools" => args.value_once(&flag, inline, &mut tools)?,
                 "--summary" => {
                     args.no_value(&flag, inline)?;
                     summary = true;
