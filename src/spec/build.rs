@@ -507,28 +507,11 @@ impl IntoNumber for usize {
 }
 
 impl IntoNumber for f64 {
-    /// Written as [`number_of_f64`] writes it.
+    /// Written as Rust's shortest round-trip decimal (`0.5`, `3`), in exponent form only
+    /// when very large or small (`1e300`).
     fn into_number(self) -> Result<Number<'static>, f64> {
-        number_of_f64(self).ok_or(self)
+        Number::from_f64(self).ok_or(self)
     }
-}
-
-/// An `f64` as a JSON number: Rust's shortest decimal that reads back as the same `f64`
-/// (`0.5`, `3`), in exponent form only when very large or small (`1e300`); `None` for NaN
-/// and the infinities, which JSON cannot write. The one rule for a bound built in Rust and
-/// a `multipleOf` exported.
-pub(crate) fn number_of_f64(x: f64) -> Option<Number<'static>> {
-    if !x.is_finite() {
-        return None;
-    }
-    let magnitude = x.abs();
-    let text = if magnitude == 0.0 || (1e-6..1e16).contains(&magnitude) {
-        format!("{x}")
-    } else {
-        format!("{x:e}")
-    };
-    // `-0` prints as "-0", valid JSON; every finite f64 prints in the number grammar.
-    Number::from_text(text)
 }
 
 fn integer_number(text: String) -> Result<Number<'static>, f64> {

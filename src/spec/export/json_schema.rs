@@ -8,7 +8,6 @@
 
 use super::{object, text};
 use crate::json::{Number, Path, Value};
-use crate::spec::build::number_of_f64;
 use crate::spec::schema::fragment;
 use crate::spec::{Additional, Bound, Kinds, ObjectType, Schema, Type};
 use std::borrow::Cow;
@@ -76,7 +75,7 @@ pub(super) fn write_type(ty: &Type, defs: &[(String, Type)]) -> Value<'static> {
         "maximum",
         "exclusiveMaximum",
     );
-    if let Some(step) = ty.number.multiple_of.and_then(number_of_f64) {
+    if let Some(step) = ty.number.multiple_of.and_then(Number::from_f64) {
         out.push(("multipleOf", Value::Number(step)));
     }
     push_count(&mut out, "minLength", ty.string.min_length);
