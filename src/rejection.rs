@@ -64,11 +64,13 @@ pub enum Rejection {
         id: Option<String>,
         /// The name the model used.
         name: String,
-        /// With at most 8 tools, the single closest name; with more, the 3 closest; closest
-        /// first, ties in registration order. Empty when no tool is registered.
+        /// With at most [`LIST_ALL_UP_TO`](crate::gate::LIST_ALL_UP_TO) (8) tools, the
+        /// single closest name; with more, the
+        /// [`CLOSEST_SHOWN`](crate::gate::CLOSEST_SHOWN) (3) closest; closest first, ties
+        /// in registration order. Empty when no tool is registered.
         closest: Vec<String>,
-        /// With at most 8 tools, every name in registration order (the text lists them
-        /// all); with more, empty.
+        /// With at most [`LIST_ALL_UP_TO`](crate::gate::LIST_ALL_UP_TO) tools, every name
+        /// in registration order (the text lists them all); with more, empty.
         tools: Vec<String>,
     },
     /// The arguments are not a JSON object.
