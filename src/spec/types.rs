@@ -240,7 +240,7 @@ impl Kinds {
 
 impl fmt::Debug for Kinds {
     /// `Kinds(string | null)`, `Kinds(integer)`, `Kinds(any)`, `Kinds(none)`: JSON Schema's
-    /// type names, as [`Kinds::names`] lists them.
+    /// type names, in the order a `type` array lists them.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if *self == Kinds::ANY {
             return f.write_str("Kinds(any)");
