@@ -13,7 +13,7 @@
 //! produce rejections; `gate` re-exports it.
 
 use crate::json::{ErrorKind, Inside, Kind, ParseError};
-use crate::spec::names::{write_list, Escaped, Name, Quoted};
+use crate::spec::names::{with_article, write_list, Escaped, Name, Quoted};
 use crate::spec::Violation;
 use std::fmt;
 
@@ -338,7 +338,7 @@ impl fmt::Display for Rejection {
                     "{} rejected: the arguments must be a JSON object of named fields; \
                      received {}",
                     Name(tool),
-                    with_article(*found)
+                    with_article(found.label())
                 )?;
                 if *found != Kind::Null {
                     write!(f, ": {received}")?;
@@ -369,7 +369,7 @@ impl fmt::Display for EnvelopeProblem {
                 f,
                 "The call is {}, not a JSON object. Send one object: \
                  {{\"name\": \"<tool>\", \"arguments\": {{...}}}}.",
-                with_article(*found)
+                with_article(found.label())
             ),
             EnvelopeProblem::MissingName { field: "name" } => f.write_str(
                 "The call has no \"name\", so no tool can be chosen. Send one object: \
@@ -429,14 +429,3 @@ impl fmt::Display for Subject<'_> {
     }
 }
 
-/// A kind of value as a sentence names it: `"an array"`, `"a string"`, `"null"`.
-pub(crate) fn with_article(kind: Kind) -> &'static str {
-    match kind {
-        Kind::Null => "null",
-        Kind::Bool => "a boolean",
-        Kind::Number => "a number",
-        Kind::String => "a string",
-        Kind::Array => "an array",
-        Kind::Object => "an object",
-    }
-}

@@ -61,6 +61,21 @@ impl fmt::Display for Name<'_> {
     }
 }
 
+/// A JSON Schema type name as a sentence says it: `a string`, `an integer`, `null`; the
+/// one table of articles, for rejections (`received an array`) and violations (`must be
+/// a string or null`). A name outside the seven is returned as it is.
+pub(crate) fn with_article(name: &str) -> &str {
+    match name {
+        "string" => "a string",
+        "number" => "a number",
+        "integer" => "an integer",
+        "boolean" => "a boolean",
+        "array" => "an array",
+        "object" => "an object",
+        other => other,
+    }
+}
+
 /// Writes `a, b, c`, or the first [`LIST_LIMIT`] items and `, … (N more)`.
 pub(crate) fn write_list<T>(
     f: &mut fmt::Formatter<'_>,

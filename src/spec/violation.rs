@@ -8,7 +8,7 @@
 //! arrived (compact JSON cut at [`PREVIEW_CHARS`] characters), in words a model can act on:
 //! `amount_cents must be an integer from 1 to 500000; received 0`.
 
-use super::names::{write_list, Escaped, Quoted};
+use super::names::{with_article, write_list, Escaped, Quoted};
 use super::{Bound, Kinds};
 use crate::json::{preview, Value, PREVIEW_CHARS};
 use std::fmt;
@@ -421,30 +421,15 @@ impl fmt::Display for Kinds {
         if *self == Kinds::ANY {
             return f.write_str("any value");
         }
-        let numbers = if self.accepts_fractions() {
-            Some("a number")
-        } else if self.contains(Kinds::INTEGER) {
-            Some("an integer")
-        } else {
-            None
-        };
-        let words: [Option<&str>; 6] = [
-            self.contains(Kinds::STRING).then_some("a string"),
-            numbers,
-            self.contains(Kinds::BOOLEAN).then_some("a boolean"),
-            self.contains(Kinds::ARRAY).then_some("an array"),
-            self.contains(Kinds::OBJECT).then_some("an object"),
-            self.contains(Kinds::NULL).then_some("null"),
-        ];
-        let n_words = words.iter().flatten().count();
+        let n_words = self.names().count();
         if n_words == 0 {
             return f.write_str("nothing");
         }
-        for (index, word) in words.iter().flatten().enumerate() {
+        for (index, name) in self.names().enumerate() {
             if index > 0 {
                 f.write_str(if index + 1 == n_words { " or " } else { ", " })?;
             }
-            f.write_str(word)?;
+            f.write_str(with_article(name))?;
         }
         Ok(())
     }
