@@ -428,4 +428,3 @@ impl fmt::Display for Subject<'_> {
         }
     }
 }
-

@@ -20,8 +20,8 @@ fn paths_quote_names_that_are_not_identifiers() {
 fn each_form_writes_every_segment() {
     let check = |path: &Path, location: &str, dotted: &str, pointer: &str| {
         assert_eq!(path.to_string(), location, "location");
-        assert_eq!(path.dotted().to_string(), dotted, "dotted");
-        assert_eq!(path.pointer().to_string(), pointer, "pointer");
+        assert_eq!(path.dotted(), dotted, "dotted");
+        assert_eq!(path.pointer(), pointer, "pointer");
     };
     check(&Path::root(), "", "", "");
     check(&Path::root().index(0), "[0]", "0", "/0");

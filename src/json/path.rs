@@ -21,8 +21,8 @@
 //! use toolgate::json::Path;
 //! let path = Path::root().key("items").index(2).key("unit price");
 //! assert_eq!(path.to_string(), r#"items[2]["unit price"]"#);
-//! assert_eq!(path.dotted().to_string(), "items.2.unit price");
-//! assert_eq!(path.pointer().to_string(), "/items/2/unit price");
+//! assert_eq!(path.dotted(), "items.2.unit price");
+//! assert_eq!(path.pointer(), "/items/2/unit price");
 //! ```
 
 use std::fmt;
@@ -47,12 +47,6 @@ pub enum Segment {
     /// holds for each of them.
     AnyKey,
 }
-
-/// [`Path::dotted`]: `items.2.sku`.
-struct Dotted<'p>(&'p Path);
-
-/// [`Path::pointer`]: `/items/2/sku`.
-struct Pointer<'p>(&'p Path);
 
 impl Path {
     /// The root: the empty path.
@@ -102,15 +96,36 @@ impl Path {
 
     /// The violation form: `items.2.sku`, every segment after a dot and keys as they are
     /// (`AnyIndex` and `AnyKey` as `[]` and `*`).
-    pub fn dotted(&self) -> impl fmt::Display + '_ {
-        Dotted(self)
+    pub fn dotted(&self) -> String {
+        let mut out = String::new();
+        for (index, segment) in self.segments.iter().enumerate() {
+            if index > 0 {
+                out.push('.');
+            }
+            match segment {
+                Segment::Key(key) => out.push_str(key),
+                Segment::Index(item) => out.push_str(&item.to_string()),
+                Segment::AnyIndex => out.push_str("[]"),
+                Segment::AnyKey => out.push('*'),
+            }
+        }
+        out
     }
 
     /// The RFC 6901 JSON Pointer: `/items/2/sku`, with `~` written `~0` and `/` written
     /// `~1` inside a key; `""` for the root. A pointer names one place, so `AnyIndex` and
     /// `AnyKey`, which name many, are written as the token `*`.
-    pub fn pointer(&self) -> impl fmt::Display + '_ {
-        Pointer(self)
+    pub fn pointer(&self) -> String {
+        let mut out = String::new();
+        for segment in &self.segments {
+            out.push('/');
+            match segment {
+                Segment::Key(key) => out.push_str(&key.replace('~', "~0").replace('/', "~1")),
+                Segment::Index(item) => out.push_str(&item.to_string()),
+                Segment::AnyIndex | Segment::AnyKey => out.push('*'),
+            }
+        }
+        out
     }
 }
 
@@ -137,45 +152,6 @@ impl fmt::Display for Path {
                 Segment::Index(item) => write!(f, "[{item}]")?,
                 Segment::AnyIndex => f.write_str("[]")?,
                 Segment::AnyKey => write!(f, "{dot}*")?,
-            }
-        }
-        Ok(())
-    }
-}
-
-impl fmt::Display for Dotted<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (index, segment) in self.0.segments.iter().enumerate() {
-            if index > 0 {
-                f.write_str(".")?;
-            }
-            match segment {
-                Segment::Key(key) => f.write_str(key)?,
-                Segment::Index(item) => write!(f, "{item}")?,
-                Segment::AnyIndex => f.write_str("[]")?,
-                Segment::AnyKey => f.write_str("*")?,
-            }
-        }
-        Ok(())
-    }
-}
-
-impl fmt::Display for Pointer<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for segment in &self.0.segments {
-            f.write_str("/")?;
-            match segment {
-                Segment::Key(key) => {
-                    for c in key.chars() {
-                        match c {
-                            '~' => f.write_str("~0")?,
-                            '/' => f.write_str("~1")?,
-                            c => write!(f, "{c}")?,
-                        }
-                    }
-                }
-                Segment::Index(item) => write!(f, "{item}")?,
-                Segment::AnyIndex | Segment::AnyKey => f.write_str("*")?,
             }
         }
         Ok(())

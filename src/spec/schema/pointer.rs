@@ -100,7 +100,7 @@ pub(super) fn resolve<'v, 'a>(
 /// A place as a `$ref` fragment: its JSON pointer (RFC 6901), with every byte a URI
 /// fragment may not hold percent-encoded (RFC 3986).
 pub(crate) fn fragment(place: &Path) -> String {
-    let pointer = place.pointer().to_string();
+    let pointer = place.pointer();
     let mut out = String::with_capacity(pointer.len() + 1);
     out.push('#');
     for byte in pointer.bytes() {
