@@ -46,6 +46,7 @@
 
 use crate::gate::{Rejection, RejectionKind};
 use crate::registry::Outcome;
+use crate::spec::names::Quoted;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -226,9 +227,10 @@ impl fmt::Display for Unrecoverable {
         match &self.tool {
             Some(tool) => write!(
                 f,
-                "Stopped the run: '{tool}' was rejected {} times in a row. A model that \
-                 fails one spec this often rarely succeeds on the next try; check the tool's \
+                "Stopped the run: {} was rejected {} times in a row. A model that fails one \
+                 spec this often rarely succeeds on the next try; check the tool's \
                  declaration. Last rejection ({}): {}",
+                Quoted(tool),
                 self.rejections,
                 self.last.kind().label(),
                 self.last

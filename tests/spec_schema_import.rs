@@ -400,3 +400,12 @@ fn the_first_repeated_key_in_input_order_is_reported_in_short_and_long_objects()
         );
     }
 }
+
+#[test]
+fn a_keyword_is_quoted_like_any_name_a_message_shows() {
+    // An unknown keyword is whatever the file holds: it is escaped to stay on one line.
+    assert_eq!(
+        error(r#"{"type": "string", "max\nLength": 3}"#).to_string(),
+        r"the schema root: 'max\nLength' is not enforced"
+    );
+}

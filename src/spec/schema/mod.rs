@@ -21,6 +21,7 @@ mod keywords;
 mod pointer;
 mod rules;
 
+use super::names::Quoted;
 use super::{Kinds, Schema, SpecError, ToolSpec};
 use crate::json::{ParseError, Path, Value};
 use std::fmt;
@@ -341,7 +342,7 @@ impl fmt::Display for LoadError {
         match self {
             LoadError::Syntax(error) => write!(f, "not valid JSON: {error}"),
             LoadError::Unsupported { path, keyword } => {
-                write!(f, "{}: '{keyword}' is not enforced", place(path))?;
+                write!(f, "{}: {} is not enforced", place(path), Quoted(keyword))?;
                 match keywords::hint(keyword) {
                     Some(hint) => write!(f, " ({hint})"),
                     None => Ok(()),
@@ -353,15 +354,17 @@ impl fmt::Display for LoadError {
                 problem,
             } => write!(
                 f,
-                "{}: '$ref' to '{reference}' {}",
+                "{}: '$ref' to {} {}",
                 place(path),
+                Quoted(reference),
                 problem.explain()
             ),
             LoadError::RefSibling { path, keyword } => write!(
                 f,
-                "{}: '{keyword}' beside '$ref' is ignored by draft-07 but applied by draft \
-                 2020-12; say which with \"$schema\", or move it into 'allOf'",
-                place(path)
+                "{}: {} beside '$ref' is ignored by draft-07 but applied by draft 2020-12; \
+                 say which with \"$schema\", or move it into 'allOf'",
+                place(path),
+                Quoted(keyword)
             ),
             LoadError::Invalid {
                 path,
@@ -370,8 +373,9 @@ impl fmt::Display for LoadError {
                 found,
             } => write!(
                 f,
-                "{}: '{keyword}' must be {expected}; found {found}",
-                place(path)
+                "{}: {} must be {expected}; found {found}",
+                place(path),
+                Quoted(keyword)
             ),
             LoadError::Invalid {
                 path,
@@ -398,10 +402,11 @@ impl fmt::Display for LoadError {
             }
             LoadError::BuiltIn { path, kind } => write!(
                 f,
-                "{}: '{kind}' is a provider's built-in tool; its arguments' schema is not in \
+                "{}: {} is a provider's built-in tool; its arguments' schema is not in \
                  the file, so its calls cannot be checked (declare it as a function tool, \
                  or load leniently to skip it)",
-                place(path)
+                place(path),
+                Quoted(kind)
             ),
             LoadError::DuplicateTool { path, name, first } => write!(
                 f,
@@ -420,9 +425,9 @@ impl fmt::Display for Unenforced {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{}: '{}' is not enforced",
+            "{}: {} is not enforced",
             place(&self.path),
-            self.keyword
+            Quoted(&self.keyword)
         )
     }
 }
