@@ -272,6 +272,8 @@ pub mod result_block;
 pub mod counters;
 pub mod guard;
 
+pub mod turn;
+
 // Re-exports of the gate layer (issue #4).
 pub use envelope::Call;
 pub use gate::{DuplicateTool, Gate};
@@ -282,6 +284,12 @@ pub use result_block::result_block;
 // Re-exports of loop safety (issue #5).
 pub use counters::{Counters, Counts};
 pub use guard::{Guard, Unrecoverable};
+
+// Re-exports of whole turns (issue #10).
+pub use turn::{
+    result_message, AnswerError, Answers, Session, SessionError, Turn, TurnCall, TurnError,
+    TurnForm,
+};
 
 // The README's Rust examples run as doc tests, so the front page cannot drift from the code.
 #[cfg(doctest)]
