@@ -140,7 +140,10 @@ fn an_openai_call_whose_arguments_are_cut_off_keeps_its_id() {
               {"id":"call_A","type":"function","function":{"name":"search_orders","arguments":"{\"customer_id\":\"C-12"}}]}"#,
         )
         .expect("the turn reads");
-    let rejection = turn.calls[0].verdict.as_ref().expect_err("the call is refused");
+    let rejection = turn.calls[0]
+        .verdict
+        .as_ref()
+        .expect_err("the call is refused");
     assert_eq!(rejection.id(), Some("call_A"));
     assert_eq!(
         rejection.to_string(),
@@ -275,7 +278,10 @@ fn gemini_content_and_candidate_alone() {
         "Gemini\ntext No call.",
     );
     // A candidate stopped for safety has no content: no calls, nothing to answer.
-    check(r#"{"candidates":[{"finishReason":"SAFETY","index":0}]}"#, "Gemini");
+    check(
+        r#"{"candidates":[{"finishReason":"SAFETY","index":0}]}"#,
+        "Gemini",
+    );
     check(r#"{"role":"model"}"#, "Gemini");
 }
 
@@ -313,7 +319,10 @@ fn a_call_key_given_twice_is_that_calls_rejection_not_the_turns() {
 #[test]
 fn the_form_says_which_provider_answers() {
     for (raw, form) in [
-        (r#"{"role":"assistant","tool_calls":[]}"#, TurnForm::OpenAiChat),
+        (
+            r#"{"role":"assistant","tool_calls":[]}"#,
+            TurnForm::OpenAiChat,
+        ),
         (r#"{"role":"assistant","content":[]}"#, TurnForm::Anthropic),
         (r#"{"output":[]}"#, TurnForm::Responses),
         (r#"{"parts":[]}"#, TurnForm::Gemini),

@@ -151,7 +151,10 @@ fn call(rng: &mut Rng, shape: Shape, mistake: Mistake, n: usize) -> Expected {
             )
         }
         (Shape::Anthropic, Mistake::Unreadable) => (
-            format!("{{\"type\":\"tool_use\",{}\"input\":{{}}}}", id_member("id")),
+            format!(
+                "{{\"type\":\"tool_use\",{}\"input\":{{}}}}",
+                id_member("id")
+            ),
             "bad_envelope",
         ),
         (Shape::Anthropic, _) => {
@@ -209,7 +212,10 @@ fn call(rng: &mut Rng, shape: Shape, mistake: Mistake, n: usize) -> Expected {
             )
         }
         (Shape::Plain, Mistake::Unreadable) => (
-            format!("{{{}\"tool\":\"get_weather\",\"args\":{{}}}}", id_member("id")),
+            format!(
+                "{{{}\"tool\":\"get_weather\",\"args\":{{}}}}",
+                id_member("id")
+            ),
             "bad_envelope",
         ),
         (Shape::Plain, _) => {
@@ -269,8 +275,12 @@ fn turn(rng: &mut Rng) -> (String, Provider, Vec<Expected>, Vec<String>) {
             let text = format!("note {n}");
             match form {
                 Form::AnthropicMessage | Form::AnthropicContent => {
-                    items.push(format!("{{\"type\":\"text\",\"text\":\"{text}\",\"citations\":null}}"));
-                    items.push("{\"type\":\"thinking\",\"thinking\":\"hm\",\"signature\":\"s\"}".into());
+                    items.push(format!(
+                        "{{\"type\":\"text\",\"text\":\"{text}\",\"citations\":null}}"
+                    ));
+                    items.push(
+                        "{\"type\":\"thinking\",\"thinking\":\"hm\",\"signature\":\"s\"}".into(),
+                    );
                     texts.push(text);
                 }
                 Form::ResponsesOutput | Form::ResponsesObject => {
@@ -401,7 +411,10 @@ fn registry(runs: &Arc<AtomicUsize>) -> Registry {
     registry
         .register(spec, move |args| {
             runs.fetch_add(1, Ordering::SeqCst);
-            Ok(format!("weather in {}", args.get("city").and_then(Value::as_str).unwrap_or("?")))
+            Ok(format!(
+                "weather in {}",
+                args.get("city").and_then(Value::as_str).unwrap_or("?")
+            ))
         })
         .expect("one tool");
     registry
@@ -418,7 +431,9 @@ fn every_call_id_is_answered_exactly_once_in_order() {
         let (raw, provider, expected, texts) = turn(&mut rng);
         let context = format!("seed {} case {case}\n{raw}", rng.seed());
         runs.store(0, Ordering::SeqCst);
-        let outcomes = registry.handle_turn(&raw).unwrap_or_else(|error| panic!("{error}\n{context}"));
+        let outcomes = registry
+            .handle_turn(&raw)
+            .unwrap_or_else(|error| panic!("{error}\n{context}"));
         assert_eq!(outcomes.len(), expected.len(), "{context}");
 
         // Only the valid calls ran, each once.
@@ -432,9 +447,17 @@ fn every_call_id_is_answered_exactly_once_in_order() {
         for (index, (block, call)) in blocks.iter().zip(&expected).enumerate() {
             let (id, is_error, name) = block_facts(block, provider);
             assert_eq!(id, call.id, "call {index}: {context}\n{message}");
-            assert_eq!(is_error, call.kind.is_some(), "call {index}: {context}\n{message}");
+            assert_eq!(
+                is_error,
+                call.kind.is_some(),
+                "call {index}: {context}\n{message}"
+            );
             if provider == Provider::Gemini {
-                assert_eq!(name.as_deref(), Some(call.tool.unwrap_or("unknown")), "{context}");
+                assert_eq!(
+                    name.as_deref(),
+                    Some(call.tool.unwrap_or("unknown")),
+                    "{context}"
+                );
             }
             n_calls += 1;
             n_errors += usize::from(is_error);
@@ -444,7 +467,11 @@ fn every_call_id_is_answered_exactly_once_in_order() {
         let turn = gate.check_turn(&raw).expect("it read above");
         assert_eq!(turn.text, texts, "{context}");
         for (index, (entry, call)) in turn.calls.iter().zip(&expected).enumerate() {
-            let kind = entry.verdict.as_ref().err().map(|rejection| rejection.kind().label());
+            let kind = entry
+                .verdict
+                .as_ref()
+                .err()
+                .map(|rejection| rejection.kind().label());
             assert_eq!(kind, call.kind, "call {index}: {context}");
             assert_eq!(entry.id(), call.id.as_deref(), "call {index}: {context}");
             assert_eq!(entry.tool(), call.tool, "call {index}: {context}");
@@ -458,7 +485,11 @@ fn every_call_id_is_answered_exactly_once_in_order() {
             .accepted()
             .map(|(index, call)| {
                 let city = call.args.get("city").and_then(Value::as_str).unwrap_or("?");
-                (index, call.id.as_deref().map(String::from), format!("weather in {city}"))
+                (
+                    index,
+                    call.id.as_deref().map(String::from),
+                    format!("weather in {city}"),
+                )
             })
             .collect();
         for (index, id, output) in accepted.into_iter().rev() {
@@ -469,7 +500,9 @@ fn every_call_id_is_answered_exactly_once_in_order() {
             .unwrap_or_else(|error| panic!("{error}\n{context}"));
         }
         assert_eq!(answers.unanswered().count(), 0, "{context}");
-        let by_hand = answers.result_message(provider).expect("every call is answered");
+        let by_hand = answers
+            .result_message(provider)
+            .expect("every call is answered");
         assert_eq!(by_hand, message, "{context}");
     }
     println!("{n_calls} calls answered, {n_errors} of them refused");
