@@ -36,7 +36,10 @@
 //! [`Outcome::Rejected`] already stands for two refusals (the call and the model's one
 //! retry), so the default limit stops a run after three turns, six refused calls, on the
 //! same tool. With [`Gate::check_call`](crate::gate::Gate::check_call) and no retry, each
-//! rejection is one step.
+//! rejection is one step. With whole turns ([`Guard::record_turn`], which a
+//! [`Session`](crate::turn::Session) calls), each *turn* is one step per tool, however many of
+//! its calls to that tool were refused: a message with three bad calls to one tool is one
+//! refused turn, not the end of the run.
 //!
 //! # Threads
 //!

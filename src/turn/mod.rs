@@ -198,9 +198,10 @@ const TURN_NESTING: usize = 5;
 impl Gate {
     /// Reads an assistant turn in any provider's form and checks each of its calls.
     ///
-    /// The turn is parsed under the gate's [`Limits`], with its own nesting
-    /// ([`TURN_NESTING`], five levels) added to the depth, so a call is allowed as deep
-    /// inside a turn as alone; each call is then held to the limits as if alone.
+    /// The turn is parsed under the gate's [`Limits`], with its own nesting (five levels, a
+    /// response's `candidates[0].content.parts[i]`) added to the depth, so that a call may
+    /// be as deep inside a turn as alone; each call is then held to the limits as if alone.
+    /// The size limit holds for the turn as a whole.
     ///
     /// ```
     /// use toolgate::{Gate, ToolSpec, Type};
