@@ -390,3 +390,31 @@ fn sessions_can_share_counters() {
     }
     assert_eq!(counters.snapshot().dispatched, 2);
 }
+
+#[test]
+fn a_correction_in_a_stopped_turn_never_runs_and_its_first_try_counts_refused() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let registry = registry(&runs);
+    let mut session = Session::new(Guard::new(2), Arc::new(Counters::new()));
+    session
+        .handle_turn(
+            &registry,
+            &turn(&[("a", "get_weather", NO_CITY), ("b", "search_orders", "{}")]),
+        )
+        .expect("one refused turn each");
+    runs.store(0, Ordering::SeqCst);
+    // get_weather is corrected; search_orders is refused a second turn running: stop.
+    let error = session
+        .handle_turn(
+            &registry,
+            &turn(&[("c", "get_weather", CITY), ("d", "search_orders", "{}")]),
+        )
+        .expect_err("search_orders, two turns in a row");
+    assert!(matches!(error, SessionError::Stopped(_)), "{error}");
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+    let counts = session.end();
+    // a: refused, its correction never ran; b and d: one call refused after its retry.
+    assert_eq!((counts.calls(), counts.rejected_calls), (2, 2), "{counts}");
+    assert_eq!((counts.retries_asked, counts.retries_succeeded), (1, 0));
+    assert_eq!(counts.rejected_by(RejectionKind::SchemaViolation), 3);
+}

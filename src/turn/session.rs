@@ -16,7 +16,8 @@
 //! to one of the names its rejection suggested (the model picked one). A refused call whose
 //! name could not be read (not JSON, no name) is never linked: nothing in the next turn says
 //! which call fixes it. The link is kept in [`TurnCall::corrects`](super::TurnCall), and the
-//! outcome of the correction carries it as its `first_rejection`.
+//! outcome of the correction carries it as its `first_rejection`, while keeping its own id:
+//! the refused call was answered in the previous turn's message.
 //!
 //! Ids do not link calls: every provider gives a new call a new id.
 //!
@@ -90,7 +91,8 @@ pub enum SessionError {
     /// The text is not a turn at all; nothing ran and the session is unchanged.
     Unreadable(TurnError),
     /// The guard ended the run: one tool was refused in too many turns in a row. Nothing of
-    /// this turn ran; its refusals are counted, final.
+    /// this turn ran; its refusals are counted, final (its calls that passed are not: they
+    /// never ran).
     Stopped(Unrecoverable),
 }
 
@@ -159,12 +161,16 @@ impl Session {
             Err(rejection) => Err(rejection),
         });
         if let Err(stop) = self.guard.record_turn(verdicts) {
+            // Every refusal of the turn is final now. A correction that passed never runs,
+            // so the call it corrects ends refused, without a retry that ran.
             self.pending.clear();
             for call in &turn.calls {
-                if let Err(rejection) = &call.verdict {
-                    let outcome = not_retried(rejection.clone(), call.corrects.clone());
-                    self.counters.record(&outcome);
-                }
+                let outcome = match (&call.verdict, &call.corrects) {
+                    (Err(rejection), corrects) => not_retried(rejection.clone(), corrects.clone()),
+                    (Ok(_), Some(first)) => not_retried((**first).clone(), None),
+                    (Ok(_), None) => continue,
+                };
+                self.counters.record(&outcome);
             }
             return Err(SessionError::Stopped(stop));
         }
