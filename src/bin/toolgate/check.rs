@@ -224,9 +224,10 @@ fn check_stream(
 
 /// The line as a whole turn, when it is not one call but reads as a turn.
 ///
-/// Only lines that no call shape fits are tried (no `name` at all, a list, a `"type"` that
-/// is no call's), so a line that is one call, accepted or refused, keeps its one verdict,
-/// and a call is never read twice: every shape the gate reads names its tool.
+/// Only lines that no call shape fits are tried: an object with no `name` and no nested
+/// call, a list, or a `"type"` that is no call's (an Anthropic message's `"message"`). Every
+/// shape of one call has one of those, so a line that is one call, accepted or refused,
+/// keeps its one verdict.
 fn read_turn<'l>(gate: &Gate, line: &'l [u8], rejection: &Rejection) -> Option<Turn<'l>> {
     let Rejection::BadEnvelope { problem, .. } = rejection else {
         return None;
