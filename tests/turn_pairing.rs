@@ -508,3 +508,68 @@ fn every_call_id_is_answered_exactly_once_in_order() {
     println!("{n_calls} calls answered, {n_errors} of them refused");
     assert!(n_errors > 0 && n_errors < n_calls);
 }
+
+/// Broken and reshaped turns: character edits of random turns (cuts, deletions, copies,
+/// swaps, inserted structure) never panic, and a text that still reads as a turn answers
+/// every one of its calls, once, in order.
+#[test]
+fn broken_turns_never_panic_and_a_turn_that_reads_is_answered_whole() {
+    use support::mutate::{mutate, Edit};
+    let mut rng = Rng::from_env();
+    let runs = Arc::new(AtomicUsize::new(0));
+    let registry = registry(&runs);
+    let edits = [
+        Edit::Delete(4),
+        Edit::Insert,
+        Edit::Cut,
+        Edit::Copy(40),
+        Edit::Swap,
+    ];
+    let tokens = [
+        "{",
+        "}",
+        "[",
+        "]",
+        ",",
+        ":",
+        "\"",
+        "null",
+        "\"tool_calls\":",
+        "\"content\":",
+        "\"parts\":",
+        "\"type\":\"tool_use\",",
+        "\"choices\":[",
+        "\"output\":",
+        "\\\"",
+    ];
+    let (mut n_read, mut n_unreadable) = (0, 0);
+    for case in 0..Rng::iters(3000) {
+        let (raw, provider, _, _) = turn(&mut rng);
+        let broken = mutate(&mut rng, &raw, (1, 4), &edits, &tokens);
+        let context = format!("seed {} case {case}\n{broken}", rng.seed());
+        match registry.gate().check_turn(&broken) {
+            Err(error) => {
+                assert!(!error.to_string().is_empty(), "{context}");
+                n_unreadable += 1;
+            }
+            Ok(turn) => {
+                let outcomes = registry.handle_turn(&broken).expect("it read above");
+                assert_eq!(outcomes.len(), turn.calls.len(), "{context}");
+                let message = result_message(&outcomes, provider);
+                let ids: Vec<Option<String>> = blocks(&message, provider)
+                    .iter()
+                    .map(|block| block_facts(block, provider).0)
+                    .collect();
+                let expected: Vec<Option<String>> = turn
+                    .calls
+                    .iter()
+                    .map(|call| call.id().map(String::from))
+                    .collect();
+                assert_eq!(ids, expected, "{context}");
+                n_read += 1;
+            }
+        }
+    }
+    println!("{n_read} broken turns still read, {n_unreadable} refused whole");
+    assert!(n_read > 0 && n_unreadable > 0);
+}
