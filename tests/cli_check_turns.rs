@@ -5,6 +5,7 @@
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 const TOOLS: &str = r#"[
   {"name": "get_weather", "description": "Current weather for a city.",
@@ -13,9 +14,16 @@ const TOOLS: &str = r#"[
      "required": ["city"], "additionalProperties": false}}
 ]"#;
 
+/// Writes the tools to a file of this call's own: tests run in parallel, and one writing a
+/// file another is reading would hand it a half-written one.
 fn tools() -> String {
+    static N_FILES: AtomicUsize = AtomicUsize::new(0);
+    let n = N_FILES.fetch_add(1, Ordering::SeqCst);
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let path = dir.join(format!("cli_check_turns_tools.{}.json", std::process::id()));
+    let path = dir.join(format!(
+        "cli_check_turns_tools.{}.{n}.json",
+        std::process::id()
+    ));
     std::fs::write(&path, TOOLS).expect("the scratch folder is writable");
     path.display().to_string()
 }
