@@ -30,7 +30,7 @@ const MAX_LOCAL_LEN: usize = 64;
 
 /// The longest address: a path (`<` address `>`) is at most 256 octets (RFC 5321
 /// section 4.5.3.1.3), so the address at most 254.
-const MAX_MAILBOX_LEN: usize = 254;
+pub(super) const MAX_MAILBOX_LEN: usize = 254;
 
 /// `email`: an RFC 5321 `Mailbox` within the RFC's length limits.
 pub(super) fn is_mailbox(text: &str) -> bool {

@@ -20,7 +20,7 @@ use super::idna;
 
 /// The longest host name in text: 255 octets on the wire (RFC 1035 section 2.3.4) are
 /// 253 characters (the wire form adds a length byte per label and the root's zero byte).
-const MAX_NAME_LEN: usize = 253;
+pub(super) const MAX_NAME_LEN: usize = 253;
 
 /// The longest label (RFC 1035 section 2.3.4).
 pub(super) const MAX_LABEL_LEN: usize = 63;

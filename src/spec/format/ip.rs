@@ -6,6 +6,10 @@
 //! RFCs disagree: how many groups `::` may stand for, and how the embedded IPv4 address is
 //! written.
 
+/// The longest IPv6 address in text: six groups of four hex digits, then the longest IPv4
+/// address (`ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255`).
+pub(super) const MAX_IPV6_LEN: usize = 45;
+
 /// `ipv4`: RFC 3986 section 3.2.2 `IPv4address` (the dotted-decimal form of RFC 2673
 /// section 3.2): four `dec-octet`s 0 to 255 with no leading zeros, so `010.0.0.1` (which
 /// `inet_aton` reads as octal 8) and shorthands like `127.1` are refused.

@@ -124,6 +124,15 @@ impl Format {
         }
     }
 
+    /// The longest string, in bytes, this format accepts, or `None` if there is no limit
+    /// (a fraction of a second, a duration or a URI can be as long as it likes; a number
+    /// format accepts every string). A consumer that receives a string in pieces can keep
+    /// the pieces of a bounded format in a buffer of this size, and refuse the string as
+    /// soon as it grows past it.
+    pub fn max_len(self) -> Option<usize> {
+        self.row().max_len
+    }
+
     /// True if `text` is a value of this format; always true for a number format
     /// (`int32`, `int64`), which says nothing about strings.
     pub fn accepts_str(self, text: &str) -> bool {
@@ -157,6 +166,7 @@ struct Row {
     name: &'static str,
     phrase: &'static str,
     check: Check,
+    max_len: Option<usize>,
 }
 
 /// A format's checker; its variant is the kind of value the format applies to, so the two
@@ -178,61 +188,73 @@ impl Format {
                 name: "date-time",
                 phrase: "an RFC 3339 date-time such as 2025-01-31T09:30:00Z",
                 check: Check::Text(time::is_date_time),
+                max_len: None,
             },
             Format::Date => Row {
                 name: "date",
                 phrase: "an RFC 3339 date such as 2025-01-31",
                 check: Check::Text(time::is_date),
+                max_len: Some(10),
             },
             Format::Time => Row {
                 name: "time",
                 phrase: "an RFC 3339 time with an offset such as 09:30:00Z",
                 check: Check::Text(time::is_time),
+                max_len: None,
             },
             Format::Duration => Row {
                 name: "duration",
                 phrase: "an ISO 8601 duration such as P1DT12H",
                 check: Check::Text(time::is_duration),
+                max_len: None,
             },
             Format::Email => Row {
                 name: "email",
                 phrase: "an email address such as ana@example.com",
                 check: Check::Text(email::is_mailbox),
+                max_len: Some(email::MAX_MAILBOX_LEN),
             },
             Format::Uri => Row {
                 name: "uri",
                 phrase: "an absolute URI such as https://example.com/orders?id=7",
                 check: Check::Text(uri::is_uri),
+                max_len: None,
             },
             Format::Uuid => Row {
                 name: "uuid",
                 phrase: "a UUID such as 123e4567-e89b-12d3-a456-426614174000",
                 check: Check::Text(is_uuid),
+                max_len: Some(36),
             },
             Format::Ipv4 => Row {
                 name: "ipv4",
                 phrase: "an IPv4 address such as 192.0.2.1",
                 check: Check::Text(ip::is_ipv4),
+                max_len: Some(15),
             },
             Format::Ipv6 => Row {
                 name: "ipv6",
                 phrase: "an IPv6 address such as 2001:db8::1",
                 check: Check::Text(ip::is_ipv6),
+                max_len: Some(ip::MAX_IPV6_LEN),
             },
             Format::Hostname => Row {
                 name: "hostname",
                 phrase: "a host name such as api.example.com",
                 check: Check::Text(hostname::is_hostname),
+                max_len: Some(hostname::MAX_NAME_LEN),
             },
             Format::Int32 => Row {
                 name: "int32",
                 phrase: "an integer from -2147483648 to 2147483647",
                 check: Check::Number(is_int32),
+                max_len: None,
             },
             Format::Int64 => Row {
                 name: "int64",
                 phrase: "an integer from -9223372036854775808 to 9223372036854775807",
                 check: Check::Number(is_int64),
+                max_len: None,
             },
         }
     }
