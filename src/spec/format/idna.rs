@@ -7,7 +7,11 @@
 //! suite's rule is followed here. A label `xn--...` passes when:
 //!
 //! 1. its rest is Punycode (RFC 3492 section 6.2, decoded exactly, overflow refused) that
-//!    decodes to at least one non-ASCII character (RFC 5890 section 2.3.2.1);
+//!    decodes to at least one non-ASCII character (RFC 5890 section 2.3.2.1). Decoded as
+//!    RFC 3492 specifies (a delimiter counts only after a basic code point), Punycode has
+//!    one spelling per label up to letter case, so RFC 5891 section 5.3's check that the
+//!    decoded label encodes back to the same text would refuse nothing more, and is not
+//!    repeated;
 //! 2. the decoded label (the U-label) does not start or end with `-`, nor hold `--` in its
 //!    third and fourth characters (RFC 5891 section 4.2.3.1), and does not start with a
 //!    combining mark (section 4.2.3.2);
@@ -127,7 +131,7 @@ fn punycode_decode(input: &[u8], output: &mut [char]) -> Option<usize> {
     let mut len = 0;
     for &b in basic {
         *output.get_mut(len)? = char::from(b.to_ascii_lowercase());
-        len += 1;
+        len = len.checked_add(1)?;
     }
     let mut n = INITIAL_N;
     let mut i: u32 = 0;
@@ -160,8 +164,8 @@ fn punycode_decode(input: &[u8], output: &mut [char]) -> Option<usize> {
         // `n` starts at 0x80 and only grows, so it is never a basic code point.
         let c = char::from_u32(n)?;
         insert(output, len, usize::try_from(i).ok()?, c)?;
-        len += 1;
-        i += 1;
+        len = len.checked_add(1)?;
+        i = i.checked_add(1)?;
     }
     Some(len)
 }
@@ -169,6 +173,7 @@ fn punycode_decode(input: &[u8], output: &mut [char]) -> Option<usize> {
 /// RFC 3492 section 6.1: the bias adaptation after each decoded delta.
 fn adapt(delta: u32, n_points: u32, first_time: bool) -> u32 {
     let mut delta = if first_time { delta / DAMP } else { delta / 2 };
+    // At most `u32::MAX / 2` plus as much again: no overflow.
     delta += delta / n_points;
     let mut k = 0;
     while delta > ((BASE - T_MIN) * T_MAX) / 2 {

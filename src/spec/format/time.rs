@@ -108,8 +108,7 @@ fn units(scan: &mut Scan<'_>, designators: &[u8]) -> Option<usize> {
             return None;
         }
         next = Some(at + 1);
-        // At most `designators.len()` units pass the order check.
-        n_units += 1;
+        n_units = n_units.checked_add(1)?;
     }
     Some(n_units)
 }
