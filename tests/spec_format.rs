@@ -435,7 +435,7 @@ fn email_is_an_rfc_5321_mailbox() {
             ("ana@[x-tag:content]", "no"),
             ("ana@exämple.com", "no"),
             ("änä@example.com", "no"),
-            ("ana@xn--ls8h.com", "no"),
+            ("ana@xn--ls8h.com", "ok"),
         ],
     );
 }
@@ -600,7 +600,7 @@ fn ipv6_is_rfc_4291_section_2_2() {
 }
 
 #[test]
-fn hostname_is_rfc_1123_with_real_a_labels() {
+fn hostname_is_rfc_1123_with_a_labels_held_to_ldh() {
     let label_63 = "a".repeat(63);
     let label_64 = "a".repeat(64);
     let name_253 = [
@@ -636,28 +636,15 @@ fn hostname_is_rfc_1123_with_real_a_labels() {
             ("exa mple.com", "no"),
             ("example.com\n", "no"),
             ("münchen.de", "no"),
-            // A-labels (RFC 5890 to 5892): decoded and checked.
+            // A-labels are held to the LDH rule only (see hostname.rs): their Punycode is
+            // not decoded.
             ("xn--mnchen-3ya.de", "ok"),
             ("XN--MNCHEN-3YA.de", "ok"),
             ("xn--9n2bp8q.xn--9t4b11yi5a", "ok"),
-            ("xn--zca.com", "ok"),
-            ("xn--ll-0ea", "ok"),
-            ("xn--X", "no"),
-            ("xn--a", "no"),
+            ("xn--X", "ok"),
             ("xn--abc-", "no"),
             ("xn--", "no"),
-            ("xn---abc", "no"),
-            ("xn--ls8h", "no"),
-            ("xn--Mnchen-3ya.de", "ok"),
-            ("xn--hello-zed", "no"),
-            ("xn--abc-fn0a", "no"),
-            ("xn--chb89f", "no"),
-            ("xn--l-gda", "no"),
-            ("XN--aa---o47jg78q", "no"),
-            (
-                "xn--zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz",
-                "no",
-            ),
+            ("xn--ab_c", "no"),
         ],
     );
 }
@@ -991,7 +978,7 @@ fn random_text_never_panics() {
         let text = if rng.chance(1, 3) {
             random_text(&mut rng, &alphabet, 40)
         } else if rng.chance(1, 2) {
-            // An A-label candidate: the Punycode decoder's arithmetic at its limits.
+            // An A-label candidate.
             format!("xn--{}", random_text(&mut rng, &ldh, 59))
         } else {
             // An example with a few characters replaced, inserted or removed.

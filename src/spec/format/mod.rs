@@ -39,11 +39,9 @@
 
 mod email;
 mod hostname;
-mod idna;
 mod ip;
 mod scan;
 mod time;
-mod unicode;
 mod uri;
 
 use crate::json::{Kind, Number};
