@@ -72,6 +72,8 @@ pub const MAX_DEPTH: usize = 64;
 pub struct Pattern {
     source: String,
     program: Program,
+    /// The program's closures, precomputed when it is small enough (see `run.rs`).
+    tables: Option<run::Tables>,
 }
 
 impl Pattern {
@@ -105,6 +107,7 @@ impl Pattern {
         let program = compile::compile(&tree)?;
         Ok(Pattern {
             source: source.to_owned(),
+            tables: run::Tables::build(&program),
             program,
         })
     }
@@ -117,9 +120,7 @@ impl Pattern {
     /// Whether `text` contains a match: the pattern matches somewhere in it, unless it
     /// anchors itself with `^` or `$`. Costs at most [`MAX_STATES`] steps per character.
     pub fn is_match(&self, text: &str) -> bool {
-        let mut matcher = self.matcher();
-        matcher.push_str(text);
-        matcher.finish()
+        run::is_match(self, text)
     }
 
     /// A matcher for text that arrives in parts.
