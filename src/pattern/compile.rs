@@ -146,12 +146,7 @@ impl Compiler {
                     self.patch(jump, Inst::Jump(end));
                 }
             }
-            Node::Repeat {
-                node,
-                min,
-                max,
-                at,
-            } => {
+            Node::Repeat { node, min, max, at } => {
                 let outer_blame = std::mem::replace(&mut self.blame, *at);
                 self.repeat(node, *min, *max, depth)?;
                 self.blame = outer_blame;

@@ -168,10 +168,16 @@ impl fmt::Display for PatternError {
                  end; write \\- for a literal '-'"
             ),
             PatternErrorKind::UnclosedClass => {
-                write!(f, "the class '[' at character {at} is never closed with ']'")
+                write!(
+                    f,
+                    "the class '[' at character {at} is never closed with ']'"
+                )
             }
             PatternErrorKind::UnclosedGroup => {
-                write!(f, "the group '(' at character {at} is never closed with ')'")
+                write!(
+                    f,
+                    "the group '(' at character {at} is never closed with ')'"
+                )
             }
             PatternErrorKind::TooDeep { limit } => write!(
                 f,

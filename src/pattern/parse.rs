@@ -199,10 +199,13 @@ impl Parser {
                 ')' => {
                     if stack.len() < 2 {
                         self.pos = at;
-                        return self.unexpected("an atom, '|' or the end (this ')' closes no group)");
+                        return self
+                            .unexpected("an atom, '|' or the end (this ')' closes no group)");
                     }
                     let Some(group) = stack.pop() else { break };
-                    let Some(parent) = stack.last_mut() else { break };
+                    let Some(parent) = stack.last_mut() else {
+                        break;
+                    };
                     parent.push(group.finish(), true);
                 }
                 '*' | '+' | '?' | '{' => {

@@ -233,7 +233,9 @@ impl Tables {
         let mut accepts = vec![0u64; 128 * n_words];
         for (pc, inst) in program.insts.iter().enumerate() {
             let Inst::Class(id) = inst else { continue };
-            let Some(class) = program.classes.get(usize::from(*id)) else { continue };
+            let Some(class) = program.classes.get(usize::from(*id)) else {
+                continue;
+            };
             for (code, row) in accepts.chunks_mut(n_words.max(1)).enumerate() {
                 let holds = char::from_u32(code as u32).is_some_and(|c| class.contains(c));
                 if let (true, Some(word)) = (holds, row.get_mut(pc / 64)) {
@@ -258,7 +260,9 @@ impl Tables {
 
     /// The `Class` states that take `c`, when `c` is ASCII.
     fn accepts<const W: usize>(&self, c: char) -> Option<&[u64; W]> {
-        let code = usize::try_from(u32::from(c)).ok().filter(|code| *code < 128)?;
+        let code = usize::try_from(u32::from(c))
+            .ok()
+            .filter(|code| *code < 128)?;
         self.accepts.get(code * W..(code + 1) * W)?.try_into().ok()
     }
 }
@@ -325,7 +329,10 @@ impl<const W: usize> States<W> {
             return;
         }
         insert(&mut self.visited, pc);
-        let slot = self.stack.get_mut(*top / 64).and_then(|row| row.get_mut(*top % 64));
+        let slot = self
+            .stack
+            .get_mut(*top / 64)
+            .and_then(|row| row.get_mut(*top % 64));
         if let (Some(slot), Ok(pc)) = (slot, Pc::try_from(pc)) {
             *slot = pc;
             *top += 1;
@@ -378,7 +385,11 @@ impl<const W: usize> Simulation for States<W> {
         };
         // The states that take `c`: from the table for ASCII, else by asking each set.
         let mut takers = self.visited;
-        match pattern.tables.as_ref().and_then(|tables| tables.accepts::<W>(c)) {
+        match pattern
+            .tables
+            .as_ref()
+            .and_then(|tables| tables.accepts::<W>(c))
+        {
             Some(accepts) => {
                 for (word, accepted) in takers.iter_mut().zip(accepts) {
                     *word &= accepted;
