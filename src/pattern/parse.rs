@@ -290,7 +290,8 @@ impl Parser {
                 self.pos += 1;
                 self.group_name()
             }
-            Some(c) if c.is_ascii_alphabetic() || c == '-' => {
+            // ES2025's modifiers `(?i:...)`, and the inline flags of other dialects `(?i)`.
+            Some(c) if "imsx-".contains(c) => {
                 self.error(refuse(Unsupported::Modifiers), at)
             }
             _ => self.unexpected("':', '=', '!' or '<' after '(?'"),
