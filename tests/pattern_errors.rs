@@ -40,7 +40,11 @@ fn what_cannot_run_in_linear_time_is_refused_by_name() {
         ("(?-i:abc)", Unsupported::Modifiers),
     ];
     for (pattern, construct) in refused {
-        assert_eq!(kind(pattern), PatternErrorKind::Unsupported(construct), "{pattern:?}");
+        assert_eq!(
+            kind(pattern),
+            PatternErrorKind::Unsupported(construct),
+            "{pattern:?}"
+        );
     }
     check(
         "(a)\\1",
@@ -117,12 +121,18 @@ fn what_unicode_mode_forbids_is_refused_saying_where_and_what() {
         "expected no digit after \\0 (octal escapes are not ECMA-262's) at character 2, found '1'",
     );
     check("\\x4g", "expected a hex digit at character 3, found 'g'");
-    check("\\u12", "expected a hex digit at character 4, found the end of the pattern");
+    check(
+        "\\u12",
+        "expected a hex digit at character 4, found the end of the pattern",
+    );
     check(
         "\\u{110000}",
         "expected '}' ending a code point at most 10FFFF at character 8, found '0'",
     );
-    check("\\c1", "expected a letter after \\c at character 2, found '1'");
+    check(
+        "\\c1",
+        "expected a letter after \\c at character 2, found '1'",
+    );
     check(
         "*a",
         "the quantifier '*' at character 0 has nothing to repeat (a literal '*' is written \\*)",
@@ -164,8 +174,14 @@ fn what_unicode_mode_forbids_is_refused_saying_where_and_what() {
         "a)",
         "expected an atom, '|' or the end (this ')' closes no group) at character 1, found ')'",
     );
-    check("a(b", "the group '(' at character 1 is never closed with ')'");
-    check("x[ab", "the class '[' at character 1 is never closed with ']'");
+    check(
+        "a(b",
+        "the group '(' at character 1 is never closed with ')'",
+    );
+    check(
+        "x[ab",
+        "the class '[' at character 1 is never closed with ']'",
+    );
     check(
         "(?>a)",
         "expected ':', '=', '!' or '<' after '(?' at character 2, found '>'",
@@ -180,20 +196,29 @@ fn what_unicode_mode_forbids_is_refused_saying_where_and_what() {
          character 3, found '1'",
     );
     // Offsets count characters, not bytes.
-    check("é😀)", "expected an atom, '|' or the end (this ')' closes no group) at character 2, found ')'");
+    check(
+        "é😀)",
+        "expected an atom, '|' or the end (this ')' closes no group) at character 2, found ')'",
+    );
 }
 
 #[test]
 fn the_limits_refuse_just_past_them() {
     let nested = |depth: usize| format!("{}a{}", "(".repeat(depth), ")".repeat(depth));
     assert!(Pattern::new(&nested(MAX_DEPTH)).is_ok());
-    assert_eq!(kind(&nested(MAX_DEPTH + 1)), PatternErrorKind::TooDeep { limit: MAX_DEPTH });
+    assert_eq!(
+        kind(&nested(MAX_DEPTH + 1)),
+        PatternErrorKind::TooDeep { limit: MAX_DEPTH }
+    );
     check(
         &nested(MAX_DEPTH + 1),
         &format!("the group at character {MAX_DEPTH} nests deeper than {MAX_DEPTH} groups"),
     );
     // 100,000 open groups: an error, not a stack overflow.
-    assert_eq!(kind(&"(".repeat(100_000)), PatternErrorKind::TooDeep { limit: MAX_DEPTH });
+    assert_eq!(
+        kind(&"(".repeat(100_000)),
+        PatternErrorKind::TooDeep { limit: MAX_DEPTH }
+    );
 
     // `a{n}` is n states and `Match`.
     let just_fits = format!("a{{{}}}", MAX_STATES - 1);
@@ -231,8 +256,8 @@ fn a_pattern_is_its_source() {
 
 /// Characters pattern syntax gives meaning to, and a few it does not.
 const SYNTAX: &[char] = &[
-    '\\', '(', ')', '[', ']', '{', '}', '|', '*', '+', '?', '.', '^', '$', '-', ',', '<', '>',
-    '=', '!', ':', 'a', 'b', 'd', 'u', 'x', 'k', 'p', 'c', 'B', '0', '1', '9', 'F', '😀', 'é',
+    '\\', '(', ')', '[', ']', '{', '}', '|', '*', '+', '?', '.', '^', '$', '-', ',', '<', '>', '=',
+    '!', ':', 'a', 'b', 'd', 'u', 'x', 'k', 'p', 'c', 'B', '0', '1', '9', 'F', '😀', 'é',
 ];
 
 #[test]
@@ -253,10 +278,16 @@ fn random_pattern_text_never_panics() {
             }
             Err(error) => {
                 n_refused += 1;
-                assert!(error.offset() <= source.chars().count(), "{source:?}: {error}");
+                assert!(
+                    error.offset() <= source.chars().count(),
+                    "{source:?}: {error}"
+                );
                 assert!(!error.to_string().is_empty());
             }
         }
     }
-    println!("{n_ok} random pattern texts compiled, {n_refused} refused (seed {})", rng.seed());
+    println!(
+        "{n_ok} random pattern texts compiled, {n_refused} refused (seed {})",
+        rng.seed()
+    );
 }

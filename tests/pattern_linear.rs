@@ -10,7 +10,12 @@ use toolgate::pattern::Pattern;
 /// `n_states` steps per character.
 fn check(pattern: &str, text: &str, expected: bool) {
     let compiled = Pattern::new(pattern).unwrap_or_else(|error| panic!("{pattern:?}: {error}"));
-    assert_eq!(compiled.is_match(text), expected, "/{pattern}/ on {} chars", text.len());
+    assert_eq!(
+        compiled.is_match(text),
+        expected,
+        "/{pattern}/ on {} chars",
+        text.len()
+    );
     let mut matcher = compiled.matcher();
     for part in text.as_bytes().chunks(4096) {
         matcher.push_str(std::str::from_utf8(part).unwrap_or_default());
@@ -58,7 +63,11 @@ fn nested_pluses_do_not_blow_up() {
     check("^(a+)+$", &format!("{text}b"), false);
     check("(x+x+)+y", &"x".repeat(100_000), false);
     check("^(\\w+\\s?)*$", &format!("{text}!"), false);
-    check("^([a-zA-Z0-9])(([\\-.]|[_]+)?([a-zA-Z0-9]+))*(@)", &text, false);
+    check(
+        "^([a-zA-Z0-9])(([\\-.]|[_]+)?([a-zA-Z0-9]+))*(@)",
+        &text,
+        false,
+    );
 }
 
 #[test]

@@ -9,9 +9,38 @@ use toolgate::pattern::{Matcher, Pattern};
 
 /// Pieces random patterns are made of; sequences that are not valid patterns are skipped.
 const TOKENS: [&str; 32] = [
-    "a", "b", "a", "b", ".", "[ab]", "[^a]", "[a-c]", "\\b", "\\B", "^", "$", "\\s", "\\w",
-    "\\d", "é", "😀", "(", ")", "(?:", "|", "|", "*", "+", "?", "{2}", "{1,3}", "*?", "{0,}",
-    "[^\\s]", "\\u{1F600}", "1",
+    "a",
+    "b",
+    "a",
+    "b",
+    ".",
+    "[ab]",
+    "[^a]",
+    "[a-c]",
+    "\\b",
+    "\\B",
+    "^",
+    "$",
+    "\\s",
+    "\\w",
+    "\\d",
+    "é",
+    "😀",
+    "(",
+    ")",
+    "(?:",
+    "|",
+    "|",
+    "*",
+    "+",
+    "?",
+    "{2}",
+    "{1,3}",
+    "*?",
+    "{0,}",
+    "[^\\s]",
+    "\\u{1F600}",
+    "1",
 ];
 
 const ALPHABET: [char; 9] = ['a', 'b', 'a', 'b', ' ', '\n', 'é', '😀', '1'];
@@ -64,7 +93,11 @@ fn parts_agree_with_the_whole_text() {
         // The same pattern in the middle and large state-set sizes too.
         let padded = |n: usize| format!("(?:\\u{{10FFFF}}{{{n}}}|)(?:{source})");
         let mut patterns = vec![plain];
-        patterns.extend([padded(100), padded(600)].iter().flat_map(|p| Pattern::new(p)));
+        patterns.extend(
+            [padded(100), padded(600)]
+                .iter()
+                .flat_map(|p| Pattern::new(p)),
+        );
         for pattern in patterns {
             n_patterns += 1;
             for _ in 0..20 {

@@ -291,9 +291,7 @@ impl Parser {
                 self.group_name()
             }
             // ES2025's modifiers `(?i:...)`, and the inline flags of other dialects `(?i)`.
-            Some(c) if "imsx-".contains(c) => {
-                self.error(refuse(Unsupported::Modifiers), at)
-            }
+            Some(c) if "imsx-".contains(c) => self.error(refuse(Unsupported::Modifiers), at),
             _ => self.unexpected("':', '=', '!' or '<' after '(?'"),
         }
     }
