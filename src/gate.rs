@@ -11,7 +11,7 @@
 //! without handlers, for command-line checks and external harnesses.
 
 use crate::envelope::{self, Call};
-use crate::json::{Limits, Value};
+use crate::json::{Limits, Path, Value};
 use crate::spec::{LoadError, ToolSpec};
 use crate::suggest;
 use std::fmt;
@@ -131,10 +131,11 @@ impl Gate {
         let specs = crate::spec::load_tools(text)?;
         // `load_tools` already refuses two tools with one name, with their places in the
         // file; this only keeps the gate's own check from being skipped.
+        let tools = Path::root().key("tools");
         Gate::new(specs).map_err(|duplicate| LoadError::DuplicateTool {
-            path: format!("tools[{}]", duplicate.second),
+            path: tools.index(duplicate.second).to_string(),
             name: duplicate.name,
-            first: format!("tools[{}]", duplicate.first),
+            first: tools.index(duplicate.first).to_string(),
         })
     }
 
@@ -169,9 +170,7 @@ impl Gate {
     /// - [`Rejection::ArgumentsNotObject`]: the arguments are not a JSON object.
     /// - [`Rejection::SchemaViolation`]: the arguments break the tool's spec.
     pub fn check_call<'a>(&self, raw: &'a str) -> Result<Call<'a>, Rejection> {
-        let call = envelope::read_call(raw, self.limits)?;
-        self.check_read(&call)?;
-        Ok(call)
+        self.check(raw).map(|(_, call)| call)
     }
 
     /// Like [`Gate::check_call`] for bytes that should be UTF-8 (a line read from a log):
@@ -221,11 +220,12 @@ impl Gate {
     /// # Errors
     /// As [`Gate::check_call`].
     pub fn verdict(&self, raw: &str) -> Result<(), Rejection> {
-        let call = envelope::read_call(raw, self.limits)?;
-        self.check_read(&call).map(drop)
+        self.check(raw).map(drop)
     }
 
-    /// Every gate, returning the index of the tool's spec with the call.
+    /// Every gate, returning the index of the tool's spec with the call: the one path every
+    /// call takes, for [`Gate::check_call`] and for the registry, which needs the index to
+    /// find the handler.
     pub(crate) fn check<'a>(&self, raw: &'a str) -> Result<(usize, Call<'a>), Rejection> {
         let call = envelope::read_call(raw, self.limits)?;
         let index = self.check_read(&call)?;

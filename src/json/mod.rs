@@ -43,15 +43,19 @@
 pub(crate) mod decimal;
 mod error;
 mod event;
+mod keys;
 mod parse;
+mod path;
 mod value;
 mod write;
 
 pub use error::{ErrorKind, Inside, ParseError, Position};
 pub use event::{replay, Event, Sink};
+pub(crate) use keys::repeated_key;
 pub use parse::{parse, parse_bytes, parse_bytes_with, parse_with, Limits};
 pub(crate) use parse::{
     parse_embedded, parse_prefix_into, scan_plain, short_escape, surrogate_pair,
 };
+pub use path::{Path, Segment};
 pub use value::{Kind, Member, Number, Value};
-pub use write::{preview, to_pretty_string, write_escaped_str};
+pub use write::{preview, to_pretty_string, write_escaped_str, PREVIEW_CHARS};

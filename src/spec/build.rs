@@ -32,6 +32,7 @@ mod error;
 pub(crate) use check::check_schema;
 pub use error::{SpecError, SpecErrorKind};
 
+use super::names::is_tool_name;
 use super::{Additional, Bound, Field, Kinds, ObjectType, Schema, ToolSpec, Type};
 use crate::json::{Number, Value};
 
@@ -168,10 +169,9 @@ impl ToolSpecBuilder {
     }
 }
 
-/// Providers require `^[a-zA-Z0-9_-]{1,64}$`.
+/// Providers require `^[a-zA-Z0-9_-]{1,64}$` ([`is_tool_name`]).
 fn check_name(name: &str) -> Result<(), SpecError> {
-    let valid_char = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
-    if (1..=64).contains(&name.len()) && name.bytes().all(valid_char) {
+    if is_tool_name(name) {
         return Ok(());
     }
     Err(SpecError {
@@ -510,17 +510,7 @@ impl IntoNumber for f64 {
     /// Written as Rust's shortest round-trip decimal (`0.5`, `3`), in exponent form only
     /// when very large or small (`1e300`).
     fn into_number(self) -> Result<Number<'static>, f64> {
-        if !self.is_finite() {
-            return Err(self);
-        }
-        let magnitude = self.abs();
-        let text = if magnitude == 0.0 || (1e-6..1e16).contains(&magnitude) {
-            format!("{self}")
-        } else {
-            format!("{self:e}")
-        };
-        // `-0` prints as "-0", valid JSON; every finite f64 prints in the number grammar.
-        Number::from_text(text).ok_or(self)
+        Number::from_f64(self).ok_or(self)
     }
 }
 

@@ -5,12 +5,16 @@
 //! - [`types`]: the data model ([`ToolSpec`], [`Type`], [`Schema`]).
 //! - [`build`]: constructing specs in Rust, and the errors a contradictory spec raises.
 //! - [`validate`]: checking arguments, returning the first [`Violation`].
+//! - [`format`](mod@format): the `format` values enforced, each an exact RFC grammar
+//!   ([`Format`](format::Format)).
 //! - [`schema`]: importing JSON Schema (the subset toolgate enforces; nothing is ignored).
 //! - [`tools_file`]: reading provider tools arrays (Anthropic, OpenAI, Responses, MCP, Gemini).
 //! - [`export`]: writing specs back in each provider's form.
 
 pub mod build;
 pub mod export;
+pub mod format;
+pub(crate) mod names;
 pub mod schema;
 pub mod tools_file;
 pub mod types;

@@ -118,17 +118,17 @@ use crate::json::Value;
 
 /// Values nest at most this many levels of arrays and objects (the parser's default limit
 /// is 128, so parsed arguments always fit).
-pub const MAX_VALUE_DEPTH: usize = 256;
+pub const MAX_VALUE_DEPTH: usize = 2 * crate::json::Limits::DEFAULT_MAX_DEPTH;
 
 /// One validation descends at most this many types deep (each field, item, `$ref` and
 /// alternative is a level).
-pub const MAX_CHECK_DEPTH: usize = 512;
+pub const MAX_CHECK_DEPTH: usize = 2 * MAX_VALUE_DEPTH;
 
 /// One validation checks a value against a type at most this many times.
 pub const STEP_BUDGET: u32 = 1_000_000;
 
 /// Received values are cut to this many characters.
-const RECEIVED_CHARS: usize = 120;
+const RECEIVED_CHARS: usize = crate::json::PREVIEW_CHARS;
 
 impl Schema {
     /// The compiled program (compiled the first time it is asked for).

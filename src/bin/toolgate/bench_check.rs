@@ -59,14 +59,8 @@ pub fn parse_args(mut args: Args) -> Result<Option<Options>, UsageError> {
             Arg::Flag(flag, inline) => match flag.as_str() {
                 "-h" | "--help" => return Ok(None),
                 "--verdicts" => verdicts = true,
-                "--tools" => {
-                    let value = args.value(&flag, inline)?;
-                    set_once(&args, &mut tools, "--tools", value)?;
-                }
-                "--passes" => {
-                    let value = args.value(&flag, inline)?;
-                    set_once(&args, &mut passes, "--passes", value)?;
-                }
+                "--tools" => args.value_once(&flag, inline, &mut tools)?,
+                "--passes" => args.value_once(&flag, inline, &mut passes)?,
                 _ => return Err(args.unknown(&flag)),
             },
             Arg::Positional(path) => set_once(&args, &mut calls, "CALLS.jsonl", path)?,

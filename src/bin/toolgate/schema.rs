@@ -2,7 +2,7 @@
 //! form toolgate reads into one provider's form, through the same specs the gate checks
 //! with, so the schema a model is sent and the check its calls meet cannot drift apart.
 
-use crate::args::{set_once, Arg, Args, UsageError};
+use crate::args::{Arg, Args, UsageError};
 use crate::tools;
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -47,14 +47,8 @@ pub fn parse_args(mut args: Args) -> Result<Option<Options>, UsageError> {
         match arg {
             Arg::Flag(flag, inline) => match flag.as_str() {
                 "-h" | "--help" => return Ok(None),
-                "--tools" => {
-                    let value = args.value(&flag, inline)?;
-                    set_once(&args, &mut tools, "--tools", value)?;
-                }
-                "--to" => {
-                    let value = args.value(&flag, inline)?;
-                    set_once(&args, &mut to, "--to", value)?;
-                }
+                "--tools" => args.value_once(&flag, inline, &mut tools)?,
+                "--to" => args.value_once(&flag, inline, &mut to)?,
                 _ => return Err(args.unknown(&flag)),
             },
             Arg::Positional(word) => {

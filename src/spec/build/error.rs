@@ -4,6 +4,7 @@
 //! place (the tool, and the path of the type inside its arguments), so the place is stored
 //! once and the condition is an enum carrying its data ([`SpecErrorKind`]).
 
+use super::super::names::Quoted;
 use super::super::{Bound, Kinds};
 use std::fmt;
 
@@ -13,9 +14,11 @@ use std::fmt;
 pub struct SpecError {
     /// The tool's name as given; `""` when checking a schema on its own.
     pub(crate) tool: String,
-    /// Where in the arguments' schema: field names joined by dots, `[]` for an array's
-    /// items, `*` for the values of an open map, `propertyNames`, `anyOf[1]` (and `oneOf`,
-    /// `allOf`), `$defs.Name` for a definition; `""` for the arguments object itself.
+    /// Where in the arguments' schema, as a [`Path`](crate::json::Path) in its location
+    /// form: field names joined by dots (quoted when not plain, `["a b"]`), `[]` for an
+    /// array's items, `*` for the values of an open map, `propertyNames`, `anyOf[1]` (and
+    /// `oneOf`, `allOf`), `$defs.Name` for a definition; `""` for the arguments object
+    /// itself.
     pub(crate) path: String,
     /// What is wrong.
     pub(crate) kind: SpecErrorKind,
@@ -48,7 +51,8 @@ pub enum SpecErrorKind {
     ValueOfWrongKind {
         /// `enum` or `const`.
         keyword: &'static str,
-        /// The value, as compact JSON (cut at 120 characters).
+        /// The value, as compact JSON (cut at
+        /// [`PREVIEW_CHARS`](crate::json::PREVIEW_CHARS) characters).
         value: String,
         /// The kinds the type accepts.
         accepts: Kinds,
@@ -153,7 +157,7 @@ impl fmt::Display for SpecError {
                 "the arguments must be an object, but the schema accepts {accepts}"
             ),
             SpecErrorKind::DuplicateField { field } => {
-                write!(f, "field '{}' is declared twice", field.escape_debug())
+                write!(f, "field {} is declared twice", Quoted(field))
             }
             SpecErrorKind::EmptyEnum => f.write_str("enum lists no value, so nothing is accepted"),
             SpecErrorKind::ValueOfWrongKind {
@@ -216,9 +220,9 @@ impl fmt::Display for SpecError {
             ),
             SpecErrorKind::ReferenceCycle { definition } => write!(
                 f,
-                "definition '{}' refers to itself without descending into a field or an \
+                "definition {} refers to itself without descending into a field or an \
                  item, so checking it would never end",
-                definition.escape_debug()
+                Quoted(definition)
             ),
             SpecErrorKind::TooDeep { limit } => {
                 write!(f, "types nest deeper than {limit} levels")

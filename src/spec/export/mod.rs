@@ -70,8 +70,8 @@ pub enum Provider {
 pub struct ExportError {
     /// The tool.
     pub tool: String,
-    /// Where in its arguments (`filters.limit`, `items[]`, `$defs.Address`; empty for the
-    /// arguments object itself).
+    /// Where in its arguments, as a [`Path`](crate::json::Path) in its location form
+    /// (`filters.limit`, `items[]`, `$defs.Address`; empty for the arguments object itself).
     pub path: String,
     /// What strict mode cannot say there.
     pub problem: StrictProblem,
@@ -215,8 +215,9 @@ fn parameters(spec: &ToolSpec, strict: bool) -> (Value<'static>, Option<bool>) {
     }
 }
 
-/// An object with these members, in this order.
-fn object(members: Vec<(&'static str, Value<'static>)>) -> Value<'static> {
+/// An object with these members, in this order, keyed by fixed names: the JSON toolgate
+/// writes itself (tools arrays here, result blocks in [`crate::result_block`]).
+pub(crate) fn object(members: Vec<(&'static str, Value<'static>)>) -> Value<'static> {
     Value::Object(
         members
             .into_iter()

@@ -20,6 +20,7 @@
 //! out.
 
 use super::ExportError;
+use crate::json::{Path, Segment};
 use crate::spec::{Additional, Kinds, Schema, ToolSpec, Type};
 
 /// What strict mode cannot say.
@@ -42,21 +43,19 @@ pub enum StrictProblem {
 /// An [`ExportError`] naming the tool, the place and the [`StrictProblem`].
 pub(super) fn strict_schema(spec: &ToolSpec) -> Result<Schema, ExportError> {
     let mut schema = spec.params.clone();
-    let fail = |path: String, problem| ExportError {
+    let fail = |(path, problem): (Path, StrictProblem)| ExportError {
         tool: spec.name.clone(),
-        path,
+        path: path.to_string(),
         problem,
     };
-    strict_type(&mut schema.root, String::new(), 0)
-        .map_err(|(path, problem)| fail(path, problem))?;
+    strict_type(&mut schema.root, Path::root(), 0).map_err(fail)?;
     for (name, ty) in &mut schema.defs {
-        strict_type(ty, format!("$defs.{name}"), 0)
-            .map_err(|(path, problem)| fail(path, problem))?;
+        strict_type(ty, Path::root().key("$defs").key(name.as_str()), 0).map_err(fail)?;
     }
     Ok(schema)
 }
 
-fn strict_type(ty: &mut Type, path: String, depth: usize) -> Result<(), (String, StrictProblem)> {
+fn strict_type(ty: &mut Type, path: Path, depth: usize) -> Result<(), (Path, StrictProblem)> {
     let fail = |problem| Err((path.clone(), problem));
     if depth > crate::spec::MAX_SCHEMA_DEPTH {
         return fail(StrictProblem::Keyword("depth"));
@@ -92,7 +91,7 @@ fn strict_type(ty: &mut Type, path: String, depth: usize) -> Result<(), (String,
             return fail(StrictProblem::OpenObject);
         }
         for field in &mut rules.fields {
-            strict_type(&mut field.ty, join(&path, &field.name), depth + 1)?;
+            strict_type(&mut field.ty, path.key(&field.name), depth + 1)?;
             if !field.required {
                 field.required = true;
                 field.ty = std::mem::take(&mut field.ty).nullable();
@@ -100,19 +99,10 @@ fn strict_type(ty: &mut Type, path: String, depth: usize) -> Result<(), (String,
         }
     }
     if let Some(items) = &mut ty.array.items {
-        strict_type(items, format!("{path}[]"), depth + 1)?;
+        strict_type(items, path.with(Segment::AnyIndex), depth + 1)?;
     }
     for (index, branch) in ty.any_of.iter_mut().enumerate() {
-        strict_type(branch, join(&path, &format!("anyOf[{index}]")), depth + 1)?;
+        strict_type(branch, path.key("anyOf").index(index), depth + 1)?;
     }
     Ok(())
-}
-
-/// A field path as the builder's errors write it (`filters.limit`, `items[]`).
-fn join(path: &str, name: &str) -> String {
-    if path.is_empty() {
-        name.to_string()
-    } else {
-        format!("{path}.{name}")
-    }
 }

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 
 /// Nesting this deep compares as unequal instead of recursing further; every value the
 /// validator sees has passed its own depth check, so this bounds only hand-built values.
-const MAX_DEPTH: usize = 512;
+const MAX_DEPTH: usize = super::MAX_CHECK_DEPTH;
 
 /// Objects up to this size compare member by member; larger ones sort their names first.
 const PAIRWISE_OBJECT: usize = 32;

@@ -7,12 +7,11 @@
 //! then each value in the order its first byte arrives), so that a failing alternative
 //! inside a passing `anyOf` costs nothing, and so that no event needs to be kept. Only a
 //! refusal is placed: [`Failure::locate`] walks the value to that ordinal, which gives the
-//! path and the received text. This file is also the one place a path is spelt
-//! (`items.2.sku`).
+//! path (a [`Path`], in its dotted form: `items.2.sku`) and the received text.
 
 use super::program::{Assertion, ObjectRules};
 use super::{MAX_VALUE_DEPTH, RECEIVED_CHARS, STEP_BUDGET};
-use crate::json::Value;
+use crate::json::{Path, Segment, Value};
 use crate::spec::{Kinds, Rule, Violation};
 use std::borrow::Cow;
 use std::fmt;
@@ -127,7 +126,7 @@ impl<'s> Failure<'s> {
             }),
         };
         Violation {
-            path: path.to_string(),
+            path: path.dotted(),
             rule: Box::new(self.rule(key)),
             received,
         }
@@ -233,64 +232,43 @@ fn keyword_rule(assertion: &Assertion) -> Rule {
     }
 }
 
-/// A place in a value: the keys and indices from the root, printed dotted (`items.2.sku`;
-/// empty for the root). The one path type of the validator.
-#[derive(Debug, Default)]
-pub(super) struct Path<'v> {
-    segments: Vec<Segment<'v>>,
-}
-
-#[derive(Debug)]
-enum Segment<'v> {
-    Key(&'v str),
-    Index(usize),
-}
-
-impl fmt::Display for Path<'_> {
-    /// Segments joined by dots; a dot follows only a non-empty path, so an empty key at
-    /// the root does not start the path with one (`0`, not `.0`).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut empty = true;
-        for segment in &self.segments {
-            let text = match segment {
-                Segment::Key(key) => Cow::Borrowed(*key),
-                Segment::Index(index) => Cow::Owned(index.to_string()),
-            };
-            if !empty {
-                f.write_str(".")?;
-            }
-            f.write_str(&text)?;
-            empty = empty && text.is_empty();
-        }
-        Ok(())
-    }
-}
-
 /// The value at pre-order `ordinal` in `root` and its path, walking with an explicit stack
 /// (as deep as the validation itself went: values past [`MAX_VALUE_DEPTH`] are numbered
 /// but never the subject of a failure other than the too-deep container itself).
-fn find<'v>(root: &'v Value<'_>, ordinal: usize) -> (Path<'v>, Option<&'v Value<'v>>) {
-    // Each open container and its next child; `path` holds one segment per open
-    // container below the root, and one for the value being looked at.
+fn find<'v>(root: &'v Value<'_>, ordinal: usize) -> (Path, Option<&'v Value<'v>>) {
+    // A step from a container to a child, borrowed until the path is built.
+    #[derive(Clone, Copy)]
+    enum Step<'v> {
+        Key(&'v str),
+        Index(usize),
+    }
+    // Each open container, the step that leads into it from its parent, and its next child.
     struct Open<'v, 'a> {
         value: &'v Value<'a>,
+        step: Option<Step<'v>>,
         next: usize,
     }
-    let mut path = Path::default();
+    let segment = |step: Step<'_>| match step {
+        Step::Key(key) => Segment::Key(key.to_owned()),
+        Step::Index(index) => Segment::Index(index),
+    };
     let mut stack: Vec<Open<'v, '_>> = Vec::new();
-    let mut current: &Value<'_> = root;
+    let (mut current, mut step): (&Value<'_>, Option<Step<'v>>) = (root, None);
     let mut seen = 0usize;
     loop {
         if seen == ordinal {
-            return (path, Some(shorten(current)));
+            let steps = stack.iter().filter_map(|open| open.step).chain(step);
+            return (steps.map(segment).collect(), Some(shorten(current)));
         }
         seen = seen.saturating_add(1);
-        if matches!(current, Value::Array(_) | Value::Object(_)) && stack.len() <= MAX_VALUE_DEPTH {
+        let container = matches!(current, Value::Array(_) | Value::Object(_));
+        if container && stack.len() <= MAX_VALUE_DEPTH {
             stack.push(Open {
                 value: current,
+                step: step.take(),
                 next: 0,
             });
-        } else if matches!(current, Value::Array(_) | Value::Object(_)) {
+        } else if container {
             // Deeper than the validation looked: count what lies inside, in pre-order.
             seen = seen.saturating_add(count_inside(current));
         }
@@ -298,30 +276,25 @@ fn find<'v>(root: &'v Value<'_>, ordinal: usize) -> (Path<'v>, Option<&'v Value<
         // has one, closing those that are done.
         loop {
             let Some(open) = stack.last_mut() else {
-                return (path, None);
+                return (Path::root(), None);
             };
             let child = match open.value {
                 Value::Array(items) => items
                     .get(open.next)
-                    .map(|item| (Segment::Index(open.next), item)),
+                    .map(|item| (Step::Index(open.next), item)),
                 Value::Object(members) => members
                     .get(open.next)
-                    .map(|(key, item)| (Segment::Key(key.as_ref()), item)),
+                    .map(|(key, item)| (Step::Key(key.as_ref()), item)),
                 _ => None,
             };
             match child {
-                Some((segment, item)) => {
-                    if let Some(open) = stack.last_mut() {
-                        open.next += 1;
-                    }
-                    path.segments.truncate(stack.len() - 1);
-                    path.segments.push(segment);
-                    current = item;
+                Some((next_step, item)) => {
+                    open.next += 1;
+                    (current, step) = (item, Some(next_step));
                     break;
                 }
                 None => {
                     stack.pop();
-                    path.segments.truncate(stack.len().saturating_sub(1));
                 }
             }
         }
