@@ -12,7 +12,9 @@ use super::kinds::Shape;
 use super::name::same_name;
 use super::program::{AdditionalRule, Assertion, FieldRule, Node, ObjectRules, Program};
 use super::report::{Broken, Fail};
-use super::run::{rank, Frame, Key, Link, Request, Slot, SlotKind, State, Validation};
+use super::run::{
+    narrow, rank, widen, Frame, Key, Link, Request, Slot, SlotKind, State, Validation,
+};
 use super::scalar::{string_end_breaks, to_u64, Scalar};
 use crate::json::Value;
 use crate::spec::Kinds;
@@ -30,8 +32,8 @@ const OTHERS: u64 = 4 << 36;
 const PAIRWISE_KEYS: usize = 32;
 const PAIRWISE_ITEMS: usize = 32;
 
-fn sub(phase: u64, index: usize) -> u64 {
-    phase | to_u64(index).min((1 << 36) - 1)
+fn sub(phase: u64, index: impl TryInto<u64>) -> u64 {
+    phase | index.try_into().unwrap_or(u64::MAX).min((1 << 36) - 1)
 }
 
 /// Bits of [`Check::stopped`](super::run::Check): phases that count steps only up to their
@@ -77,9 +79,9 @@ impl<'s, 'a> Validation<'s, 'a> {
                         }
                         check.state = State::Object {
                             rules,
-                            position,
+                            position: narrow(position),
                             seen: 0,
-                            bits,
+                            bits: narrow(bits),
                             next_field: 0,
                         };
                         if frame.primary.is_none() {
@@ -99,7 +101,6 @@ impl<'s, 'a> Validation<'s, 'a> {
     /// name is checked against `propertyNames`; and step 1 looks for a repeat.
     #[inline(never)]
     pub(super) fn key(&mut self, key: Cow<'a, str>) {
-        // Left empty by the member before (its value took them).
         self.requests.clear();
         let Some(frame) = self.frames.last_mut() else {
             return;
@@ -122,22 +123,24 @@ impl<'s, 'a> Validation<'s, 'a> {
             let Some(check) = self.checks.get_mut(index) else {
                 continue;
             };
+            let depth = check.depth + 1;
             let State::Object {
                 rules,
                 position,
-                mut seen,
+                seen,
                 bits,
                 next_field,
-            } = check.state
+            } = &mut check.state
             else {
                 continue;
             };
-            let (node, slot) = match field_index(&rules.fields, &key, next_field) {
+            let (rules, position) = (*rules, *position);
+            let (node, kind, slot_index) = match field_index(&rules.fields, &key, *next_field) {
                 Some(field) => {
                     let mask = 1u64 << (field % 64);
                     let word = match field.checked_sub(64) {
-                        None => Some(&mut seen),
-                        Some(beyond) => self.bits.get_mut(bits + beyond / 64),
+                        None => Some(seen),
+                        Some(beyond) => self.bits.get_mut(widen(*bits) + beyond / 64),
                     };
                     if let Some(word) = word {
                         if primary == Some(index) {
@@ -145,20 +148,14 @@ impl<'s, 'a> Validation<'s, 'a> {
                         }
                         *word |= mask;
                     }
-                    check.state = State::Object {
-                        rules,
-                        position,
-                        seen,
-                        bits,
-                        next_field: field + 1,
-                    };
-                    if !check.wants(rank(position, sub(FIELDS, field))) {
-                        continue;
-                    }
+                    *next_field = narrow(field + 1);
                     let Some(rule) = rules.fields.get(field) else {
                         continue;
                     };
-                    (rule.node, (SlotKind::Field, field))
+                    if check.fail.is_some() && !check.wants(rank(position, sub(FIELDS, field))) {
+                        continue;
+                    }
+                    (rule.node, SlotKind::Field, field)
                 }
                 None => match rules.additional {
                     AdditionalRule::Forbidden => {
@@ -172,23 +169,22 @@ impl<'s, 'a> Validation<'s, 'a> {
                         if !check.wants(rank(position, sub(OTHERS, member))) {
                             continue;
                         }
-                        (node, (SlotKind::Additional, member))
+                        (node, SlotKind::Additional, member)
                     }
                 },
             };
-            let request = Request {
+            self.requests.ask(Request {
                 node: program.node(node),
-                depth: check.depth + 1,
+                depth,
                 link: Link::Member {
-                    parent: index,
+                    parent: narrow(index),
                     slot: Slot {
-                        kind: slot.0,
+                        kind,
                         position,
-                        index: slot.1,
+                        index: narrow(slot_index),
                     },
                 },
-            };
-            self.requests.ask(request);
+            });
         }
         // A declared field seen for the first time repeats nothing.
         if declared_repeat != Some(false) {
@@ -226,11 +222,11 @@ impl<'s, 'a> Validation<'s, 'a> {
                 node: self.program.node(names),
                 depth,
                 link: Link::Member {
-                    parent: index,
+                    parent: narrow(index),
                     slot: Slot {
                         kind: SlotKind::Name,
                         position,
-                        index: member,
+                        index: narrow(member),
                     },
                 },
             });
@@ -342,11 +338,11 @@ impl<'s, 'a> Validation<'s, 'a> {
                             node: program.node(*items),
                             depth: check.depth + 1,
                             link: Link::Member {
-                                parent,
+                                parent: narrow(parent),
                                 slot: Slot {
                                     kind: SlotKind::Item,
-                                    position,
-                                    index,
+                                    position: narrow(position),
+                                    index: narrow(index),
                                 },
                             },
                         });
@@ -361,20 +357,20 @@ impl<'s, 'a> Validation<'s, 'a> {
     /// go to the container's check that asked for it.
     pub(super) fn member_done(
         &mut self,
-        parent: usize,
+        parent: u32,
         slot: Slot,
         fail: Option<Fail<'s>>,
         cost: u64,
     ) {
         let program = self.program;
-        let Some(check) = self.checks.get_mut(parent) else {
+        let Some(check) = self.checks.get_mut(widen(parent)) else {
             return;
         };
         let (sub_rank, stop) = match slot.kind {
             SlotKind::Field => (sub(FIELDS, slot.index), 0),
             SlotKind::Additional => (sub(OTHERS, slot.index), STOPPED_OTHERS),
             SlotKind::Name => (sub(NAMES, slot.index), STOPPED_NAMES),
-            SlotKind::Item => (to_u64(slot.index), STOPPED_ITEMS),
+            SlotKind::Item => (u64::from(slot.index), STOPPED_ITEMS),
         };
         if check.stopped & stop != 0 {
             return;
@@ -383,9 +379,9 @@ impl<'s, 'a> Validation<'s, 'a> {
         if let Some(fail) = fail {
             let fail = match slot.kind {
                 SlotKind::Name => {
-                    let kinds = names_kinds(program, check.node, slot.position);
+                    let kinds = names_kinds(program, check.node, widen(slot.position));
                     let object = self.frames.last().map_or(0, |frame| frame.ordinal);
-                    fail.of_name(object, slot.index, kinds)
+                    fail.of_name(object, widen(slot.index), kinds)
                 }
                 _ => fail,
             };
@@ -488,7 +484,7 @@ impl<'s, 'a> Validation<'s, 'a> {
                     } => {
                         let word = |w: usize| match w.checked_sub(1) {
                             None => Some(seen),
-                            Some(beyond) => bits.get(start + beyond).copied(),
+                            Some(beyond) => bits.get(widen(start) + beyond).copied(),
                         };
                         first_missing(rules, word).map(|field| {
                             let name = rules.fields.get(field).map_or("", |f| f.name.as_str());
@@ -531,7 +527,8 @@ fn names_kinds(program: &Program, node: &Node, position: usize) -> Kinds {
 
 /// The declared field named `key`, trying the one after the last match first (models
 /// mostly write fields in declaration order).
-fn field_index(fields: &[FieldRule], key: &str, next: usize) -> Option<usize> {
+fn field_index(fields: &[FieldRule], key: &str, next: u32) -> Option<usize> {
+    let next = widen(next);
     match fields.get(next) {
         Some(field) if same_name(&field.name, key) => Some(next),
         _ => fields.iter().position(|field| same_name(&field.name, key)),

@@ -5,7 +5,7 @@
 use super::kinds::Shape;
 use super::program::{Assertion, Node, NodeId};
 use super::report::{Broken, Fail};
-use super::run::{rank, Check, Link, Validation};
+use super::run::{rank, widen, Check, Link, Validation};
 use crate::spec::Kinds;
 
 /// The nodes an assertion applies to the same value, in order (none for most).
@@ -29,7 +29,7 @@ impl<'s, 'a> Validation<'s, 'a> {
         if !check.node.applies_others || check.fail.is_some() {
             return;
         }
-        let (node, mut next, mut cost) = (check.node, check.edges.0, check.cost);
+        let (node, mut next, mut cost) = (check.node, widen(check.edges.0), check.cost);
         let mut result = None;
         for (position, assertion) in node.assertions.iter().enumerate() {
             let ids = parts(assertion);
@@ -182,7 +182,7 @@ impl<'s, 'a> Validation<'s, 'a> {
             match check.link {
                 Link::Root => return true,
                 Link::Member { parent, .. } => {
-                    if let Some(slot) = failed.get_mut(parent) {
+                    if let Some(slot) = failed.get_mut(widen(parent)) {
                         *slot = true;
                     }
                 }
@@ -200,7 +200,7 @@ impl<'s, 'a> Validation<'s, 'a> {
         if !check.node.applies_others {
             return false;
         }
-        let mut next = check.edges.0;
+        let mut next = widen(check.edges.0);
         check.node.assertions.iter().any(|assertion| {
             let n = parts(assertion).len();
             let first = next;

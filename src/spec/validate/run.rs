@@ -118,14 +118,14 @@ pub(super) struct Frame {
 pub(super) struct Check<'s> {
     pub(super) node: &'s Node,
     /// Types descended to reach it (see [`MAX_CHECK_DEPTH`]).
-    pub(super) depth: usize,
+    pub(super) depth: u32,
     pub(super) link: Link,
     /// The first failure so far by rank.
     pub(super) fail: Option<(u64, Fail<'s>)>,
     /// Steps, as a depth-first validator would count them (see the module docs).
     pub(super) cost: u64,
     /// The checks its combinators apply: `edges[start..start + len]`.
-    pub(super) edges: (usize, usize),
+    pub(super) edges: (u32, u32),
     /// It failed at its value's first event, before any rule that needs more of it.
     pub(super) settled: bool,
     pub(super) state: State<'s>,
@@ -142,10 +142,10 @@ pub(super) enum State<'s> {
     /// after the last one matched (members mostly come in declaration order).
     Object {
         rules: &'s ObjectRules,
-        position: usize,
+        position: u32,
         seen: u64,
-        bits: usize,
-        next_field: usize,
+        bits: u32,
+        next_field: u32,
     },
     /// A string in parts: which allowed strings of `enum` and `const` it can still become.
     Strings {
@@ -162,7 +162,7 @@ pub(super) enum Link {
     /// A combinator's part: the combinator reads it.
     Applied,
     /// A member or item: to the container's check `parent`.
-    Member { parent: usize, slot: Slot },
+    Member { parent: u32, slot: Slot },
 }
 
 /// Which member rule of a container's check a member's result answers.
@@ -170,9 +170,9 @@ pub(super) enum Link {
 pub(super) struct Slot {
     pub(super) kind: SlotKind,
     /// The place of the rule in its node (the first part of the rank).
-    pub(super) position: usize,
-    /// The field, member or item index.
-    pub(super) index: usize,
+    pub(super) position: u32,
+    /// The field, member or item index (saturating: no value holds 2^32 members).
+    pub(super) index: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -187,7 +187,7 @@ pub(super) enum SlotKind {
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Request<'s> {
     pub(super) node: &'s Node,
-    pub(super) depth: usize,
+    pub(super) depth: u32,
     pub(super) link: Link,
 }
 
@@ -210,7 +210,7 @@ impl<'s> Requests<'s> {
     }
 
     pub(super) fn ask(&mut self, request: Request<'s>) {
-        self.plain &= !request.node.applies_others && request.depth < MAX_CHECK_DEPTH;
+        self.plain &= !request.node.applies_others && widen(request.depth) < MAX_CHECK_DEPTH;
         if self.first.is_none() {
             self.first = Some(request);
         } else {
@@ -251,15 +251,25 @@ impl<'s> Requests<'s> {
 /// At most this many checks are open at once; past it the validation is too complex.
 const MAX_OPEN_CHECKS: usize = 1 << 16;
 
+/// `n` as a compact index (indices past `u32::MAX` saturate: no value is that large).
+pub(super) fn narrow(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// A compact index as a `usize`.
+pub(super) fn widen(n: u32) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
+}
+
 /// A failure's rank within its check: its assertion's place, then a sub-order (a member or
 /// item index, or a phase of the object rules and an index).
-pub(super) fn rank(position: usize, sub: u64) -> u64 {
-    let position = u64::try_from(position).unwrap_or(u64::MAX).min(0xff_ffff);
+pub(super) fn rank(position: impl TryInto<u64>, sub: u64) -> u64 {
+    let position = position.try_into().unwrap_or(u64::MAX).min(0xff_ffff);
     (position << 40) | sub.min((1 << 40) - 1)
 }
 
 impl<'s> Check<'s> {
-    fn new(node: &'s Node, depth: usize, link: Link) -> Check<'s> {
+    fn new(node: &'s Node, depth: u32, link: Link) -> Check<'s> {
         Check {
             node,
             depth,
@@ -619,7 +629,7 @@ impl<'s, 'a> Validation<'s, 'a> {
             return None;
         }
         let mut check = Check::new(request.node, request.depth, request.link);
-        if request.depth >= MAX_CHECK_DEPTH {
+        if widen(request.depth) >= MAX_CHECK_DEPTH {
             // As deep as checks go: refused before anything is looked at, costing no step.
             check.cost = 0;
             check.settle(
@@ -667,7 +677,7 @@ impl<'s, 'a> Validation<'s, 'a> {
         }
         let len = self.edges.len() - start;
         if let Some(check) = self.checks.get_mut(index) {
-            check.edges = (start, len);
+            check.edges = (narrow(start), narrow(len));
         }
     }
 
