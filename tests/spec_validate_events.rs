@@ -532,3 +532,79 @@ fn strings_in_parts_and_the_streaming_refusal_agree_with_the_whole_check() {
     println!("{n_early} values refused before their last event");
     assert!(n_early > 100);
 }
+
+/// Feeds `events` one by one and returns after which ones the validation said refused.
+fn refusals(schema: &Schema, events: Vec<Event<'static>>) -> Vec<bool> {
+    let mut validation = schema.validation();
+    events
+        .into_iter()
+        .map(|event| {
+            let _ = validation.event(event, 0);
+            validation.refused()
+        })
+        .collect()
+}
+
+fn key(name: &'static str) -> Event<'static> {
+    Event::Key(Cow::Borrowed(name))
+}
+
+#[test]
+fn a_prefix_is_refused_exactly_once_no_ending_could_be_accepted() {
+    let schema = Schema::from_json_schema(
+        &json::parse(
+            r#"{"type": "object", "additionalProperties": false, "required": ["city"],
+                "properties": {"city": {"type": "string", "maxLength": 5},
+                               "units": {"enum": ["metric", "imperial"]}}}"#,
+        )
+        .unwrap_or_else(|e| panic!("{e}")),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    // `{"city": 42`: a wrong kind at the value's first byte.
+    let events = vec![Event::ObjectStart, key("city"), Event::Number(num("42"))];
+    assert_eq!(refusals(&schema, events), [false, false, true]);
+    // `{"colour"`: an unknown field once its key is complete.
+    assert_eq!(
+        refusals(&schema, vec![Event::ObjectStart, key("colour")]),
+        [false, true]
+    );
+    // `{"city": "Oslo, N`: a string past `maxLength`, while it still arrives.
+    let events = vec![
+        Event::ObjectStart,
+        key("city"),
+        Event::StringStart,
+        Event::StringPart("Oslo"),
+        Event::StringChar(','),
+        Event::StringPart(" N"),
+    ];
+    assert_eq!(
+        refusals(&schema, events),
+        [false, false, false, false, false, true]
+    );
+    // `{"units": "me` can still become "metric"; `{"units": "mi` can become nothing.
+    let start = || vec![Event::ObjectStart, key("units"), Event::StringStart];
+    let mut events = start();
+    events.push(Event::StringPart("me"));
+    assert_eq!(refusals(&schema, events), [false, false, false, false]);
+    let mut events = start();
+    events.extend([Event::StringChar('m'), Event::StringChar('i')]);
+    assert_eq!(
+        refusals(&schema, events),
+        [false, false, false, false, true]
+    );
+    // A missing required field can still arrive until the object ends.
+    assert_eq!(
+        refusals(&schema, vec![Event::ObjectStart, Event::ObjectEnd]),
+        [false, true]
+    );
+    // And a valid value is never refused.
+    let events = vec![
+        Event::ObjectStart,
+        key("city"),
+        Event::String("Oslo"),
+        key("units"),
+        Event::String("metric"),
+        Event::ObjectEnd,
+    ];
+    assert_eq!(refusals(&schema, events), [false; 6]);
+}

@@ -73,20 +73,25 @@
 //! alternatives can make the work grow exponentially with depth). A step is one type
 //! checked against one value, counted as a depth-first validator that stops at the first
 //! failure and at the first matching `anyOf` alternative would count it (so the budget ends
-//! the same validations it always has); the checks actually run are bounded by the same
-//! budget. Hitting a limit is a violation ([`Rule::TooDeep`], [`Rule::TooComplex`]), never a
-//! pass.
+//! the same validations it always has, except that a declared field after a failing one
+//! still counts); when it runs out, the violation is reported at the innermost value whose
+//! check passed the budget. The checks actually run are bounded by the same budget, and at
+//! most 65,536 are open at once. Hitting a limit is a violation ([`Rule::TooDeep`],
+//! [`Rule::TooComplex`]), never a pass.
 //!
 //! # Allocation
 //!
-//! On success, nothing is allocated for a value that nests at most 8 containers deep, whose
-//! objects have at most 16 members that their type does not declare and whose `uniqueItems`
-//! arrays hold at most 8 scalar items; past those sizes the working stacks move to the heap
-//! (objects past 32 undeclared members and unique arrays past 32 items also keep a hash
-//! index, so that no check is quadratic). Arrays and objects compared whole (by an `enum`
-//! or `const` that lists containers, or as items of a `uniqueItems` array) are built as
-//! values. A refusal allocates its [`Violation`]: [`Failure::locate`] finds the path and
-//! the received value in the value itself.
+//! On success, nothing is allocated for a value that nests at most 8 containers deep,
+//! whose open values need at most 8 checks at once (a type, and those its combinators
+//! apply), whose objects have at most 8 members their type does not declare and whose
+//! `uniqueItems` arrays hold at most 8 scalar items; past those sizes the working stacks
+//! move to the heap (objects past 32 undeclared members and unique arrays past 32 items also
+//! keep a hash index, so that no check is quadratic). Arrays and objects compared whole (by
+//! an `enum` or `const` that lists containers, or as items of a `uniqueItems` array), keys
+//! that arrived escaped and are not declared, and strings in parts that are unique items,
+//! are kept as owned values. A refusal allocates its [`Violation`]: [`Failure::locate`]
+//! finds the path (a [`Path`](crate::json::Path), in its dotted form) and the received
+//! value in the value itself.
 //!
 //! [`Rule::AnyOf`]: super::Rule::AnyOf
 //! [`Rule::OneOf`]: super::Rule::OneOf
