@@ -12,6 +12,7 @@
 
 use crate::envelope::{self, Call};
 use crate::json::{Limits, Path, Value};
+use crate::spec::tool_name::{aliases, fits_every_mapped_rule};
 use crate::spec::{LoadError, ToolSpec};
 use crate::suggest;
 use std::fmt;
@@ -52,6 +53,11 @@ pub struct Gate {
     specs: Vec<ToolSpec>,
     /// `(name, index into specs)`, sorted by name: the name gate is a binary search.
     by_name: Vec<(String, usize)>,
+    /// `(mapped name, index into specs)`: the names a mapping export sends in place of the
+    /// tools' own ([`tool_name`](crate::spec::tool_name)), found only when a name is not a
+    /// tool's own. Empty unless some tool's name breaks a provider's rule. Invariant: the
+    /// [`aliases`] of `specs`' names, in order, recomputed whenever a spec is added.
+    aliases: Vec<(String, usize)>,
     limits: Limits,
 }
 
@@ -97,6 +103,7 @@ impl Gate {
         Gate {
             specs: Vec::new(),
             by_name: Vec::new(),
+            aliases: Vec::new(),
             limits: Limits::default(),
         }
     }
@@ -118,7 +125,16 @@ impl Gate {
         };
         self.by_name
             .insert(position, (spec.name().to_owned(), self.specs.len()));
+        // A new name may need an alias, or take the name an earlier tool's alias had.
+        let remap = !fits_every_mapped_rule(spec.name()) || !self.aliases.is_empty();
         self.specs.push(spec);
+        if remap {
+            let names: Vec<&str> = self.specs.iter().map(ToolSpec::name).collect();
+            self.aliases = aliases(&names)
+                .into_iter()
+                .map(|alias| (alias.name, alias.tool))
+                .collect();
+        }
         Ok(())
     }
 
@@ -251,17 +267,25 @@ impl Gate {
         })
     }
 
+    /// The index of the tool named `name`, or sent as `name` by a mapping export.
     fn index_of(&self, name: &str) -> Option<usize> {
         // A handful of tools: comparing lengths first rejects most names without touching
         // their bytes, which beats the ordered comparisons of a binary search.
-        if self.specs.len() <= LINEAR_SEARCH_UP_TO {
-            return self.specs.iter().position(|spec| spec.name() == name);
-        }
-        self.by_name
-            .binary_search_by(|(candidate, _)| candidate.as_str().cmp(name))
-            .ok()
-            .and_then(|position| self.by_name.get(position))
-            .map(|(_, index)| *index)
+        let own = if self.specs.len() <= LINEAR_SEARCH_UP_TO {
+            self.specs.iter().position(|spec| spec.name() == name)
+        } else {
+            self.by_name
+                .binary_search_by(|(candidate, _)| candidate.as_str().cmp(name))
+                .ok()
+                .and_then(|position| self.by_name.get(position))
+                .map(|(_, index)| *index)
+        };
+        own.or_else(|| {
+            self.aliases
+                .iter()
+                .find(|(alias, _)| alias == name)
+                .map(|(_, index)| *index)
+        })
     }
 }
 
@@ -277,7 +301,7 @@ pub fn check_object(spec: &ToolSpec, call: &Call<'_>) -> Result<(), Rejection> {
         Value::Object(_) => Ok(()),
         other => Err(Rejection::ArgumentsNotObject {
             id: call.id.as_deref().map(String::from),
-            tool: spec.name().to_owned(),
+            tool: called_name(spec, call),
             found: other.kind(),
             received: crate::json::preview(other, PREVIEW_CHARS),
         }),
@@ -296,7 +320,18 @@ pub fn check_args(spec: &ToolSpec, call: &Call<'_>) -> Result<(), Rejection> {
     spec.validate(&call.args)
         .map_err(|violation| Rejection::SchemaViolation {
             id: call.id.as_deref().map(String::from),
-            tool: spec.name().to_owned(),
+            tool: called_name(spec, call),
             violation,
         })
+}
+
+/// The name a rejection gives the tool: the one the model used, which is the spec's own or
+/// the name a mapping export sent it as (the model reads its own name back; Gemini's answer
+/// must carry a name it declared).
+fn called_name(spec: &ToolSpec, call: &Call<'_>) -> String {
+    if call.name.is_empty() {
+        spec.name().to_owned()
+    } else {
+        call.name.clone().into_owned()
+    }
 }

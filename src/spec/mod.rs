@@ -16,14 +16,19 @@ pub mod export;
 pub mod format;
 pub(crate) mod names;
 pub mod schema;
+pub mod tool_name;
 pub mod tools_file;
 pub mod types;
 pub mod validate;
 pub mod violation;
 
 pub use build::SpecError;
-pub use export::{check_strict, export_tool, export_tools, ExportError, Provider, StrictProblem};
+pub use export::{
+    check_strict, export, export_tool, export_tools, Export, ExportError, ExportNote,
+    ExportOptions, ExportRefusal, OpenObjects, Provider, StrictProblem,
+};
 pub use schema::{LoadError, RefProblem, Unenforced, MAX_SCHEMA_DEPTH};
+pub use tool_name::{NameMap, NameRule};
 pub use tools_file::{
     load_tools, load_tools_from_value, load_tools_from_value_lenient, load_tools_lenient,
     MAX_TOOLS_FILE_BYTES,

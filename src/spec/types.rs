@@ -12,7 +12,8 @@ use std::fmt;
 /// A tool's contract: its name, what it does, and the arguments it takes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolSpec {
-    /// Invariant: matches `^[a-zA-Z0-9_-]{1,64}$`, what every provider accepts.
+    /// Invariant: [`NameRule::MCP`](crate::spec::NameRule::MCP) accepts it (1 to 128
+    /// characters of `A-Za-z0-9_.-`); each export checks its provider's own rule.
     pub(crate) name: String,
     /// What the tool does and when to use it: the model reads this to choose the tool.
     pub(crate) description: String,
