@@ -221,19 +221,28 @@ impl Gate {
     /// Every gate, returning the index of the tool's spec with the call: the one path every
     /// call takes, for [`Gate::check_call`] and for the registry, which needs the index to
     /// find the handler.
+    ///
+    /// The call returned is the one the tool receives: a `null` that gate 3 read as absent
+    /// (strict mode's "not given" for an optional field, see
+    /// [`Schema::remove_absent_nulls`](crate::spec::Schema::remove_absent_nulls)) is removed
+    /// from its arguments here, the one place every accepted call passes.
     pub(crate) fn check<'a>(&self, raw: &'a str) -> Result<(usize, Call<'a>), Rejection> {
-        let call = envelope::read_call(raw, self.limits)?;
-        let index = self.check_read(&call)?;
+        let mut call = envelope::read_call(raw, self.limits)?;
+        let (index, spec, read_absent) = self.check_read(&call)?;
+        if read_absent {
+            spec.params().remove_absent_nulls(&mut call.args);
+        }
         Ok((index, call))
     }
 
-    /// The gates after the envelope, on a call already read: the index of the tool's spec.
-    /// The call is only borrowed, so it is moved once, from the envelope to the caller.
-    fn check_read(&self, call: &Call<'_>) -> Result<usize, Rejection> {
+    /// The gates after the envelope, on a call already read: the index of the tool's spec,
+    /// the spec, and whether gate 3 read a `null` as absent. The call is only borrowed, so
+    /// it is moved once, from the envelope to the caller.
+    fn check_read(&self, call: &Call<'_>) -> Result<(usize, &ToolSpec, bool), Rejection> {
         let (index, spec) = self.check_name(call)?;
         check_object(spec, call)?;
-        check_args(spec, call)?;
-        Ok(index)
+        let read_absent = check_spec(spec, call)?;
+        Ok((index, spec, read_absent))
     }
 
     /// Gate 1, *is the name registered?* A model that invents or misspells a tool name
@@ -312,12 +321,21 @@ pub fn check_object(spec: &ToolSpec, call: &Call<'_>) -> Result<(), Rejection> {
 /// (required fields present, amounts in range, an enum value it knows); the model, which
 /// produced the arguments token by token, may not have kept it. The answer names the first
 /// broken rule with its dotted path and the value received, which is exactly what the model
-/// must change.
+/// must change. A `null` for an optional field whose schema refuses it is "not given", as
+/// the strict export tells the model to send it (see
+/// [`Schema::remove_absent_nulls`](crate::spec::Schema::remove_absent_nulls)).
 ///
 /// # Errors
 /// [`Rejection::SchemaViolation`] with the spec's first violation.
 pub fn check_args(spec: &ToolSpec, call: &Call<'_>) -> Result<(), Rejection> {
-    spec.validate(&call.args)
+    check_spec(spec, call).map(|_| ())
+}
+
+/// [`check_args`], and whether a `null` was read as absent (then the tool must receive the
+/// arguments without it).
+fn check_spec(spec: &ToolSpec, call: &Call<'_>) -> Result<bool, Rejection> {
+    spec.params()
+        .validate_noting_absent(&call.args)
         .map_err(|violation| Rejection::SchemaViolation {
             id: call.id.as_deref().map(String::from),
             tool: called_name(spec, call),

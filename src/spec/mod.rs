@@ -11,6 +11,7 @@
 //! - [`tools_file`]: reading provider tools arrays (Anthropic, OpenAI, Responses, MCP, Gemini).
 //! - [`export`]: writing specs back in each provider's form.
 
+mod absent;
 pub mod build;
 pub mod export;
 pub mod format;
