@@ -294,6 +294,7 @@
 
 // Floors, bottom up: each module uses only the ones above it in this list.
 pub mod json;
+pub mod pattern;
 
 pub mod spec;
 pub use spec::{ToolSpec, Type};
