@@ -202,8 +202,8 @@ impl NameMap {
 
 /// Every name a mapping export may send in place of a tool's own, for the tools `names`
 /// (in order): for each mapped rule, in [`NameRule::MAPPED`] order, and each name it
-/// refuses, in list order, the name made to fit, with `_2`, `_3`… added until it is taken
-/// by no tool and no earlier alias. A function of the ordered names alone, so the export
+/// refuses, in list order, the name made to fit, with `_2`, `_3`… added until no tool has
+/// it and no earlier alias of another tool. A function of the ordered names alone, so the export
 /// and the gate find the same map.
 pub(crate) fn aliases(names: &[&str]) -> Vec<Alias> {
     let mut aliases: Vec<Alias> = Vec::new();
@@ -217,9 +217,13 @@ pub(crate) fn aliases(names: &[&str]) -> Vec<Alias> {
             if rule.accepts(name) {
                 continue;
             }
+            // The same tool may have the same alias under two rules (a long name cut to
+            // 64 letters fits both): only another tool's name or alias takes it.
             let taken = |candidate: &str| {
                 declared.binary_search(&candidate).is_ok()
-                    || aliases.iter().any(|alias| alias.name == candidate)
+                    || aliases
+                        .iter()
+                        .any(|alias| alias.name == candidate && alias.tool != tool)
             };
             let base = rule.fit(name);
             let mut candidate = base.clone();

@@ -114,9 +114,9 @@ pub fn run(options: &Options) -> ExitCode {
         Err(refusal) => {
             let fix = match refusal {
                 ExportRefusal::Name { .. } => {
-                    " (--map-names sends it under a name the form accepts)"
+                    "; --map-names sends it under a name the form accepts"
                 }
-                ExportRefusal::OpenObjects(_) => " (without --no-close they are closed)",
+                ExportRefusal::OpenObjects(_) => "; without --no-close they are closed",
                 _ => "",
             };
             eprintln!("toolgate schema: {refusal}{fix}");

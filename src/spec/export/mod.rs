@@ -497,6 +497,10 @@ impl fmt::Display for ExportError {
             StrictProblem::Keyword(keyword) => {
                 format!("'{keyword}', which strict mode does not support")
             }
+            StrictProblem::UnknownKeyword => {
+                "a keyword no JSON Schema draft defines, which strict mode does not support"
+                    .to_string()
+            }
         };
         write!(f, "{}: {place} has no OpenAI strict form: {why}", self.tool)
     }

@@ -12,7 +12,8 @@
 //!   only `{}`, a different contract rather than the forgotten keyword;
 //! - a value of no named kind (no `type`, `anyOf` or `$ref`), or one that accepts nothing;
 //! - `oneOf`, `allOf`, `propertyNames`, `minLength`, `maxLength` and `uniqueItems`, which
-//!   OpenAI's strict mode does not support.
+//!   OpenAI's strict mode does not support, and any keyword kept from a lenient load but
+//!   `pattern`, which it does.
 //!
 //! An open object that declares its fields (`properties` without `"additionalProperties":
 //! false`, the common case in plain JSON Schema) is closed, and its path returned, so that
@@ -27,6 +28,7 @@
 
 use super::ExportError;
 use crate::json::{Path, Segment};
+use crate::spec::schema::known_keyword;
 use crate::spec::{Additional, Kinds, Schema, ToolSpec, Type};
 
 /// What strict mode cannot say.
@@ -41,6 +43,9 @@ pub enum StrictProblem {
     Nothing,
     /// A keyword strict mode does not support.
     Keyword(&'static str),
+    /// A keyword no JSON Schema draft defines, kept from a lenient load: strict mode
+    /// supports only the keywords it lists.
+    UnknownKeyword,
 }
 
 /// The spec's arguments schema in strict form, and the paths of the open objects it closed
@@ -84,6 +89,18 @@ fn strict_type(
         if present {
             return fail(StrictProblem::Keyword(keyword));
         }
+    }
+    // Keywords kept from a lenient load: strict mode supports `pattern`, and refuses a
+    // schema with any keyword it does not list.
+    if let Some((keyword, _)) = ty
+        .annotations
+        .iter()
+        .find(|(keyword, _)| keyword != "pattern")
+    {
+        return fail(match known_keyword(keyword) {
+            Some(keyword) => StrictProblem::Keyword(keyword),
+            None => StrictProblem::UnknownKeyword,
+        });
     }
     if ty.kinds == Kinds::NONE {
         return fail(StrictProblem::Nothing);

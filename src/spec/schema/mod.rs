@@ -28,6 +28,7 @@ use std::fmt;
 
 pub(crate) use graph::find_cycle;
 pub(crate) use import::{import_schema, Dialect};
+pub(crate) use keywords::known_keyword;
 pub(crate) use pointer::fragment;
 
 /// How deeply schemas may nest (each `properties`, `items`, `anyOf` entry… is one level).
