@@ -72,7 +72,10 @@ impl Gen<'_> {
                         Node::Bool
                     }
                 }
-                _ => Node::Const(*self.rng.pick(WORDS)),
+                _ => {
+                    let word: &&'static str = self.rng.pick(WORDS);
+                    Node::Const(word)
+                }
             }
         } else {
             match self.rng.below(5) {
@@ -197,7 +200,7 @@ fn accepts_null(node: &Node) -> bool {
 
 /// One call a strict-mode model may send for `node`, and the value the handler must then
 /// receive: `(sent, received)`, as JSON text.
-fn call(rng: &mut Rng, node: &Node, defs: &[Node], depth: usize) -> (String, String) {
+fn call(rng: &mut Rng, node: &Node, defs: &[Node]) -> (String, String) {
     let same = |text: String| (text.clone(), text);
     match node {
         Node::Str(None) => same(format!("{:?}", rng.pick(WORDS))),
@@ -219,7 +222,7 @@ fn call(rng: &mut Rng, node: &Node, defs: &[Node], depth: usize) -> (String, Str
                     sent.push(format!("{key}:null"));
                     continue;
                 }
-                let (value, seen) = call(rng, &field.node, defs, depth + 1);
+                let (value, seen) = call(rng, &field.node, defs);
                 sent.push(format!("{key}:{value}"));
                 received.push(format!("{key}:{seen}"));
             }
@@ -231,7 +234,7 @@ fn call(rng: &mut Rng, node: &Node, defs: &[Node], depth: usize) -> (String, Str
         Node::Array(item, min, max) => {
             let n = rng.range(*min, *max);
             let (sent, received): (Vec<String>, Vec<String>) =
-                (0..n).map(|_| call(rng, item, defs, depth + 1)).unzip();
+                (0..n).map(|_| call(rng, item, defs)).unzip();
             (
                 format!("[{}]", sent.join(",")),
                 format!("[{}]", received.join(",")),
@@ -239,17 +242,17 @@ fn call(rng: &mut Rng, node: &Node, defs: &[Node], depth: usize) -> (String, Str
         }
         Node::AnyOf(branches) => {
             let branch = rng.pick(branches);
-            call(rng, branch, defs, depth + 1)
+            call(rng, branch, defs)
         }
         Node::Ref(index) => match defs.get(*index) {
-            Some(def) => call(rng, def, defs, depth + 1),
+            Some(def) => call(rng, def, defs),
             None => same("null".into()),
         },
         Node::Nullable(inner) => {
             if rng.chance(1, 3) {
                 same("null".into())
             } else {
-                call(rng, inner, defs, depth + 1)
+                call(rng, inner, defs)
             }
         }
     }
@@ -316,7 +319,7 @@ fn every_call_a_strict_model_may_send_is_accepted_and_read_as_declared() {
             .unwrap_or_else(|e| panic!("{e}"));
 
         for _ in 0..20 {
-            let (args, expected) = call(&mut rng, &root, &defs, 0);
+            let (args, expected) = call(&mut rng, &root, &defs);
             let raw = format!(
                 r#"{{"id":"call_1","type":"function","function":{{"name":"{sent_name}","arguments":{}}}}}"#,
                 toolgate::json::Value::from(args.clone())
