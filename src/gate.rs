@@ -170,7 +170,8 @@ impl Gate {
         &self.specs
     }
 
-    /// The spec named `name`, if registered.
+    /// The spec named `name`, if registered, or the one a mapping export sends as `name`
+    /// (see [`tool_name`](crate::spec::tool_name)).
     pub fn spec(&self, name: &str) -> Option<&ToolSpec> {
         self.index_of(name).and_then(|index| self.specs.get(index))
     }
@@ -248,7 +249,9 @@ impl Gate {
     /// Gate 1, *is the name registered?* A model that invents or misspells a tool name
     /// cannot be helped by running anything; it needs the names that exist. So the answer
     /// lists them all when there are few, and the closest by edit distance when there are
-    /// many, so the model can pick one on its next try.
+    /// many, so the model can pick one on its next try. A name a mapping export sent in
+    /// place of a tool's own (`github_create_issue` for `github.create_issue`) is that tool:
+    /// the model calls what it was shown.
     ///
     /// # Errors
     /// [`Rejection::UnknownTool`].

@@ -186,7 +186,7 @@ impl Registry {
 
     /// The request's tools array in `provider`'s form, derived from the same specs the gate
     /// checks, so what the model is told and what is enforced cannot drift apart. (For the
-    /// notes, or to map names the provider refuses, call [`export`](crate::spec::export) on
+    /// notes, or to map names the provider refuses, call [`export_tools_with`](crate::spec::export_tools_with) on
     /// [`Gate::specs`]: the gate accepts the mapped names.)
     ///
     /// # Errors

@@ -7,8 +7,8 @@
 
 use toolgate::json::Value;
 use toolgate::spec::{
-    check_strict, export, load_tools, ExportNote, ExportOptions, ExportRefusal, OpenObjects,
-    Provider, StrictProblem, ToolSpec,
+    check_strict, export_tools_with, load_tools, ExportNote, ExportOptions, ExportRefusal,
+    OpenObjects, Provider, StrictProblem, ToolSpec,
 };
 use toolgate::Gate;
 
@@ -60,8 +60,8 @@ fn a_strict_export_closes_every_open_object_and_names_each() {
     let specs = specs(OPEN);
     assert_eq!(check_strict(&specs[0]), Ok(expected_paths()));
     for provider in [Provider::OpenAiStrict, Provider::ResponsesStrict] {
-        let exported =
-            export(&specs, provider, ExportOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+        let exported = export_tools_with(&specs, provider, ExportOptions::default())
+            .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
             exported.notes,
             [ExportNote::Closed(OpenObjects {
@@ -83,8 +83,8 @@ fn a_strict_export_closes_every_open_object_and_names_each() {
         // The strict reading is a fixed point: read back and exported again, nothing is
         // left to close, and the JSON is the same.
         let back = specs_of(&exported.tools);
-        let again =
-            export(&back, provider, ExportOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+        let again = export_tools_with(&back, provider, ExportOptions::default())
+            .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(again.tools, exported.tools);
         assert_eq!(again.notes, []);
     }
@@ -102,7 +102,7 @@ fn refusing_to_close_names_every_open_object() {
         ..ExportOptions::default()
     };
     for provider in [Provider::OpenAiStrict, Provider::ResponsesStrict] {
-        let refusal = export(&specs, provider, options).unwrap_err();
+        let refusal = export_tools_with(&specs, provider, options).unwrap_err();
         assert_eq!(
             refusal,
             ExportRefusal::OpenObjects(OpenObjects {
@@ -119,7 +119,8 @@ fn refusing_to_close_names_every_open_object() {
     }
     // The option is about strict forms only; the plain forms say the schema as it is.
     for provider in [Provider::OpenAi, Provider::Responses, Provider::Anthropic] {
-        let exported = export(&specs, provider, options).unwrap_or_else(|e| panic!("{e}"));
+        let exported =
+            export_tools_with(&specs, provider, options).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(exported.notes, []);
         assert_eq!(specs_of(&exported.tools), specs);
     }
@@ -146,7 +147,7 @@ fn objects_that_declare_nothing_keep_the_fallback() {
             (error.path.as_str(), error.problem),
             (path, StrictProblem::OpenObject)
         );
-        let exported = export(&specs, Provider::OpenAiStrict, ExportOptions::default())
+        let exported = export_tools_with(&specs, Provider::OpenAiStrict, ExportOptions::default())
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(exported.notes, [ExportNote::NotStrict(error.clone())]);
         assert_eq!(
@@ -168,7 +169,7 @@ fn every_call_the_closed_form_allows_the_open_declaration_accepts() {
     let specs = specs(OPEN);
     let gate = Gate::new(specs.clone()).unwrap_or_else(|e| panic!("{e}"));
     let strict = specs_of(
-        &export(&specs, Provider::OpenAiStrict, ExportOptions::default())
+        &export_tools_with(&specs, Provider::OpenAiStrict, ExportOptions::default())
             .unwrap_or_else(|e| panic!("{e}"))
             .tools,
     );

@@ -3,8 +3,8 @@
 //! loads back (leniently) as the same specs with the same list of what is not enforced.
 
 use toolgate::spec::{
-    check_strict, export, export_tools, load_tools, load_tools_lenient, ExportNote, ExportOptions,
-    Provider, StrictProblem, ToolSpec,
+    check_strict, export_tools, export_tools_with, load_tools, load_tools_lenient, ExportNote,
+    ExportOptions, Provider, StrictProblem, ToolSpec,
 };
 
 /// A zip code with a `pattern`, an array with `contains`, and a `patternProperties` map
@@ -102,7 +102,7 @@ fn strict_forms_and_gemini_carry_a_pattern_and_fall_back_for_the_rest() {
         (error.path.as_str(), error.problem),
         ("tags", StrictProblem::Keyword("contains"))
     );
-    let strict = export(&specs, Provider::OpenAiStrict, ExportOptions::default())
+    let strict = export_tools_with(&specs, Provider::OpenAiStrict, ExportOptions::default())
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(strict.notes, [ExportNote::NotStrict(error)]);
     assert_eq!(

@@ -4,8 +4,8 @@
 //! answer uses the name the model used and pairs with the call's id.
 
 use toolgate::spec::{
-    export, export_tool, export_tools, load_tools, ExportNote, ExportOptions, ExportRefusal,
-    NameRule, Provider,
+    export_tool, export_tools, export_tools_with, load_tools, ExportNote, ExportOptions,
+    ExportRefusal, NameRule, Provider,
 };
 use toolgate::{Gate, Outcome, Registry, ToolSpec, Type};
 
@@ -137,7 +137,8 @@ fn a_mapped_name_fits_the_rule_and_never_collides() {
         spec(&long),
         spec("1password.lookup"),
     ];
-    let exported = export(&specs, Provider::OpenAi, MAP).unwrap_or_else(|e| panic!("{e}"));
+    let exported =
+        export_tools_with(&specs, Provider::OpenAi, MAP).unwrap_or_else(|e| panic!("{e}"));
     let mapped: Vec<(&str, &str)> = exported.names.iter().collect();
     let cut = "a".repeat(64);
     assert_eq!(
@@ -181,7 +182,7 @@ fn a_mapped_name_fits_the_rule_and_never_collides() {
         }
     );
     // Gemini maps only what its own rule refuses.
-    let gemini = export(&specs, Provider::Gemini, MAP).unwrap_or_else(|e| panic!("{e}"));
+    let gemini = export_tools_with(&specs, Provider::Gemini, MAP).unwrap_or_else(|e| panic!("{e}"));
     let mapped: Vec<(&str, &str)> = gemini.names.iter().collect();
     let gemini_cut = "a".repeat(64);
     assert_eq!(
@@ -193,7 +194,8 @@ fn a_mapped_name_fits_the_rule_and_never_collides() {
     );
     // Nothing to map: the map is empty, the export the same as without mapping.
     let plain = [spec("search_orders")];
-    let exported = export(&plain, Provider::OpenAi, MAP).unwrap_or_else(|e| panic!("{e}"));
+    let exported =
+        export_tools_with(&plain, Provider::OpenAi, MAP).unwrap_or_else(|e| panic!("{e}"));
     assert!(exported.names.is_empty() && exported.notes.is_empty());
     assert_eq!(Ok(exported.tools), export_tools(&plain, Provider::OpenAi),);
 }
@@ -214,8 +216,8 @@ fn a_call_under_the_mapped_name_reaches_the_tool_and_its_answer_pairs_with_the_i
             })
             .unwrap_or_else(|e| panic!("{e}"));
     }
-    let exported =
-        export(registry.gate().specs(), Provider::OpenAi, MAP).unwrap_or_else(|e| panic!("{e}"));
+    let exported = export_tools_with(registry.gate().specs(), Provider::OpenAi, MAP)
+        .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(exported.names.sent_name("a.b"), Some("a_b_2"));
     let raw = r#"{"id":"call_9","type":"function","function":{"name":"github_create_issue","arguments":"{\"title\":\"Crash\"}"}}"#;
     let outcome = registry.handle_tool_call_or_decline(raw, |_| None);
@@ -277,7 +279,8 @@ fn a_later_tool_takes_its_own_name_back_from_an_earlier_alias() {
             .register(spec(name), |_| Ok(String::new()))
             .unwrap_or_else(|e| panic!("{e}"));
         gate_specs.push(spec(name));
-        let exported = export(&gate_specs, Provider::OpenAi, MAP).unwrap_or_else(|e| panic!("{e}"));
+        let exported =
+            export_tools_with(&gate_specs, Provider::OpenAi, MAP).unwrap_or_else(|e| panic!("{e}"));
         let alias = exported
             .names
             .sent_name("a.b")

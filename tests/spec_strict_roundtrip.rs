@@ -10,7 +10,9 @@ mod support;
 
 use std::sync::{Arc, Mutex};
 use support::rng::Rng;
-use toolgate::spec::{check_strict, export, load_tools, ExportOptions, Provider, ToolSpec};
+use toolgate::spec::{
+    check_strict, export_tools_with, load_tools, ExportOptions, Provider, ToolSpec,
+};
 use toolgate::{Gate, Outcome, Registry};
 
 /// A random schema, described so that the generator of calls knows what the original
@@ -292,7 +294,7 @@ fn every_call_a_strict_model_may_send_is_accepted_and_read_as_declared() {
             map_names: true,
             ..ExportOptions::default()
         };
-        let exported = export(&specs, Provider::OpenAiStrict, options)
+        let exported = export_tools_with(&specs, Provider::OpenAiStrict, options)
             .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         let sent_name = exported
             .names

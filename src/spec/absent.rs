@@ -41,7 +41,7 @@ pub(crate) fn reads_as_absent(
 
 impl Schema {
     /// Removes from `value` every member that validation read as absent: the `null` of an
-    /// optional field whose schema refuses `null` (see the [module](self) docs), at any
+    /// optional field whose schema refuses `null` (see [`absent`](super::absent)), at any
     /// depth. The [`Gate`](crate::Gate) does this to every accepted call, so a tool never
     /// receives a `null` its declaration does not allow; call it after
     /// [`Schema::validate`] when checking values yourself.

@@ -10,8 +10,10 @@
 //! - [`schema`]: importing JSON Schema (the subset toolgate enforces; nothing is ignored).
 //! - [`tools_file`]: reading provider tools arrays (Anthropic, OpenAI, Responses, MCP, Gemini).
 //! - [`export`]: writing specs back in each provider's form.
+//! - [`tool_name`]: which tool names each party accepts, and the names an export maps to.
+//! - [`absent`]: strict mode's `null` for an optional field, read as "not given".
 
-mod absent;
+pub mod absent;
 pub mod build;
 pub mod export;
 pub mod format;
@@ -25,7 +27,7 @@ pub mod violation;
 
 pub use build::SpecError;
 pub use export::{
-    check_strict, export, export_tool, export_tools, Export, ExportError, ExportNote,
+    check_strict, export_tool, export_tools, export_tools_with, Export, ExportError, ExportNote,
     ExportOptions, ExportRefusal, OpenObjects, Provider, StrictProblem,
 };
 pub use schema::{LoadError, RefProblem, Unenforced, MAX_SCHEMA_DEPTH};

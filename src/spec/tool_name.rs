@@ -15,7 +15,7 @@
 //! rule refuses becomes `_`, a first character Gemini refuses gets a `_` before it, the name
 //! is cut to the rule's length, and `_2`, `_3`… is added if that name is taken
 //! (`github.create_issue` becomes `github_create_issue`). The mapping is a function of the
-//! ordered list of names alone ([`aliases`]), so the gate computes the same map from its own
+//! ordered list of names alone, so the gate computes the same map from its own
 //! specs and accepts each mapped name as the tool's: a call under the mapped name resolves
 //! without the map being passed around, and the answer uses the name the model used.
 

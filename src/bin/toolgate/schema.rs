@@ -109,7 +109,7 @@ pub fn run(options: &Options) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let exported = match spec::export(&specs, options.provider, options.export) {
+    let exported = match spec::export_tools_with(&specs, options.provider, options.export) {
         Ok(exported) => exported,
         Err(refusal) => {
             let fix = match refusal {

@@ -215,7 +215,7 @@ impl Default for ExportOptions {
 /// (`[{"functionDeclarations": [...]}]`; `[]` for no specs).
 ///
 /// ```
-/// use toolgate::spec::{export, ExportNote, ExportOptions, OpenObjects, Provider};
+/// use toolgate::spec::{export_tools_with, ExportNote, ExportOptions, OpenObjects, Provider};
 /// use toolgate::{Gate, ToolSpec, Type};
 ///
 /// let specs = vec![ToolSpec::new("github.create_issue", "Open an issue.")
@@ -223,7 +223,7 @@ impl Default for ExportOptions {
 ///     .open() // the arguments accept undeclared fields: strict mode cannot say that
 ///     .build()?];
 /// let options = ExportOptions { map_names: true, ..ExportOptions::default() };
-/// let export = export(&specs, Provider::OpenAiStrict, options)?;
+/// let export = export_tools_with(&specs, Provider::OpenAiStrict, options)?;
 /// assert_eq!(export.names.sent_name("github.create_issue"), Some("github_create_issue"));
 /// assert_eq!(export.notes, [
 ///     ExportNote::Renamed { tool: "github.create_issue".into(), name: "github_create_issue".into() },
@@ -241,7 +241,7 @@ impl Default for ExportOptions {
 /// provider's rule refuses (unless [`ExportOptions::map_names`]), and, in a strict form,
 /// [`ExportRefusal::OpenObjects`] for a spec with open objects to close (unless
 /// [`ExportOptions::close_open_objects`]).
-pub fn export(
+pub fn export_tools_with(
     specs: &[ToolSpec],
     provider: Provider,
     options: ExportOptions,
@@ -292,16 +292,16 @@ pub fn export(
 }
 
 /// A request's `tools` array in the provider's form, under the default [`ExportOptions`]:
-/// [`export`] without its notes.
+/// [`export_tools_with`] without its notes.
 ///
 /// # Errors
-/// As [`export`] with the default options: [`ExportRefusal::Name`] for a tool name the
+/// As [`export_tools_with`] with the default options: [`ExportRefusal::Name`] for a tool name the
 /// provider's rule refuses.
 pub fn export_tools(
     specs: &[ToolSpec],
     provider: Provider,
 ) -> Result<Value<'static>, ExportRefusal> {
-    export(specs, provider, ExportOptions::default()).map(|export| export.tools)
+    export_tools_with(specs, provider, ExportOptions::default()).map(|export| export.tools)
 }
 
 /// One tool in the provider's form (for Gemini, one function declaration; see
@@ -343,7 +343,7 @@ pub fn export_tool(spec: &ToolSpec, provider: Provider) -> Result<Value<'static>
 
 /// Whether the spec has an OpenAI strict form, and what that form changes: the paths of
 /// every open object it closes (nested ones included, in declaration order; empty when the
-/// spec is closed already). [`export`] falls back to the plain form with `"strict": false`
+/// spec is closed already). [`export_tools_with`] falls back to the plain form with `"strict": false`
 /// for a spec that has none.
 ///
 /// # Errors
