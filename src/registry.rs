@@ -9,7 +9,7 @@
 use crate::envelope::Call;
 use crate::gate::{DuplicateTool, Gate, Rejection};
 use crate::json::Value;
-use crate::spec::{export_tools, Provider, ToolSpec};
+use crate::spec::{export_tools, ExportRefusal, Provider, ToolSpec};
 use std::any::Any;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -185,8 +185,13 @@ impl Registry {
     }
 
     /// The request's tools array in `provider`'s form, derived from the same specs the gate
-    /// checks, so what the model is told and what is enforced cannot drift apart.
-    pub fn tools(&self, provider: Provider) -> Value<'static> {
+    /// checks, so what the model is told and what is enforced cannot drift apart. (For the
+    /// notes, or to map names the provider refuses, call [`export_tools_with`](crate::spec::export_tools_with) on
+    /// [`Gate::specs`]: the gate accepts the mapped names.)
+    ///
+    /// # Errors
+    /// [`ExportRefusal::Name`] for a tool name the provider's rule refuses.
+    pub fn tools(&self, provider: Provider) -> Result<Value<'static>, ExportRefusal> {
         export_tools(self.gate.specs(), provider)
     }
 

@@ -39,12 +39,10 @@ use crate::spec::Provider;
 /// valid Gemini name that says plainly that the call's name is not known.
 pub const GEMINI_UNKNOWN_NAME: &str = "unknown";
 
-/// Longest function name Gemini accepts, in characters.
-const GEMINI_NAME_MAX_CHARS: usize = 64;
-
 /// True if Gemini accepts `name` as a function name: 1 to 64 characters, the first a letter
 /// or `_`, the rest ASCII letters, digits, `_`, `.`, `:` or `-` (the rule of Gemini's
-/// `FunctionDeclaration.name`, which a `functionResponse.name` must match).
+/// `FunctionDeclaration.name`, which a `functionResponse.name` must match:
+/// [`NameRule::GEMINI`](crate::spec::NameRule::GEMINI), the rule its export checks too).
 ///
 /// ```
 /// use toolgate::result_block::is_gemini_name;
@@ -54,17 +52,7 @@ const GEMINI_NAME_MAX_CHARS: usize = 64;
 /// assert!(!is_gemini_name(""));
 /// ```
 pub fn is_gemini_name(name: &str) -> bool {
-    // Every accepted character is one ASCII byte, so the byte length bounds the characters,
-    // and an absurdly long name is refused before any of it is read.
-    if name.len() > GEMINI_NAME_MAX_CHARS {
-        return false;
-    }
-    let mut chars = name.chars();
-    let Some(first) = chars.next() else {
-        return false;
-    };
-    (first.is_ascii_alphabetic() || first == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-'))
+    crate::spec::NameRule::GEMINI.accepts(name)
 }
 
 /// The provider's tool-result message for `outcome`.

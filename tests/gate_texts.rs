@@ -211,16 +211,18 @@ fn field_names_are_quoted_and_cut_like_tool_names() {
             r"schema_violation: f rejected: unknown field 'it\'s\nbad'; allowed fields: a.",
         )],
     );
-    // A name that could never be registered (longer than 64 characters) is quoted, not
-    // shown bare as a valid tool name would be.
-    let name = "a".repeat(65);
+    // A name that could never be registered (longer than 128 characters, MCP's limit,
+    // which issue #11 made the load rule) is quoted, not shown bare as a valid tool name
+    // would be.
+    let name = "a".repeat(129);
     let raw = format!(r#"{{"name":"{name}","arguments":"#);
     assert_eq!(
         verdict(&gate, &raw),
         format!(
-            "truncated_json: The call to '{name}' was cut off after 88 bytes, inside an \
+            "truncated_json: The call to '{}…' was cut off after 152 bytes, inside an \
              object. Do not send the same call again: make it smaller, with fewer or shorter \
-             items."
+             items.",
+            "a".repeat(120)
         )
     );
 }

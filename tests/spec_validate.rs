@@ -908,6 +908,11 @@ fn reference(
         if value.is_null() && d.nullable {
             continue;
         }
+        // Issue #11: strict mode's `null` for an optional field (whose schema refuses it)
+        // reads as absent.
+        if value.is_null() && !d.required {
+            continue;
+        }
         match &d.spec {
             FieldSpec::Choice(words) => {
                 if !value.as_str().is_some_and(|s| words.contains(&s)) {

@@ -61,10 +61,10 @@ impl Digest {
 /// values, one kind of answer differs, on purpose: a path whose first keys are empty
 /// (`{"": [true]}`) now starts with a dot (`.0`, as `json::Path::dotted` writes it; the
 /// tree validator wrote `0`, the path of an array's item). With the tree validator's way of
-/// writing those paths, the digest is the tree validator's, `0xfe93_3ed1_0aba_ce72`.
+/// writing those paths, the digest is the tree validator's, `0x904e_27a9_4455_54a1`.
 const CORPUS_DIGEST: u64 = 0xad9c_f45f_a6c7_2b5b;
 const SUITE_DIGEST: u64 = 0xd2e2_26f8_00f6_d874;
-const RANDOM_DIGEST: u64 = 0xeba0_b8f6_7dc1_8e20;
+const RANDOM_DIGEST: u64 = 0x36ff_13f4_6fca_635b;
 
 /// The seed of the mutations and random values whose answers are recorded.
 const SEED: u64 = 0x5eed_0fc0_ffee;

@@ -1,5 +1,5 @@
-//! Names in messages: the tool-name rule, how a text quotes a name the model sent, and how
-//! it lists names or values.
+//! Names in messages: how a text quotes a name the model sent, and how it lists names or
+//! values. (Which names a tool may have is [`tool_name`](super::tool_name)'s.)
 //!
 //! Rejections (`tool` names) and violations (field names) both quote what the model wrote,
 //! and a name read from a broken call can hold anything: quotes, newlines, a megabyte of
@@ -14,13 +14,6 @@ use std::fmt;
 /// Lists are written up to this many items; the rest are counted (`… (12 more)`).
 pub(crate) const LIST_LIMIT: usize = 20;
 
-/// True if `name` is a valid tool name, `^[a-zA-Z0-9_-]{1,64}$`: the rule every provider
-/// imposes, so a spec must follow it and a name that does not can never be registered.
-pub(crate) fn is_tool_name(name: &str) -> bool {
-    let valid_byte = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
-    (1..=64).contains(&name.len()) && name.bytes().all(valid_byte)
-}
-
 /// A name escaped as Rust's `escape_debug` does (quotes, backslashes, control and
 /// invisible characters), so that the text stays one readable line, and cut at
 /// [`PREVIEW_CHARS`] characters with `…`.
@@ -29,8 +22,9 @@ pub(crate) struct Escaped<'n>(pub(crate) &'n str);
 /// An [`Escaped`] name in single quotes: `'customer_id'`.
 pub(crate) struct Quoted<'n>(pub(crate) &'n str);
 
-/// A tool name in a sentence: bare when it is a valid tool name (`search_orders`), else
-/// [`Quoted`], since a name read from a broken call can hold anything.
+/// A tool name in a sentence: bare when it is a name a tool may have (`search_orders`,
+/// `github.create_issue`: [`NameRule::MCP`](super::NameRule::MCP)), else [`Quoted`], since a
+/// name read from a broken call can hold anything.
 pub(crate) struct Name<'n>(pub(crate) &'n str);
 
 impl fmt::Display for Escaped<'_> {
@@ -53,7 +47,7 @@ impl fmt::Display for Quoted<'_> {
 
 impl fmt::Display for Name<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if is_tool_name(self.0) {
+        if super::NameRule::MCP.accepts(self.0) {
             f.write_str(self.0)
         } else {
             Quoted(self.0).fmt(f)

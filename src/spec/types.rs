@@ -13,7 +13,8 @@ use std::fmt;
 /// A tool's contract: its name, what it does, and the arguments it takes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolSpec {
-    /// Invariant: matches `^[a-zA-Z0-9_-]{1,64}$`, what every provider accepts.
+    /// Invariant: [`NameRule::MCP`](crate::spec::NameRule::MCP) accepts it (1 to 128
+    /// characters of `A-Za-z0-9_.-`); each export checks its provider's own rule.
     pub(crate) name: String,
     /// What the tool does and when to use it: the model reads this to choose the tool.
     pub(crate) description: String,
@@ -65,6 +66,13 @@ pub struct Type {
     pub(crate) description: Option<String>,
     /// `format`: kept for export; an annotation in draft 2020-12, asserts nothing.
     pub(crate) format: Option<String>,
+    /// Keywords a lenient load accepted without enforcing them (`pattern`, `not`…), as
+    /// written, in document order: they assert nothing here, but every export that can
+    /// carry them writes them back, so the model is still shown them. Empty for specs
+    /// built in Rust and for strict loads (which refuse such keywords). Invariant: no key
+    /// is a keyword the other fields write, and no value holds a `$ref` (which would name
+    /// a place in the source document that the export does not keep).
+    pub(crate) annotations: Vec<(String, Value<'static>)>,
     /// A builder argument that could not be stored (a NaN bound), kept so that the chained
     /// builder methods never fail half-way and `ToolSpecBuilder::build` reports it with its
     /// path. Always `None` in types compiled from JSON Schema.
@@ -292,6 +300,7 @@ impl Default for Type {
             reference: None,
             description: None,
             format: None,
+            annotations: Vec::new(),
             unbuildable: None,
         }
     }

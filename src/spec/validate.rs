@@ -4,10 +4,12 @@
 //! arguments are valid.
 //!
 //! The semantics are JSON Schema draft 2020-12's for every keyword the data model holds
-//! (the official test suite agrees on every group that uses only those), with one
-//! deliberate addition: a repeated key anywhere in the value is a violation, because two
+//! (the official test suite agrees on every group that uses only those), with two
+//! deliberate departures: a repeated key anywhere in the value is a violation, because two
 //! parsers may keep different copies (RFC 8259 section 4) and the tool must see what the
-//! gate saw.
+//! gate saw; and a `null` for an optional field whose schema refuses `null` reads as absent,
+//! because that is what the strict export tells a model to send for "not given" (see
+//! [`absent`](super::absent); the gate removes it before the tool sees the value).
 //!
 //! A [`Validation`] is fed events: by the one reader straight from the call's bytes (a
 //! check-only verdict), or by [`json::replay`](crate::json::replay) from a [`Value`]
@@ -114,7 +116,7 @@ mod stack;
 mod tests;
 
 pub(crate) use kinds::{admits, kinds_of};
-pub(crate) use program::{Compiled, Program};
+pub(crate) use program::{AdditionalRule, Assertion, Compiled, NodeId, Program};
 pub use report::Failure;
 pub use run::Validation;
 
@@ -186,9 +188,43 @@ impl Schema {
     /// bound, missing or unknown field, repeated key, alternatives, a validator limit), its
     /// path where.
     pub fn validate(&self, value: &Value<'_>) -> Result<(), Violation> {
+        self.validate_noting_absent(value).map(|_| ())
+    }
+
+    /// [`Schema::validate`], also saying whether some `null` was read as absent on the way
+    /// ([`absent`](super::absent)): a hint for the gate, which then removes them; `true` may
+    /// come from an alternative that did not match, never `false` when one was read.
+    pub(crate) fn validate_noting_absent(&self, value: &Value<'_>) -> Result<bool, Violation> {
         let mut validation = self.validation();
         let _ = crate::json::replay(value, &mut validation);
-        validation.finish().map_err(|failure| failure.locate(value))
+        let read_absent = validation.read_absent();
+        validation
+            .finish()
+            .map(|()| read_absent)
+            .map_err(|failure| failure.locate(value))
+    }
+}
+
+/// Whether `node` of `program` accepts `value` (`None` when `fuel`, the steps left, runs
+/// out first, and then `fuel` is 0): for the walk that removes what validation read as
+/// absent, which must choose alternatives and ask whether a field refuses `null` the way
+/// validation did.
+pub(crate) fn accepts(
+    program: &Program,
+    node: NodeId,
+    value: &Value<'_>,
+    fuel: &mut u32,
+) -> Option<bool> {
+    let mut validation = Validation::starting_at(program, node, *fuel);
+    let _ = crate::json::replay(value, &mut validation);
+    *fuel = fuel.saturating_sub(validation.steps_used());
+    match validation.finish() {
+        Ok(()) => Some(true),
+        Err(failure) if failure.is_too_complex() => {
+            *fuel = 0;
+            None
+        }
+        Err(_) => Some(false),
     }
 }
 

@@ -99,7 +99,7 @@ struct Measure {
 
 /// Runs `bench check`.
 pub fn run(options: &Options) -> ExitCode {
-    let gate = match tools::load_gate("bench check", &options.tools) {
+    let gate = match tools::load_gate("bench check", &options.tools, false) {
         Ok(gate) => gate,
         Err(message) => {
             eprintln!("{message}");

@@ -1,4 +1,4 @@
-//! `toolgate check --tools TOOLS.json [--summary] [CALLS.jsonl]`: runs every line of a log
+//! `toolgate check --tools TOOLS.json [--lenient] [--summary] [CALLS.jsonl]`: runs every line of a log
 //! through the gate and prints one JSON verdict per call. Other programs read this output,
 //! so its shape is a contract (issue #5):
 //!
@@ -32,15 +32,18 @@ use toolgate::json::{self, Kind};
 use toolgate::{Call, EnvelopeProblem, Gate, Rejection, RejectionKind, Turn};
 
 /// The usage line.
-pub const USAGE: &str = "usage: toolgate check --tools TOOLS.json [--summary] [CALLS.jsonl]";
+pub const USAGE: &str =
+    "usage: toolgate check --tools TOOLS.json [--lenient] [--summary] [CALLS.jsonl]";
 
 /// `toolgate check --help`.
 pub const HELP: &str = "\
 toolgate check: run each raw tool call of a log through the gate
 
-usage: toolgate check --tools TOOLS.json [--summary] [CALLS.jsonl]
+usage: toolgate check --tools TOOLS.json [--lenient] [--summary] [CALLS.jsonl]
 
   --tools TOOLS.json  the tools array (Anthropic, OpenAI, Responses, Gemini or MCP form)
+  --lenient           load a keyword toolgate cannot enforce (or a provider's built-in
+                      tool) instead of refusing the file; each is listed on standard error
   --summary           print calls, accepted and each rejection kind with its rate
                       to standard error
   CALLS.jsonl         one raw call, or one whole assistant turn, per line; standard
@@ -66,6 +69,7 @@ pub struct Options {
     tools: String,
     calls: Option<String>,
     summary: bool,
+    lenient: bool,
 }
 
 /// Reads `check`'s arguments; `Ok(None)` means help was asked for.
@@ -77,6 +81,7 @@ pub fn parse_args(mut args: Args) -> Result<Option<Options>, UsageError> {
     let mut tools = None;
     let mut calls = None;
     let mut summary = false;
+    let mut lenient = false;
     while let Some(arg) = args.next_arg() {
         match arg {
             Arg::Flag(flag, inline) => match flag.as_str() {
@@ -85,6 +90,10 @@ pub fn parse_args(mut args: Args) -> Result<Option<Options>, UsageError> {
                 "--summary" => {
                     args.no_value(&flag, inline)?;
                     summary = true;
+                }
+                "--lenient" => {
+                    args.no_value(&flag, inline)?;
+                    lenient = true;
                 }
                 _ => return Err(args.unknown(&flag)),
             },
@@ -96,12 +105,13 @@ pub fn parse_args(mut args: Args) -> Result<Option<Options>, UsageError> {
         tools,
         calls,
         summary,
+        lenient,
     }))
 }
 
 /// Runs `check`.
 pub fn run(options: &Options) -> ExitCode {
-    let gate = match tools::load_gate("check", &options.tools) {
+    let gate = match tools::load_gate("check", &options.tools, options.lenient) {
         Ok(gate) => gate,
         Err(message) => {
             eprintln!("{message}");

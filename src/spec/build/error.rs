@@ -28,7 +28,8 @@ pub struct SpecError {
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum SpecErrorKind {
-    /// The tool name does not match `^[a-zA-Z0-9_-]{1,64}$`, which every provider requires.
+    /// The tool name breaks MCP's rule ([`NameRule::MCP`](crate::spec::NameRule::MCP): 1 to
+    /// 128 characters of `A-Za-z0-9_.-`), the loosest any declaration may follow.
     InvalidName {
         /// The name given.
         name: String,
@@ -147,11 +148,14 @@ impl fmt::Display for SpecError {
             write!(f, "at {}: ", self.path)?;
         }
         match &self.kind {
-            SpecErrorKind::InvalidName { name } => write!(
-                f,
-                "invalid tool name {name:?}: a name must be 1 to 64 characters, each a letter, \
-                 a digit, '_' or '-' (providers require ^[a-zA-Z0-9_-]{{1,64}}$)"
-            ),
+            SpecErrorKind::InvalidName { name } => {
+                let rule = &crate::spec::NameRule::MCP;
+                write!(
+                    f,
+                    "invalid tool name {name:?}: a name must be {} (the rule of {}: {})",
+                    rule.words, rule.owner, rule.pattern
+                )
+            }
             SpecErrorKind::RootNotObject { accepts } => write!(
                 f,
                 "the arguments must be an object, but the schema accepts {accepts}"

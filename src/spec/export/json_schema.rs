@@ -3,8 +3,9 @@
 //!
 //! The writing is the inverse of the import: `Schema::from_json_schema(&s.to_json_schema())
 //! == s` for every schema whose definitions the root reaches (an unreached definition is
-//! not written back, as the import drops it). Keys come in one fixed order, so the same
-//! spec always exports to the same bytes.
+//! not written back, as the import drops it), and the same holds for the lenient import,
+//! whose unenforced keywords are written back after the rest, as they were written. Keys
+//! come in one fixed order, so the same spec always exports to the same bytes.
 
 use super::{object, text};
 use crate::json::{Number, Path, Value};
@@ -129,7 +130,14 @@ pub(super) fn write_type(ty: &Type, defs: &[(String, Type)]) -> Value<'static> {
             out.push((keyword, Value::Array(list)));
         }
     }
-    object(out)
+    let mut written = object(out);
+    // Keywords kept from a lenient load, last, as written: JSON Schema carries any keyword.
+    if let Value::Object(members) = &mut written {
+        for (keyword, value) in &ty.annotations {
+            members.push((Cow::Owned(keyword.clone()), value.clone()));
+        }
+    }
+    written
 }
 
 /// `required`: the required fields' names in declaration order, or `None` when there are

@@ -366,7 +366,7 @@ impl<'v, 'a> Importer<'v, 'a> {
                     "$id" if !is_root => {
                         // A new base URI: references below would resolve elsewhere.
                         self.refuse(path, key)?;
-                        return Ok(Type::default());
+                        return Ok(skipped_whole(members, self.dialect));
                     }
                     "$schema" => {
                         let draft = value.as_str().and_then(keywords::draft);
@@ -378,7 +378,7 @@ impl<'v, 'a> Importer<'v, 'a> {
                         if !known {
                             // Another dialect may give every keyword another meaning.
                             self.refuse(path, key)?;
-                            return Ok(Type::default());
+                            return Ok(skipped_whole(members, self.dialect));
                         }
                     }
                     _ => {}
@@ -386,6 +386,12 @@ impl<'v, 'a> Importer<'v, 'a> {
                 Class::Refused => refused.push(key),
             }
         }
+        // What a lenient load skips at this schema (not below it) is kept as annotations:
+        // the refused keywords and their partners now, and what `build` skips (a tuple
+        // `items`, a weakened `oneOf`, a remote `$ref`). Not what draft-07 ignores beside
+        // `$ref`: that was never part of the schema's meaning.
+        let here = path.to_string();
+        let skipped_from = self.unenforced.len();
         for key in &refused {
             self.refuse(path, key)?;
             if let Some(partner) = coupled(canonical(key, self.dialect)) {
@@ -394,6 +400,7 @@ impl<'v, 'a> Importer<'v, 'a> {
                 }
             }
         }
+        let mut skipped: Vec<String> = self.skipped_since(skipped_from, &here);
         if self.draft == Draft::Seven && seen.get("$ref").is_some() {
             let siblings: Vec<(&'static str, &'v str)> = seen
                 .entries
@@ -413,7 +420,22 @@ impl<'v, 'a> Importer<'v, 'a> {
                 seen.remove(name);
             }
         }
-        self.build(&seen, path, depth)
+        let build_from = self.unenforced.len();
+        let mut ty = self.build(&seen, path, depth)?;
+        skipped.extend(self.skipped_since(build_from, &here));
+        ty.annotations = annotations(members, &skipped, self.dialect);
+        Ok(ty)
+    }
+
+    /// The keywords listed as unenforced at `here` since entry `from` of the list.
+    fn skipped_since(&self, from: usize, here: &str) -> Vec<String> {
+        self.unenforced
+            .get(from..)
+            .unwrap_or(&[])
+            .iter()
+            .filter(|entry| entry.path == here)
+            .map(|entry| entry.keyword.clone())
+            .collect()
     }
 
     pub(super) fn reference(
@@ -485,4 +507,58 @@ impl<'v, 'a> Importer<'v, 'a> {
         self.ref_log.push(index);
         Ok(index)
     }
+}
+
+/// A schema a lenient load skipped whole (an unknown `$schema`, an `$id` below the root):
+/// it asserts nothing, and keeps every keyword it can for the export.
+fn skipped_whole(members: &[Member<'_>], dialect: Dialect) -> Type {
+    let keys: Vec<String> = members.iter().map(|(key, _)| key.to_string()).collect();
+    Type {
+        annotations: annotations(members, &keys, dialect),
+        ..Type::default()
+    }
+}
+
+/// The members of a schema object named in `keys`, as annotations: each once, in document
+/// order, under its JSON Schema spelling; a value holding a reference is left out (it names
+/// a place in this document, which the export does not keep).
+fn annotations(
+    members: &[Member<'_>],
+    keys: &[String],
+    dialect: Dialect,
+) -> Vec<(String, Value<'static>)> {
+    let mut kept: Vec<(String, Value<'static>)> = Vec::new();
+    for (key, value) in members {
+        let name = canonical(key, dialect);
+        let wanted = keys.iter().any(|skipped| skipped == key.as_ref());
+        if wanted && !kept.iter().any(|(other, _)| other == name) && !holds_reference(value) {
+            kept.push((name.to_string(), value.clone().into_owned()));
+        }
+    }
+    kept
+}
+
+/// True if a `$ref` (or `$dynamicRef`, `$recursiveRef`, Gemini's `ref`) stands anywhere
+/// inside `value` as a member name. Walked with an explicit stack: the value is as deep as
+/// the document allows.
+fn holds_reference(value: &Value<'_>) -> bool {
+    let mut stack: Vec<&Value<'_>> = vec![value];
+    while let Some(next) = stack.pop() {
+        match next {
+            Value::Object(members) => {
+                for (key, inner) in members {
+                    if matches!(
+                        key.as_ref(),
+                        "$ref" | "$dynamicRef" | "$recursiveRef" | "ref"
+                    ) {
+                        return true;
+                    }
+                    stack.push(inner);
+                }
+            }
+            Value::Array(items) => stack.extend(items.iter()),
+            _ => {}
+        }
+    }
+    false
 }

@@ -28,6 +28,7 @@ use std::fmt;
 
 pub(crate) use graph::find_cycle;
 pub(crate) use import::{import_schema, Dialect};
+pub(crate) use keywords::known_keyword;
 pub(crate) use pointer::fragment;
 
 /// True if the importer enforces `keyword` in a JSON Schema document (for the validator's

@@ -17,6 +17,7 @@ use super::run::{
 };
 use super::scalar::{string_end_breaks, to_u64, Scalar};
 use crate::json::Value;
+use crate::spec::absent::reads_as_absent;
 use crate::spec::Kinds;
 use std::borrow::Cow;
 
@@ -354,18 +355,43 @@ impl<'s, 'a> Validation<'s, 'a> {
     }
 
     /// A member's (or item's, or field name's) check has ended: its steps and any failure
-    /// go to the container's check that asked for it.
+    /// go to the container's check that asked for it. `null` says the member's value was
+    /// `null`: a declared optional field's `null` that its type refuses reads as absent
+    /// ([`absent`](crate::spec::absent)).
+    #[inline]
     pub(super) fn member_done(
         &mut self,
         parent: u32,
         slot: Slot,
         fail: Option<Fail<'s>>,
         cost: u64,
+        null: bool,
     ) {
         let program = self.program;
         let Some(check) = self.checks.get_mut(widen(parent)) else {
             return;
         };
+        if slot.kind == SlotKind::Field {
+            // Declared fields: every one counts (their order is not the input's).
+            check.cost = check.cost.saturating_add(cost);
+            let Some(fail) = fail else {
+                return;
+            };
+            if let State::Object { rules, .. } = check.state {
+                let index = widen(slot.index);
+                let never = rules.fields.get(index).is_some_and(|field| field.never);
+                // The failure says the type refuses this `null`.
+                let refused_null = || true;
+                if !fail.is_fatal()
+                    && reads_as_absent(rules.is_required(index), never, null, refused_null)
+                {
+                    self.read_absent = true;
+                    return;
+                }
+            }
+            check.record(rank(slot.position, sub(FIELDS, slot.index)), fail);
+            return;
+        }
         let (sub_rank, stop) = match slot.kind {
             SlotKind::Field => (sub(FIELDS, slot.index), 0),
             SlotKind::Additional => (sub(OTHERS, slot.index), STOPPED_OTHERS),

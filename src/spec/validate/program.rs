@@ -110,6 +110,17 @@ pub(crate) struct ObjectRules {
 pub(crate) struct FieldRule {
     pub(crate) name: String,
     pub(crate) node: NodeId,
+    /// Declared only to be refused (its type is `false`).
+    pub(crate) never: bool,
+}
+
+impl ObjectRules {
+    /// True if field `index` is required.
+    pub(crate) fn is_required(&self, index: usize) -> bool {
+        self.required
+            .get(index / 64)
+            .is_some_and(|word| word & (1 << (index % 64)) != 0)
+    }
 }
 
 /// What undeclared members must be.
@@ -295,6 +306,7 @@ impl<'s> Compiler<'s> {
                 fields.push(FieldRule {
                     name: field.name.clone(),
                     node: self.reserve(&field.ty),
+                    never: field.ty.kinds == Kinds::NONE,
                 });
             }
             let additional = match &object.additional {

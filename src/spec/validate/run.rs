@@ -12,7 +12,7 @@ use super::capture::Capture;
 use super::choices::Prefix;
 use super::equal::HashIndex;
 use super::kinds::Shape;
-use super::program::{Node, ObjectRules, Program};
+use super::program::{Node, NodeId, ObjectRules, Program};
 use super::report::{Broken, Fail, Failure};
 use super::scalar::Scalar;
 use super::stack::Stack;
@@ -66,6 +66,12 @@ pub struct Validation<'s, 'a> {
     pub(super) over_budget: Option<usize>,
     /// The verdict, once the value has ended.
     pub(super) outcome: Option<Result<(), Fail<'s>>>,
+    /// The node the value is checked against, and the steps it may take.
+    pub(super) root: NodeId,
+    pub(super) budget: u32,
+    /// A declared optional field's `null` was read as absent (see
+    /// [`absent`](crate::spec::absent)).
+    pub(super) read_absent: bool,
 }
 
 /// An open object's key, kept for the repeat check.
@@ -315,6 +321,16 @@ impl<'s> Check<'s> {
 impl<'s, 'a> Validation<'s, 'a> {
     #[inline]
     pub(super) fn new(program: &'s Program) -> Validation<'s, 'a> {
+        Validation::starting_at(program, Program::ROOT, STEP_BUDGET)
+    }
+
+    /// A validation against any node of `program`, within `budget` steps.
+    #[inline]
+    pub(crate) fn starting_at(
+        program: &'s Program,
+        root: NodeId,
+        budget: u32,
+    ) -> Validation<'s, 'a> {
         Validation {
             program,
             frames: Stack::new(),
@@ -336,7 +352,21 @@ impl<'s, 'a> Validation<'s, 'a> {
             exhausted: None,
             over_budget: None,
             outcome: None,
+            root,
+            budget,
+            read_absent: false,
         }
+    }
+
+    /// True if a declared optional field's `null` was read as absent so far (the gate then
+    /// removes it from what the tool receives).
+    pub(crate) fn read_absent(&self) -> bool {
+        self.read_absent
+    }
+
+    /// The steps taken so far.
+    pub(crate) fn steps_used(&self) -> u32 {
+        self.steps_run
     }
 
     /// The verdict on the value fed.
@@ -372,7 +402,7 @@ impl<'s, 'a> Validation<'s, 'a> {
                 self.started = true;
                 self.requests.clear();
                 self.requests.ask(Request {
-                    node: self.program.node(Program::ROOT),
+                    node: self.program.node(self.root),
                     depth: 0,
                     link: Link::Root,
                 });
@@ -400,7 +430,8 @@ impl<'s, 'a> Validation<'s, 'a> {
                     let fail = scalar
                         .first_failure(request.node)
                         .map(|(_, what)| Fail { at: ordinal, what });
-                    self.member_done(parent, slot, fail, 1);
+                    let null = matches!(scalar, Scalar::Null);
+                    self.member_done(parent, slot, fail, 1, null);
                 }
                 return;
             }
@@ -429,8 +460,11 @@ impl<'s, 'a> Validation<'s, 'a> {
                 .first_failure(request.node)
                 .map(|(_, what)| Fail { at: ordinal, what });
             match request.link {
-                Link::Member { parent, slot } => self.member_done(parent, slot, fail, 1),
-                link => self.hand_on(link, fail, 1, ordinal),
+                Link::Member { parent, slot } => {
+                    let null = matches!(scalar, Scalar::Null);
+                    self.member_done(parent, slot, fail, 1, null);
+                }
+                link => self.hand_on(link, fail, 1, ordinal, false),
             }
             return;
         }
@@ -453,8 +487,11 @@ impl<'s, 'a> Validation<'s, 'a> {
                     .first_failure(request.node)
                     .map(|(_, what)| Fail { at: ordinal, what });
                 match request.link {
-                    Link::Member { parent, slot } => self.member_done(parent, slot, fail, 1),
-                    link => self.hand_on(link, fail, 1, ordinal),
+                    Link::Member { parent, slot } => {
+                        let null = matches!(scalar, Scalar::Null);
+                        self.member_done(parent, slot, fail, 1, null);
+                    }
+                    link => self.hand_on(link, fail, 1, ordinal, false),
                 }
             }
             self.requests.clear();
@@ -617,7 +654,7 @@ impl<'s, 'a> Validation<'s, 'a> {
     /// checks run, or open at once, pass their limits.
     fn charge(&mut self, ordinal: usize) -> bool {
         self.steps_run = self.steps_run.saturating_add(1);
-        if self.steps_run <= STEP_BUDGET && self.checks.len() < MAX_OPEN_CHECKS {
+        if self.steps_run <= self.budget && self.checks.len() < MAX_OPEN_CHECKS {
             return true;
         }
         self.exhausted.get_or_insert(ordinal);
@@ -689,7 +726,7 @@ impl<'s, 'a> Validation<'s, 'a> {
             self.combine(run, shape, ordinal);
             if let Some(check) = self.checks.get(run) {
                 let (link, fail, cost) = (check.link, check.result(), check.cost);
-                self.hand_on(link, fail, cost, ordinal);
+                self.hand_on(link, fail, cost, ordinal, shape == Shape::Null);
             }
             return;
         }
@@ -701,18 +738,26 @@ impl<'s, 'a> Validation<'s, 'a> {
                 continue;
             };
             let (link, fail, cost) = (check.link, check.result(), check.cost);
-            self.hand_on(link, fail, cost, ordinal);
+            self.hand_on(link, fail, cost, ordinal, shape == Shape::Null);
         }
     }
 
     /// A check's result goes where its link says.
-    fn hand_on(&mut self, link: Link, fail: Option<Fail<'s>>, cost: u64, ordinal: usize) {
-        if cost > u64::from(STEP_BUDGET) && self.over_budget.is_none() {
+    /// `null` says the value was `null` (an optional field's may read as absent).
+    fn hand_on(
+        &mut self,
+        link: Link,
+        fail: Option<Fail<'s>>,
+        cost: u64,
+        ordinal: usize,
+        null: bool,
+    ) {
+        if cost > u64::from(self.budget) && self.over_budget.is_none() {
             self.over_budget = Some(ordinal);
         }
         match link {
             Link::Applied => {}
-            Link::Member { parent, slot } => self.member_done(parent, slot, fail, cost),
+            Link::Member { parent, slot } => self.member_done(parent, slot, fail, cost, null),
             Link::Root => self.outcome = Some(self.verdict(fail, cost, ordinal)),
         }
     }
@@ -729,7 +774,7 @@ impl<'s, 'a> Validation<'s, 'a> {
         if let Some(at) = self.exhausted {
             return Err(too_complex(at));
         }
-        if cost > u64::from(STEP_BUDGET) {
+        if cost > u64::from(self.budget) {
             return Err(too_complex(self.over_budget.unwrap_or(ordinal)));
         }
         fail.map_or(Ok(()), Err)

@@ -1,0 +1,168 @@
+//! Strict mode's `null`: a member of an optional field whose value is `null`, where the
+//! field's own schema refuses `null`, is read as absent. Accepted by validation, and removed
+//! from the value the tool receives ([`Schema::remove_absent_nulls`]).
+//!
+//! Why: OpenAI's strict mode (Structured Outputs) requires every property to be listed in
+//! `required`, so the strict export turns each optional field `T` into a required `T or null`
+//! (see [`strict`](super::export::strict)), and a model in strict mode sends `null` for
+//! every field it means to leave out. The gate checks the declaration as written, where the
+//! field is an optional `T`: without this rule it would refuse exactly what its own export
+//! told the model to send (`search_flights rejected: date must be a string; received
+//! null.`). The rule holds always, not under a setting: the gate cannot know how the tools
+//! were shown to the model (one registry may serve a strict and a plain request), the SDKs
+//! that dump optional fields (pydantic's `None`, the OpenAI SDK's `Optional`) write `null`
+//! for "not given" in every mode, and a `null` the field's schema refuses has no other
+//! reading that could be accepted, so no call that means something else is let through.
+//! What the rule never does: accept `null` for a required field, change a field whose
+//! schema accepts `null` (the tool then receives the `null`, as declared), or let `null`
+//! through where a field is declared `false` (declared only to be forbidden).
+//!
+//! The rule is decided per object, as every JSON Schema keyword is: under `anyOf` or
+//! `oneOf` the removal follows the alternative that accepts the value (the first one), and
+//! under `allOf` each branch's object rules remove what they read as absent (a branch that
+//! requires a field another branch declares optional is a contradiction strict mode cannot
+//! express anyway: the strict export refuses `allOf`).
+
+use super::validate::{accepts, AdditionalRule, Assertion, NodeId, Program};
+use super::validate::{MAX_CHECK_DEPTH, STEP_BUDGET};
+use super::Schema;
+use crate::json::Value;
+
+/// True if a member of a declared field is read as absent: the field is optional
+/// (`required` false), the value is `null`, the field is declared as something (`never`
+/// false: not `false`), and `refuses_null` says its schema refuses `null` (asked last: it
+/// may validate). The one statement of the rule; the validator and
+/// [`Schema::remove_absent_nulls`] both ask it.
+pub(crate) fn reads_as_absent(
+    required: bool,
+    never: bool,
+    null: bool,
+    refuses_null: impl FnOnce() -> bool,
+) -> bool {
+    !required && null && !never && refuses_null()
+}
+
+impl Schema {
+    /// Removes from `value` every member that validation read as absent: the `null` of an
+    /// optional field whose schema refuses `null` (see [`absent`](super::absent)), at any
+    /// depth. The [`Gate`](crate::Gate) does this to every accepted call, so a tool never
+    /// receives a `null` its declaration does not allow; call it after
+    /// [`Schema::validate`] when checking values yourself.
+    ///
+    /// ```
+    /// use toolgate::{json, ToolSpec, Type};
+    /// let spec = ToolSpec::new("search_flights", "Find flights.")
+    ///     .required("from", Type::string())
+    ///     .optional("date", Type::string())
+    ///     .optional("note", Type::string().nullable())
+    ///     .build()?;
+    /// // What a model in strict mode sends for "no date, no note".
+    /// let mut args = json::parse(r#"{"from":"OSL","date":null,"note":null}"#)?;
+    /// assert!(spec.validate(&args).is_ok());
+    /// spec.params().remove_absent_nulls(&mut args);
+    /// // `note` accepts null, so its null is a value and stays.
+    /// assert_eq!(args.to_string(), r#"{"from":"OSL","note":null}"#);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn remove_absent_nulls(&self, value: &mut Value<'_>) {
+        let mut walk = Walk {
+            program: self.program(),
+            fuel: STEP_BUDGET,
+        };
+        walk.strip(Program::ROOT, value, 0);
+    }
+}
+
+/// One removal, over the schema's compiled program: the validation steps left for
+/// choosing alternatives and asking whether a field refuses `null` (shared by the whole
+/// walk, so that it costs at most one more validation's budget; a value that exhausts it
+/// keeps the rest of its nulls, which validation accepted anyway).
+struct Walk<'s> {
+    program: &'s Program,
+    fuel: u32,
+}
+
+impl Walk<'_> {
+    /// Recursive, one level per type: `depth` stops it where validation stops.
+    fn strip(&mut self, id: NodeId, value: &mut Value<'_>, depth: usize) {
+        // Types nest at least as deep as the values they describe; validation refused
+        // anything deeper than this, so the walk never needs to go further.
+        if depth >= MAX_CHECK_DEPTH {
+            return;
+        }
+        let node = self.program.node(id);
+        // The alternatives are chosen on the value as validation saw it, before any of
+        // this type's own removals.
+        let mut chosen = Vec::new();
+        for assertion in &node.assertions {
+            if let Assertion::AnyOf(alternatives) | Assertion::OneOf(alternatives) = assertion {
+                chosen.extend(self.first_accepting(alternatives, value));
+            }
+        }
+        for assertion in &node.assertions {
+            match assertion {
+                Assertion::Ref(target) => self.strip(*target, value, depth + 1),
+                Assertion::AllOf(branches) => {
+                    for &branch in branches {
+                        self.strip(branch, value, depth + 1);
+                    }
+                }
+                _ => {}
+            }
+        }
+        for alternative in chosen {
+            self.strip(alternative, value, depth + 1);
+        }
+        for assertion in &node.assertions {
+            match (assertion, &mut *value) {
+                (Assertion::Object(rules), Value::Object(members)) => {
+                    let field = |key: &str| rules.fields.iter().position(|f| f.name == key);
+                    members.retain(|(key, item)| {
+                        let Some(index) = field(key) else {
+                            return true;
+                        };
+                        let Some(declared) = rules.fields.get(index) else {
+                            return true;
+                        };
+                        // Out of budget, nothing more is removed (`Some(false)` only).
+                        !reads_as_absent(
+                            rules.is_required(index),
+                            declared.never,
+                            item.is_null(),
+                            || self.accepts(declared.node, &Value::Null) == Some(false),
+                        )
+                    });
+                    for (key, item) in members.iter_mut() {
+                        match field(key).and_then(|index| rules.fields.get(index)) {
+                            Some(declared) => self.strip(declared.node, item, depth + 1),
+                            None => {
+                                if let AdditionalRule::Typed(values) = rules.additional {
+                                    self.strip(values, item, depth + 1);
+                                }
+                            }
+                        }
+                    }
+                }
+                (Assertion::Items(item_type), Value::Array(items)) => {
+                    for item in items {
+                        self.strip(*item_type, item, depth + 1);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The first of `alternatives` that accepts `value`.
+    fn first_accepting(&mut self, alternatives: &[NodeId], value: &Value<'_>) -> Option<NodeId> {
+        alternatives
+            .iter()
+            .copied()
+            .find(|&alternative| self.accepts(alternative, value) == Some(true))
+    }
+
+    /// Whether `node` accepts `value`; `None` once the budget is spent.
+    fn accepts(&mut self, node: NodeId, value: &Value<'_>) -> Option<bool> {
+        accepts(self.program, node, value, &mut self.fuel)
+    }
+}
