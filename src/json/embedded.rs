@@ -14,9 +14,7 @@
 //! it does accept, it builds the value the parser builds from the unescaped text (the
 //! envelope property tests hold it to that).
 
-use super::spare::{give_back_spare, take_spare, Spare};
-use super::string::{scan_plain, short_escape, surrogate_pair};
-use super::Limits;
+use super::reader::{scan_plain, short_escape, surrogate_pair, Limits};
 use crate::json::value::{Member, Number, Value};
 use std::borrow::Cow;
 
@@ -31,24 +29,16 @@ pub(crate) fn parse_embedded(rest: &str, limits: Limits) -> Option<(Value<'_>, u
     if rest.as_bytes().first() != Some(&b'"') {
         return None;
     }
-    let Spare {
-        frames,
-        members,
-        unescaped,
-    } = take_spare();
-    // `Vec<Member<'static>>` is a `Vec<Member<'a>>` by covariance: the spare stack is empty.
-    let members: Vec<Member<'_>> = members;
     let mut reader = Reader {
         text: rest,
         bytes: rest.as_bytes(),
         pos: 1,
         max_depth: limits.max_depth.min(MAX_DEPTH),
-        members,
-        unescaped,
+        members: Vec::new(),
+        unescaped: String::new(),
     };
     let result = reader.document();
     let length = reader.pos;
-    give_back_spare(frames, reader.members, reader.unescaped);
     let value = result?;
     // The text is at most as long as the literal's content.
     if length.saturating_sub(2) > limits.max_bytes {
