@@ -132,7 +132,7 @@ impl<'a> Builder<'a> {
     }
 
     /// A finished value: a member's, an element, or the root.
-    #[inline(never)]
+    #[inline(always)]
     fn value(&mut self, value: Value<'a>) {
         if self.keyed {
             self.keyed = false;
@@ -167,7 +167,7 @@ impl<'a> Builder<'a> {
         self.depth += 1;
     }
 
-    #[inline]
+    #[inline(never)]
     fn close(&mut self, is_object: bool) {
         self.depth = self.depth.saturating_sub(1);
         let slot = if self.depth > 0 {

@@ -123,6 +123,7 @@ fn unicode(bytes: &[u8], at_end: bool) -> Escape {
 
 /// The character a one-letter escape stands for (`n` in `\n`), for the eight RFC 8259
 /// defines; `None` for any other byte, `u` included (its four hex digits follow).
+#[inline]
 pub(crate) fn short(code: u8) -> Option<char> {
     Some(match code {
         b'"' => '"',

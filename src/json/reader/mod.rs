@@ -397,9 +397,13 @@ fn emit<'a, S: Sink<'a>>(sink: &mut S, event: Event<'a>, at: usize) -> Result<()
     }
 }
 
-/// The token functions' answer: the chunk position after the token, or `None` when the
-/// chunk ended first (the token is then in `cut`, or an error waits there for its character).
-type Step = Result<Option<usize>, Stop>;
+/// The token functions' answer: the chunk position after the token, or [`CUT`] when the
+/// chunk ended first (the token is then in `cut`, or an error waits there for its
+/// character). A plain `usize`, not an `Option`, so that the answer comes back in registers.
+type Step = Result<usize, Stop>;
+
+/// See [`Step`]: no chunk position is this large.
+const CUT: usize = usize::MAX;
 
 impl Reader {
     fn run<'a, S: Sink<'a>>(
@@ -440,12 +444,10 @@ impl Reader {
         let chunk_end = end - extra;
         let mut pos = 0;
         if let Some(cut) = self.cut.take() {
-            match self.resume(cut, input, next, sink)? {
-                Some(after) => pos = after,
-                None => {
-                    self.offset = if next.is_none() { end } else { chunk_end };
-                    return Ok(());
-                }
+            pos = self.resume(cut, input, next, sink)?;
+            if pos == CUT {
+                self.offset = if next.is_none() { end } else { chunk_end };
+                return Ok(());
             }
         }
         self.tokens(input, pos, next, sink)?;
@@ -481,7 +483,7 @@ impl Reader {
                             match input.plain(body, stop) {
                                 Some(text) => {
                                     emit(sink, Event::String(text), at)?;
-                                    Some(stop + 1)
+                                    stop + 1
                                 }
                                 None => {
                                     let string = Str {
@@ -507,7 +509,7 @@ impl Reader {
                         }
                         b']' if expect == Expect::FirstElement => {
                             self.close(at, sink)?;
-                            Some(pos + 1)
+                            pos + 1
                         }
                         b'-' | b'0'..=b'9' => self.number(input, pos, next, sink)?,
                         b't' => self.literal(Word::True, input, pos, sink)?,
@@ -519,13 +521,11 @@ impl Reader {
                         }
                     };
                     expect = self.after_value();
-                    match step {
-                        Some(after) => pos = after,
-                        None => {
-                            self.expect = expect;
-                            return Ok(());
-                        }
+                    if step == CUT {
+                        self.expect = expect;
+                        return Ok(());
                     }
+                    pos = step;
                 }
                 Expect::FirstKey | Expect::Key => match byte {
                     b'"' => {
@@ -534,7 +534,7 @@ impl Reader {
                         let step = match input.plain(body, stop) {
                             Some(key) => {
                                 emit(sink, Event::Key(Cow::Borrowed(key)), at)?;
-                                Some(stop + 1)
+                                stop + 1
                             }
                             None => {
                                 let string = Str {
@@ -546,13 +546,11 @@ impl Reader {
                             }
                         };
                         expect = Expect::Colon;
-                        match step {
-                            Some(after) => pos = after,
-                            None => {
-                                self.expect = expect;
-                                return Ok(());
-                            }
+                        if step == CUT {
+                            self.expect = expect;
+                            return Ok(());
                         }
+                        pos = step;
                         // The colon, nearly always right after the key: read here rather
                         // than in a turn of the loop of its own.
                         pos = skip_whitespace(bytes, pos);
@@ -639,7 +637,7 @@ impl Reader {
                                         at,
                                         len: n_bytes,
                                     });
-                                    return Ok(None);
+                                    return Ok(CUT);
                                 }
                             }
                             n_bytes += 1;
@@ -662,7 +660,7 @@ impl Reader {
                 (CharAt::Invalid, _) => Err(invalid(self.error(ErrorKind::InvalidUtf8, at, ""))),
                 (CharAt::Cut(len), _) => {
                     self.cut = Some(Cut::Char { string, at, len });
-                    Ok(None)
+                    Ok(CUT)
                 }
             },
             Cut::Number { start, grammar } => {
@@ -674,19 +672,19 @@ impl Reader {
                 match bytes.get(end) {
                     None => {
                         self.cut = Some(Cut::Number { start, grammar });
-                        Ok(None)
+                        Ok(CUT)
                     }
                     Some(&byte) => match grammar.end_at(byte) {
                         End::Complete => {
                             let text = std::mem::take(&mut self.carry.number);
                             let number = Number::from_checked(Cow::Owned(text));
                             emit(sink, Event::Number(number), start)?;
-                            Ok(Some(end))
+                            Ok(end)
                         }
                         End::Broken(detail) => {
                             let error =
                                 self.error(ErrorKind::InvalidNumber, self.offset + end, detail);
-                            self.fail_at(error, input, end).map(|()| None)
+                            self.fail_at(error, input, end).map(|()| CUT)
                         }
                     },
                 }
@@ -707,7 +705,7 @@ impl Reader {
                 (CharAt::Invalid, _) => Err(invalid(self.error(ErrorKind::InvalidUtf8, at, ""))),
                 (CharAt::Cut(len), _) => {
                     self.cut = Some(Cut::BadChar { error, at, len });
-                    Ok(None)
+                    Ok(CUT)
                 }
             },
         }
@@ -730,12 +728,18 @@ impl Reader {
                 Some(b'"') => {
                     let run = self.run_text(input, pos, stop)?;
                     self.end_string(string, run, pos, stop, sink)?;
-                    return Ok(Some(stop + 1));
+                    return Ok(stop + 1);
                 }
                 Some(b'\\') => {
                     let run = self.run_text(input, pos, stop)?;
                     self.string_run(&mut string, run, self.offset + pos, sink)?;
                     let at = self.offset + stop;
+                    // The one-letter escapes, nearly all of them, without the general decoder.
+                    if let Some(c) = bytes.get(stop + 1).and_then(|&code| escape::short(code)) {
+                        self.string_char(&mut string, c, at, sink)?;
+                        pos = stop + 2;
+                        continue;
+                    }
                     let escape = bytes.get(stop..).unwrap_or_default();
                     match escape::decode(escape, false) {
                         Escape::Char(c, len) => {
@@ -748,7 +752,7 @@ impl Reader {
                                 carry.copy_from_slice(escape);
                             }
                             self.cut = Some(Cut::Escape { string, at, len });
-                            return Ok(None);
+                            return Ok(CUT);
                         }
                         Escape::Broken(broken) => {
                             let decided = broken.decided.map(|d| stop + d);
@@ -761,7 +765,7 @@ impl Reader {
                     self.run_text(input, pos, stop)?;
                     let kind = ErrorKind::ControlCharacter { byte };
                     let error = self.error(kind, self.offset + stop, "");
-                    return self.fail_at(error, input, stop).map(|()| None);
+                    return self.fail_at(error, input, stop).map(|()| CUT);
                 }
                 None => return self.string_cut(input, pos, string, next, sink),
             }
@@ -799,7 +803,7 @@ impl Reader {
         if n_cut == 0 && *next == Some('"') {
             *next = None;
             self.end_string(string, text, pos, len, sink)?;
-            return Ok(Some(len));
+            return Ok(len);
         }
         self.string_run(&mut string, text, self.offset + pos, sink)?;
         if n_cut == 0 {
@@ -816,7 +820,7 @@ impl Reader {
                 len: n_cut,
             });
         }
-        Ok(None)
+        Ok(CUT)
     }
 
     /// The closing quote at chunk position `close`, after a last run (from `run_pos`).
@@ -918,7 +922,7 @@ impl Reader {
             None => self.truncated(Inside::String, string.quote),
         };
         match decided {
-            Some(decided) => self.fail_at(error, input, decided).map(|()| None),
+            Some(decided) => self.fail_at(error, input, decided).map(|()| CUT),
             None => Err(invalid(error)),
         }
     }
@@ -939,7 +943,7 @@ impl Reader {
                 End::Complete => true,
                 End::Broken(detail) => {
                     let error = self.error(ErrorKind::InvalidNumber, self.offset + end, detail);
-                    return self.fail_at(error, input, end).map(|()| None);
+                    return self.fail_at(error, input, end).map(|()| CUT);
                 }
             },
             // A number that ends the chunk is complete if `next` cannot go on with it.
@@ -958,14 +962,14 @@ impl Reader {
             };
             let number = Number::from_checked(Cow::Borrowed(text.unwrap_or_default()));
             emit(sink, Event::Number(number), start)?;
-            return Ok(Some(end));
+            return Ok(end);
         }
         self.carry.number.clear();
         self.carry
             .number
             .extend(text.iter().map(|&b| char::from(b)));
         self.cut = Some(Cut::Number { start, grammar });
-        Ok(None)
+        Ok(CUT)
     }
 
     /// `true`, `false` or `null` from chunk position `pos`, checked byte by byte so that
@@ -982,7 +986,7 @@ impl Reader {
         let end = pos + text.len();
         if input.bytes.get(pos..end) == Some(text) {
             emit(sink, word.event(), self.offset + pos)?;
-            return Ok(Some(end));
+            return Ok(end);
         }
         self.literal_rest(word, self.offset + pos, 0, input, pos, sink)
     }
@@ -1002,7 +1006,7 @@ impl Reader {
         for &want in word.text().get(matched..).unwrap_or_default() {
             match input.bytes.get(pos) {
                 Some(&got) if got == want => pos += 1,
-                Some(_) => return self.unexpected(word.expected(), input, pos).map(|()| None),
+                Some(_) => return self.unexpected(word.expected(), input, pos).map(|()| CUT),
                 None => {
                     let matched = matched + (pos - first);
                     self.cut = Some(Cut::Literal {
@@ -1010,12 +1014,12 @@ impl Reader {
                         word,
                         matched,
                     });
-                    return Ok(None);
+                    return Ok(CUT);
                 }
             }
         }
         emit(sink, word.event(), start)?;
-        Ok(Some(pos))
+        Ok(pos)
     }
 
     /// Opens an array or object at its bracket (offset `at`, chunk position `pos`).
