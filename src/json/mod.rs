@@ -41,7 +41,6 @@
 //! number exactly as written ([`Number::as_i64`] decides integers from the text).
 
 pub(crate) mod decimal;
-mod embedded;
 mod error;
 mod event;
 mod parse;
@@ -50,12 +49,10 @@ mod stack;
 mod value;
 mod write;
 
-pub(crate) use embedded::parse_embedded;
 pub use error::{ErrorKind, Inside, ParseError, Position};
 pub use event::{replay, Event, Sink};
-pub(crate) use parse::parse_prefix_into;
+pub(crate) use parse::Builder;
 pub use parse::{parse, parse_bytes, parse_bytes_with, parse_with};
-pub(crate) use reader::{scan_plain, short_escape, surrogate_pair};
 pub use reader::{Limits, Reader, Stop};
 pub use value::{Kind, Member, Number, Value};
 pub use write::{preview, to_pretty_string, write_escaped_str};

@@ -233,12 +233,3 @@ pub(crate) fn scan_plain(bytes: &[u8], pos: usize) -> usize {
     }
     offset
 }
-
-/// The character a UTF-16 surrogate pair (`\uD83D\uDE4F`) stands for; `None` unless `high`
-/// is a high surrogate and `low` a low one.
-pub(crate) fn surrogate_pair(high: u32, low: u32) -> Option<char> {
-    if !(0xD800..=0xDBFF).contains(&high) || !(0xDC00..=0xDFFF).contains(&low) {
-        return None;
-    }
-    char::from_u32(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
-}

@@ -25,14 +25,12 @@ mod escape;
 mod number;
 
 pub(crate) use number::is_number;
-// Until the envelope reads through the reader (it is their last user).
-pub(crate) use escape::{scan_plain, short as short_escape, surrogate_pair};
 
 use super::error::{ErrorKind, Inside, ParseError, Position};
 use super::event::{Event, Sink};
 use super::stack::Stack;
 use super::value::Number;
-use escape::{Broken, Escape};
+use escape::{scan_plain, Broken, Escape};
 use number::{End, Grammar};
 use std::borrow::Cow;
 use std::ops::ControlFlow;
