@@ -253,20 +253,43 @@ impl<'a> Envelope<'a> {
 }
 
 impl<'a> Sink<'a> for Envelope<'a> {
+    // Inlined where the reader sends each kind of event, so that the arguments' events (the
+    // most of a call) go on to the builder or the text's reader without a turn through the
+    // envelope's own structure, which stays out of line.
+    #[inline(always)]
     fn event(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
-        match self.doing {
-            Doing::Members => self.member(event),
-            Doing::Value(target) => self.value(target, event, at),
-            Doing::Build(target, depth) => {
+        match (self.doing, event) {
+            (Doing::Build(target, depth), event) => {
                 let done = ends_value(&event);
                 self.track(&event);
                 let _ = self.builder.event(event, at);
                 if done && self.depth == depth {
-                    let value = self.builder.take_value();
-                    self.store(target, Some(value));
-                    self.doing = Doing::Members;
+                    self.built(target);
                 }
             }
+            (Doing::Text(_), Event::StringPart(run)) => {
+                if let Some(text) = &mut self.text {
+                    text.part(run, &mut self.builder);
+                }
+            }
+            (Doing::Text(_), Event::StringChar(c)) => {
+                if let Some(text) = &mut self.text {
+                    text.char(c, &mut self.builder);
+                }
+            }
+            (_, event) => self.structure(event, at),
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+impl<'a> Envelope<'a> {
+    /// Every event but the pieces of an arguments text and those of a value being built.
+    #[inline(never)]
+    fn structure(&mut self, event: Event<'a>, at: usize) {
+        match self.doing {
+            Doing::Members => self.member(event),
+            Doing::Value(target) => self.value(target, event, at),
             Doing::Skip(depth) => {
                 let done = ends_value(&event);
                 self.track(&event);
@@ -274,21 +297,24 @@ impl<'a> Sink<'a> for Envelope<'a> {
                     self.doing = Doing::Members;
                 }
             }
-            Doing::Text(target) => match (event, &mut self.text) {
-                (Event::StringPart(run), Some(text)) => text.part(run, &mut self.builder),
-                (Event::StringChar(c), Some(text)) => text.char(c, &mut self.builder),
-                (Event::StringEnd, text) => {
-                    if let Some(text) = text.take() {
-                        let text = text.end(&mut self.builder);
-                        self.store_text(target, text);
-                    }
-                    self.doing = Doing::Members;
+            Doing::Text(target) => {
+                // The end of the literal (its pieces take the inlined path).
+                if let (Event::StringEnd, Some(text)) = (event, self.text.take()) {
+                    let text = text.end(&mut self.builder);
+                    self.store_text(target, text);
                 }
-                _ => {}
-            },
-            Doing::Done => {}
+                self.doing = Doing::Members;
+            }
+            Doing::Build(..) | Doing::Done => {}
         }
-        ControlFlow::Continue(())
+    }
+
+    /// The value being built is complete.
+    #[inline(never)]
+    fn built(&mut self, target: Target) {
+        let value = self.builder.take_value();
+        self.store(target, Some(value));
+        self.doing = Doing::Members;
     }
 }
 
