@@ -108,7 +108,7 @@ pub fn read_call(raw: &str, limits: Limits) -> Result<Call<'_>, Rejection> {
     let mut reader = Reader::new(limits);
     let read = reader.feed_str(raw, &mut envelope);
     let read = read.and_then(|()| reader.finish(&mut envelope));
-    into_call(read, envelope, raw.as_bytes())
+    into_call(read, &mut envelope, raw.as_bytes())
 }
 
 /// [`read_call`] for bytes that should be UTF-8 (a line read from a log), read by the same
@@ -122,17 +122,17 @@ pub(crate) fn read_call_bytes(raw: &[u8], limits: Limits) -> Result<Call<'_>, Re
     let mut reader = Reader::new(limits);
     let read = reader.feed(raw, &mut envelope);
     let read = read.and_then(|()| reader.finish(&mut envelope));
-    into_call(read, envelope, raw)
+    into_call(read, &mut envelope, raw)
 }
 
 /// The call the envelope read, or the rejection: the reader's error first (the call must be
 /// JSON throughout), then what is wrong with the envelope.
 fn into_call<'a>(
     read: Result<(), Stop>,
-    envelope: Envelope<'a>,
+    envelope: &mut Envelope<'a>,
     raw: &[u8],
 ) -> Result<Call<'a>, Rejection> {
-    let mut outer = envelope.outer;
+    let outer = &mut envelope.outer;
     match (read, envelope.root) {
         (Err(Stop::Invalid(error)), _) => {
             let error = error.locate(raw);
@@ -141,18 +141,18 @@ fn into_call<'a>(
             if *error.kind() == ErrorKind::InvalidUtf8 {
                 return Err(json_rejection(error, Part::Call, None, None));
             }
-            let id = recovered_id(&outer).map(String::from);
-            let tool = recovered_name(&outer).map(String::from);
+            let id = recovered_id(outer).map(String::from);
+            let tool = recovered_name(outer).map(String::from);
             Err(json_rejection(error, Part::Call, id, tool))
         }
-        (Ok(()), Some(Kind::Object)) => resolve(&mut outer, raw),
+        (Ok(()), Some(Kind::Object)) => resolve(outer, raw),
         (Ok(()), Some(found)) => Err(Rejection::BadEnvelope {
             id: None,
             problem: EnvelopeProblem::NotAnObject { found },
         }),
         // The envelope's sink never breaks, and a text the reader accepts has a value.
         (Err(Stop::Sink) | Ok(()), _) => Err(Rejection::BadEnvelope {
-            id: recovered_id(&outer).map(String::from),
+            id: recovered_id(outer).map(String::from),
             problem: EnvelopeProblem::Unreadable,
         }),
     }

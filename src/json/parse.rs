@@ -146,7 +146,7 @@ impl<'a> Builder<'a> {
         }
     }
 
-    #[inline(always)]
+    #[inline(never)]
     fn push(&mut self, key: Cow<'a, str>, value: Value<'a>) {
         if self.members.capacity() == 0 {
             // The top-level container's stack becomes its `Vec`: room for a tool call's
@@ -249,7 +249,7 @@ struct Pieces<'a> {
 }
 
 impl<'a> Pieces<'a> {
-    const INLINE: usize = 32;
+    const INLINE: usize = 16;
 
     fn new() -> Pieces<'a> {
         Pieces {

@@ -16,7 +16,7 @@ pub(crate) struct Stack {
 }
 
 impl Stack {
-    const INLINE: usize = 32;
+    const INLINE: usize = 16;
 
     pub(crate) fn new() -> Stack {
         Stack {

@@ -285,7 +285,7 @@ impl Reader {
         true
     }
 
-    /// A character of a string's or key's body (not `"`, `\\` or a control character)
+    /// A character of a string's or key's body (not `"` or a control character; `\\` begins an escape)
     /// while one is open and nothing is cut inside it.
     #[inline]
     fn body_char<'a, S: Sink<'a>>(&mut self, c: char, sink: &mut S) -> Option<Result<(), Stop>> {
@@ -293,7 +293,7 @@ impl Reader {
             Some(Cut::Str(string)) if self.stopped.is_none() => *string,
             _ => return None,
         };
-        if c < ' ' || c == '"' || c == '\\' {
+        if c < ' ' || c == '"' {
             return None;
         }
         let at = self.offset;
@@ -302,6 +302,14 @@ impl Reader {
             return None;
         }
         self.offset = end;
+        if c == '\\' {
+            // An escape of the text begins: its backslash is carried, as a chunk would.
+            if let Some(slot) = self.carry.escape.first_mut() {
+                *slot = b'\\';
+            }
+            self.cut = Some(Cut::Escape { string, at, len: 1 });
+            return Some(Ok(()));
+        }
         let emitted = self.string_char(&mut string, c, at, sink);
         self.cut = Some(Cut::Str(string));
         if let Err(stop) = &emitted {
@@ -373,6 +381,17 @@ impl Reader {
         }
         Some(emitted)
     }
+}
+
+/// Where reading a key left the reader.
+enum KeyStep {
+    /// After the colon: the member's value is next, from this chunk position.
+    Value(usize),
+    /// A `}` closed an empty object; what follows starts at this chunk position.
+    Closed(usize),
+    /// The chunk ended (the reader's `expect` or `cut` say where), or an error waits for
+    /// the rest of a character.
+    Cut,
 }
 
 /// What the next token may be.
@@ -589,6 +608,11 @@ impl Reader {
     }
 
     /// The tokens of a chunk from `pos`, until it ends.
+    ///
+    /// Two loops, as a parser without chunks would have them: one at a value, one after a
+    /// value (a comma, a closing bracket); a key and its colon are read on the way from one
+    /// to the other. Where the reader stands is only written to `expect` when the chunk
+    /// ends.
     fn tokens<'a, S: Sink<'a>>(
         &mut self,
         input: Input<'a>,
@@ -597,144 +621,209 @@ impl Reader {
         sink: &mut S,
     ) -> Result<(), Stop> {
         let bytes = input.bytes;
-        let mut expect = self.expect;
-        loop {
-            pos = skip_whitespace(bytes, pos);
-            let Some(&byte) = bytes.get(pos) else {
-                self.expect = expect;
-                return Ok(());
-            };
-            let at = self.offset + pos;
-            match expect {
-                Expect::Value | Expect::FirstElement => {
-                    let step = match byte {
-                        b'"' => {
-                            // A string without escapes that the chunk holds whole: the
-                            // commonest value, read here in one scan.
-                            let body = pos + 1;
-                            let stop = scan_plain(bytes, body);
-                            match input.plain(body, stop) {
-                                Some(text) => {
-                                    emit(sink, Event::String(text), at)?;
-                                    stop + 1
-                                }
-                                None => {
-                                    let string = Str {
-                                        quote: at,
-                                        key: false,
-                                        started: false,
-                                    };
-                                    self.string(input, body, string, next, sink)?
-                                }
-                            }
-                        }
-                        b'{' => {
-                            self.open(true, at, pos, input, sink)?;
-                            pos += 1;
-                            expect = Expect::FirstKey;
-                            continue;
-                        }
-                        b'[' => {
-                            self.open(false, at, pos, input, sink)?;
-                            pos += 1;
-                            expect = Expect::FirstElement;
-                            continue;
-                        }
-                        b']' if expect == Expect::FirstElement => {
-                            self.close(at, sink)?;
-                            pos + 1
-                        }
-                        b'-' | b'0'..=b'9' => self.number(input, pos, next, sink)?,
-                        b't' => self.literal(Word::True, input, pos, sink)?,
-                        b'f' => self.literal(Word::False, input, pos, sink)?,
-                        b'n' => self.literal(Word::Null, input, pos, sink)?,
-                        _ => {
-                            let expected = self.expected_value(expect);
-                            return self.unexpected(expected, input, pos);
-                        }
-                    };
-                    expect = self.after_value();
-                    if step == CUT {
-                        self.expect = expect;
-                        return Ok(());
+        // Directly after `[`, where `]` may come.
+        let mut first = false;
+        let mut at_value = true;
+        match self.expect {
+            Expect::Value => {}
+            Expect::FirstElement => first = true,
+            Expect::AfterValue | Expect::End => at_value = false,
+            Expect::FirstKey | Expect::Key => {
+                let is_first = self.expect == Expect::FirstKey;
+                match self.member_key(input, pos, is_first, next, sink)? {
+                    KeyStep::Value(after) => pos = after,
+                    KeyStep::Closed(after) => {
+                        pos = after;
+                        at_value = false;
                     }
-                    pos = step;
+                    KeyStep::Cut => return Ok(()),
                 }
-                Expect::FirstKey | Expect::Key => match byte {
+            }
+            Expect::Colon => match self.colon(input, pos)? {
+                KeyStep::Value(after) => pos = after,
+                KeyStep::Closed(_) | KeyStep::Cut => return Ok(()),
+            },
+        }
+        'value: loop {
+            if at_value {
+                pos = skip_whitespace(bytes, pos);
+                let Some(&byte) = bytes.get(pos) else {
+                    self.expect = if first {
+                        Expect::FirstElement
+                    } else {
+                        Expect::Value
+                    };
+                    return Ok(());
+                };
+                let at = self.offset + pos;
+                let step = match byte {
                     b'"' => {
+                        // A string without escapes that the chunk holds whole: the commonest
+                        // value, read here in one scan.
                         let body = pos + 1;
                         let stop = scan_plain(bytes, body);
-                        let step = match input.plain(body, stop) {
-                            Some(key) => {
-                                emit(sink, Event::Key(Cow::Borrowed(key)), at)?;
+                        match input.plain(body, stop) {
+                            Some(text) => {
+                                emit(sink, Event::String(text), at)?;
                                 stop + 1
                             }
                             None => {
                                 let string = Str {
                                     quote: at,
-                                    key: true,
+                                    key: false,
                                     started: false,
                                 };
                                 self.string(input, body, string, next, sink)?
                             }
-                        };
-                        expect = Expect::Colon;
-                        if step == CUT {
-                            self.expect = expect;
-                            return Ok(());
-                        }
-                        pos = step;
-                        // The colon, nearly always right after the key: read here rather
-                        // than in a turn of the loop of its own.
-                        pos = skip_whitespace(bytes, pos);
-                        if bytes.get(pos) == Some(&b':') {
-                            pos = skip_whitespace(bytes, pos + 1);
-                            expect = Expect::Value;
                         }
                     }
-                    b'}' if expect == Expect::FirstKey => {
-                        self.close(at, sink)?;
+                    b'{' => {
+                        self.open(true, at, pos, input, sink)?;
+                        match self.member_key(input, pos + 1, true, next, sink)? {
+                            KeyStep::Value(after) => {
+                                pos = after;
+                                first = false;
+                                continue 'value;
+                            }
+                            KeyStep::Closed(after) => after,
+                            KeyStep::Cut => return Ok(()),
+                        }
+                    }
+                    b'[' => {
+                        self.open(false, at, pos, input, sink)?;
                         pos += 1;
-                        expect = self.after_value();
+                        first = true;
+                        continue 'value;
                     }
+                    b']' if first => {
+                        self.close(at, sink)?;
+                        pos + 1
+                    }
+                    b'-' | b'0'..=b'9' => self.number(input, pos, next, sink)?,
+                    b't' => self.literal(Word::True, input, pos, sink)?,
+                    b'f' => self.literal(Word::False, input, pos, sink)?,
+                    b'n' => self.literal(Word::Null, input, pos, sink)?,
                     _ => {
-                        let expected = if expect == Expect::FirstKey {
-                            "a string key or '}'"
-                        } else {
-                            "a string key after ','"
-                        };
+                        let expected = self.expected_value(first);
                         return self.unexpected(expected, input, pos);
                     }
-                },
-                Expect::Colon => {
-                    if byte != b':' {
-                        return self.unexpected("':' after an object key", input, pos);
-                    }
-                    pos += 1;
-                    expect = Expect::Value;
+                };
+                if step == CUT {
+                    self.expect = self.after_value();
+                    return Ok(());
                 }
-                Expect::AfterValue => {
-                    let in_object = self.in_object();
-                    match (byte, in_object) {
-                        (b',', false) => expect = Expect::Value,
-                        (b',', true) => expect = Expect::Key,
-                        (b']', false) | (b'}', true) => {
-                            self.close(at, sink)?;
-                            expect = self.after_value();
-                        }
-                        (_, false) => {
-                            return self.unexpected("',' or ']' after an array element", input, pos)
-                        }
-                        (_, true) => {
-                            return self.unexpected("',' or '}' after an object member", input, pos)
-                        }
-                    }
-                    pos += 1;
-                }
-                Expect::End => {
-                    let error = self.error(ErrorKind::TrailingCharacters, at, "");
+                pos = step;
+            }
+            at_value = true;
+            first = false;
+            // After a value: close what the input closes, then on to the next one.
+            loop {
+                pos = skip_whitespace(bytes, pos);
+                let Some(&byte) = bytes.get(pos) else {
+                    self.expect = self.after_value();
+                    return Ok(());
+                };
+                let Some(top) = self.open.last() else {
+                    let error = self.error(ErrorKind::TrailingCharacters, self.offset + pos, "");
                     return self.fail_at(error, input, pos);
+                };
+                match (byte, top & 1 == 1) {
+                    (b',', false) => {
+                        pos += 1;
+                        continue 'value;
+                    }
+                    (b',', true) => match self.member_key(input, pos + 1, false, next, sink)? {
+                        KeyStep::Value(after) => {
+                            pos = after;
+                            continue 'value;
+                        }
+                        KeyStep::Closed(after) => pos = after,
+                        KeyStep::Cut => return Ok(()),
+                    },
+                    (b']', false) | (b'}', true) => {
+                        self.close(self.offset + pos, sink)?;
+                        pos += 1;
+                    }
+                    (_, false) => {
+                        return self.unexpected("',' or ']' after an array element", input, pos)
+                    }
+                    (_, true) => {
+                        return self.unexpected("',' or '}' after an object member", input, pos)
+                    }
                 }
+            }
+        }
+    }
+
+    /// A key and its colon from chunk position `pos` (after `{` when `first`, where `}`
+    /// may come instead, else after `,`).
+    #[inline]
+    fn member_key<'a, S: Sink<'a>>(
+        &mut self,
+        input: Input<'a>,
+        pos: usize,
+        first: bool,
+        next: &mut Option<char>,
+        sink: &mut S,
+    ) -> Result<KeyStep, Stop> {
+        let bytes = input.bytes;
+        let pos = skip_whitespace(bytes, pos);
+        let Some(&byte) = bytes.get(pos) else {
+            self.expect = if first { Expect::FirstKey } else { Expect::Key };
+            return Ok(KeyStep::Cut);
+        };
+        let at = self.offset + pos;
+        match byte {
+            b'"' => {
+                let body = pos + 1;
+                let stop = scan_plain(bytes, body);
+                let after = match input.plain(body, stop) {
+                    Some(key) => {
+                        emit(sink, Event::Key(Cow::Borrowed(key)), at)?;
+                        stop + 1
+                    }
+                    None => {
+                        let string = Str {
+                            quote: at,
+                            key: true,
+                            started: false,
+                        };
+                        self.string(input, body, string, next, sink)?
+                    }
+                };
+                if after == CUT {
+                    self.expect = Expect::Colon;
+                    return Ok(KeyStep::Cut);
+                }
+                self.colon(input, after)
+            }
+            b'}' if first => {
+                self.close(at, sink)?;
+                Ok(KeyStep::Closed(pos + 1))
+            }
+            _ => {
+                let expected = if first {
+                    "a string key or '}'"
+                } else {
+                    "a string key after ','"
+                };
+                self.unexpected(expected, input, pos).map(|()| KeyStep::Cut)
+            }
+        }
+    }
+
+    /// The colon after a key, from chunk position `pos`.
+    #[inline]
+    fn colon(&mut self, input: Input<'_>, pos: usize) -> Result<KeyStep, Stop> {
+        let pos = skip_whitespace(input.bytes, pos);
+        match input.bytes.get(pos) {
+            Some(b':') => Ok(KeyStep::Value(pos + 1)),
+            Some(_) => self
+                .unexpected("':' after an object key", input, pos)
+                .map(|()| KeyStep::Cut),
+            None => {
+                self.expect = Expect::Colon;
+                Ok(KeyStep::Cut)
             }
         }
     }
@@ -750,39 +839,17 @@ impl Reader {
         let bytes = input.bytes;
         match cut {
             Cut::Str(string) => self.string(input, 0, string, next, sink),
-            Cut::Escape { string, at, len } => {
-                let mut n_bytes = len;
-                let mut pos = 0;
-                loop {
-                    let escape = self.carry.escape.get(..n_bytes).unwrap_or_default();
-                    match escape::decode(escape, false) {
-                        Escape::Char(c, _) => {
-                            let mut string = string;
-                            self.string_char(&mut string, c, at, sink)?;
-                            return self.string(input, pos, string, next, sink);
-                        }
-                        Escape::NeedMore => {
-                            match (bytes.get(pos), self.carry.escape.get_mut(n_bytes)) {
-                                (Some(&byte), Some(slot)) => *slot = byte,
-                                _ => {
-                                    self.cut = Some(Cut::Escape {
-                                        string,
-                                        at,
-                                        len: n_bytes,
-                                    });
-                                    return Ok(CUT);
-                                }
-                            }
-                            n_bytes += 1;
-                            pos += 1;
-                        }
-                        Escape::Broken(broken) => {
-                            // The deciding byte is the last one added, which this chunk gave.
-                            let decided = broken.decided.map(|d| d.saturating_sub(len));
-                            return self.broken_escape(broken, at, decided, string, input);
-                        }
-                    }
+            Cut::Escape { string, at, len: 1 } if self.carry.escape.first() == Some(&b'\\') => {
+                // The commonest cut escape: its backslash alone, a one-letter code next.
+                if let Some(c) = bytes.first().and_then(|&code| escape::short(code)) {
+                    let mut string = string;
+                    self.string_char(&mut string, c, at, sink)?;
+                    return self.string(input, 1, string, next, sink);
                 }
+                self.resume_escape(string, at, 1, input, next, sink)
+            }
+            Cut::Escape { string, at, len } => {
+                self.resume_escape(string, at, len, input, next, sink)
             }
             Cut::Char { string, at, len } => match self.complete_char(len, bytes) {
                 (CharAt::Valid(c), used) => {
@@ -841,6 +908,51 @@ impl Reader {
                     Ok(CUT)
                 }
             },
+        }
+    }
+
+    /// Goes on with an escape a chunk cut, its first `len` bytes in `carry.escape`.
+    fn resume_escape<'a, S: Sink<'a>>(
+        &mut self,
+        string: Str,
+        at: usize,
+        len: usize,
+        input: Input<'a>,
+        next: &mut Option<char>,
+        sink: &mut S,
+    ) -> Step {
+        let bytes = input.bytes;
+        let mut n_bytes = len;
+        let mut pos = 0;
+        loop {
+            let escape = self.carry.escape.get(..n_bytes).unwrap_or_default();
+            match escape::decode(escape, false) {
+                Escape::Char(c, _) => {
+                    let mut string = string;
+                    self.string_char(&mut string, c, at, sink)?;
+                    return self.string(input, pos, string, next, sink);
+                }
+                Escape::NeedMore => {
+                    match (bytes.get(pos), self.carry.escape.get_mut(n_bytes)) {
+                        (Some(&byte), Some(slot)) => *slot = byte,
+                        _ => {
+                            self.cut = Some(Cut::Escape {
+                                string,
+                                at,
+                                len: n_bytes,
+                            });
+                            return Ok(CUT);
+                        }
+                    }
+                    n_bytes += 1;
+                    pos += 1;
+                }
+                Escape::Broken(broken) => {
+                    // The deciding byte is the last one added, which this chunk gave.
+                    let decided = broken.decided.map(|d| d.saturating_sub(len));
+                    return self.broken_escape(broken, at, decided, string, input);
+                }
+            }
         }
     }
 
@@ -1209,13 +1321,13 @@ impl Reader {
         }
     }
 
-    /// What a value position wants, in words, for `Unexpected`.
-    fn expected_value(&self, expect: Expect) -> &'static str {
-        match (expect, self.open.last()) {
-            (Expect::FirstElement, _) => "a value or ']'",
-            (_, None) => "a JSON value",
-            (_, Some(entry)) if entry & 1 == 1 => "a value after ':'",
-            (_, Some(_)) => "a value after ','",
+    /// What a value position wants, in words, for `Unexpected` (`first`: right after `[`).
+    fn expected_value(&self, first: bool) -> &'static str {
+        match self.open.last() {
+            _ if first => "a value or ']'",
+            None => "a JSON value",
+            Some(entry) if entry & 1 == 1 => "a value after ':'",
+            Some(_) => "a value after ','",
         }
     }
 
