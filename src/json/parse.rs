@@ -237,10 +237,12 @@ impl<'a> Sink<'a> for Builder<'a> {
 /// Up to [`Pieces::INLINE`] pieces are kept as they are, so that the string can be copied
 /// once into a `String` of its exact size at its end (and a string of one run is borrowed);
 /// past that, they go into a growing `String`. A piece is a run of the input, or one
-/// character (whose run is then empty: the reader sends no empty run).
+/// character.
 #[derive(Debug)]
 struct Pieces<'a> {
-    runs: [&'a str; Pieces::INLINE],
+    /// A run, or `None` for a character piece. (`None` is all zeros: the array starts as
+    /// a plain `memset`.)
+    runs: [Option<&'a str>; Pieces::INLINE],
     chars: [char; Pieces::INLINE],
     /// Invariant: at most `INLINE`; equal to it once `spilled` is in use.
     n_pieces: usize,
@@ -249,11 +251,11 @@ struct Pieces<'a> {
 }
 
 impl<'a> Pieces<'a> {
-    const INLINE: usize = 16;
+    const INLINE: usize = 32;
 
     fn new() -> Pieces<'a> {
         Pieces {
-            runs: [""; Pieces::INLINE],
+            runs: [None; Pieces::INLINE],
             chars: ['\0'; Pieces::INLINE],
             n_pieces: 0,
             spilled: None,
@@ -272,7 +274,7 @@ impl<'a> Pieces<'a> {
     fn push_run(&mut self, run: &'a str) {
         match self.runs.get_mut(self.n_pieces) {
             Some(slot) => {
-                *slot = run;
+                *slot = Some(run);
                 self.n_pieces += 1;
             }
             None => self.spill().push_str(run),
@@ -286,7 +288,7 @@ impl<'a> Pieces<'a> {
             self.chars.get_mut(self.n_pieces),
         ) {
             (Some(run), Some(slot)) => {
-                *run = "";
+                *run = None;
                 *slot = c;
                 self.n_pieces += 1;
             }
@@ -311,22 +313,15 @@ impl<'a> Pieces<'a> {
             .iter()
             .zip(&self.chars)
             .take(self.n_pieces)
-            .map(|(run, c)| {
-                if run.is_empty() {
-                    c.len_utf8()
-                } else {
-                    run.len()
-                }
-            })
+            .map(|(run, c)| run.map_or(c.len_utf8(), str::len))
             .sum()
     }
 
     fn write(&self, out: &mut String) {
         for (run, &c) in self.runs.iter().zip(&self.chars).take(self.n_pieces) {
-            if run.is_empty() {
-                out.push(c);
-            } else {
-                out.push_str(run);
+            match run {
+                Some(run) => out.push_str(run),
+                None => out.push(c),
             }
         }
     }
@@ -339,7 +334,7 @@ impl<'a> Pieces<'a> {
         }
         match (self.n_pieces, self.runs.first()) {
             (0, _) => Cow::Borrowed(""),
-            (1, Some(run)) if !run.is_empty() => Cow::Borrowed(*run),
+            (1, Some(Some(run))) => Cow::Borrowed(*run),
             _ => {
                 let mut text = String::with_capacity(self.len());
                 self.write(&mut text);

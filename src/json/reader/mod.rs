@@ -158,11 +158,7 @@ impl Reader {
     /// [`Stop::Sink`] when the sink broke. A chunk that takes the input past
     /// [`Limits::max_bytes`] is [`ErrorKind::TooLarge`] before any of it is read.
     pub fn feed<'a, S: Sink<'a>>(&mut self, chunk: &'a [u8], sink: &mut S) -> Result<(), Stop> {
-        let input = Input {
-            bytes: chunk,
-            text: None,
-        };
-        self.run(input, &mut None, sink)
+        self.run(Bytes(chunk), &mut None, sink)
     }
 
     /// [`Reader::feed`] for a chunk known to be UTF-8, which is not checked again.
@@ -170,11 +166,7 @@ impl Reader {
     /// # Errors
     /// As [`Reader::feed`].
     pub fn feed_str<'a, S: Sink<'a>>(&mut self, chunk: &'a str, sink: &mut S) -> Result<(), Stop> {
-        let input = Input {
-            bytes: chunk.as_bytes(),
-            text: Some(chunk),
-        };
-        self.run(input, &mut None, sink)
+        self.run(Text(chunk), &mut None, sink)
     }
 
     /// Reads one character of the text that does not stand in the input as itself: a
@@ -194,11 +186,7 @@ impl Reader {
         // that the one byte-level machine reads it (a character never stands whole in it).
         let mut utf8 = [0; 4];
         for &byte in c.encode_utf8(&mut utf8).as_bytes() {
-            let input = Input {
-                bytes: byte_chunk(byte),
-                text: None,
-            };
-            self.run(input, &mut None, sink)?;
+            self.run(Bytes(byte_chunk(byte)), &mut None, sink)?;
         }
         Ok(())
     }
@@ -224,12 +212,8 @@ impl Reader {
                 return Ok(());
             }
         }
-        let input = Input {
-            bytes: chunk.as_bytes(),
-            text: Some(chunk),
-        };
         let mut next = Some(next);
-        self.run(input, &mut next, sink)?;
+        self.run(Text(chunk), &mut next, sink)?;
         match next {
             Some(c) => self.feed_char(c, sink),
             None => Ok(()),
@@ -495,24 +479,79 @@ impl Word {
     }
 }
 
-/// A chunk: its bytes and, when it is known to be UTF-8, the same bytes as a `str`.
-#[derive(Clone, Copy)]
-struct Input<'a> {
-    bytes: &'a [u8],
-    text: Option<&'a str>,
-}
+/// A chunk: its bytes, and how a run of them becomes a `str`. Two kinds, so that each way
+/// of feeding compiles to its own machine: a `str` is UTF-8 by type and slices without a
+/// check; bytes are checked run by run.
+trait Input<'a>: Copy {
+    fn bytes(self) -> &'a [u8];
 
-impl<'a> Input<'a> {
+    /// The text between two chunk positions that stand next to ASCII bytes or at the
+    /// chunk's ends, or the position where it stops being UTF-8.
+    fn text(self, start: usize, end: usize) -> Result<&'a str, usize>;
+
+    /// The text from `start` to the chunk's end, with how many bytes of a character cut by
+    /// the end follow it; or the position where it stops being UTF-8.
+    fn tail(self, start: usize) -> Result<(&'a str, usize), usize>;
+
     /// The text between `start` and a closing quote at `stop`, when it is one plain run:
     /// no escape, no control character, UTF-8.
     #[inline]
     fn plain(self, start: usize, stop: usize) -> Option<&'a str> {
-        if self.bytes.get(stop) != Some(&b'"') {
+        if self.bytes().get(stop) != Some(&b'"') {
             return None;
         }
-        match self.text {
-            Some(text) => text.get(start..stop),
-            None => std::str::from_utf8(self.bytes.get(start..stop)?).ok(),
+        self.text(start, stop).ok()
+    }
+}
+
+/// A chunk known to be UTF-8.
+#[derive(Clone, Copy)]
+struct Text<'a>(&'a str);
+
+/// A chunk of bytes that should be UTF-8.
+#[derive(Clone, Copy)]
+struct Bytes<'a>(&'a [u8]);
+
+impl<'a> Input<'a> for Text<'a> {
+    #[inline]
+    fn bytes(self) -> &'a [u8] {
+        self.0.as_bytes()
+    }
+
+    #[inline]
+    fn text(self, start: usize, end: usize) -> Result<&'a str, usize> {
+        self.0.get(start..end).ok_or(start)
+    }
+
+    #[inline]
+    fn tail(self, start: usize) -> Result<(&'a str, usize), usize> {
+        self.0.get(start..).map(|text| (text, 0)).ok_or(start)
+    }
+}
+
+impl<'a> Input<'a> for Bytes<'a> {
+    #[inline]
+    fn bytes(self) -> &'a [u8] {
+        self.0
+    }
+
+    #[inline]
+    fn text(self, start: usize, end: usize) -> Result<&'a str, usize> {
+        let run = self.0.get(start..end).unwrap_or_default();
+        std::str::from_utf8(run).map_err(|utf8| start + utf8.valid_up_to())
+    }
+
+    fn tail(self, start: usize) -> Result<(&'a str, usize), usize> {
+        let run = self.0.get(start..).unwrap_or_default();
+        match std::str::from_utf8(run) {
+            Ok(text) => Ok((text, 0)),
+            // Only a chunk of bytes can end inside a character.
+            Err(utf8) if utf8.error_len().is_none() => {
+                let valid = run.get(..utf8.valid_up_to()).unwrap_or_default();
+                let text = std::str::from_utf8(valid).unwrap_or_default();
+                Ok((text, run.len() - utf8.valid_up_to()))
+            }
+            Err(utf8) => Err(start + utf8.valid_up_to()),
         }
     }
 }
@@ -558,9 +597,9 @@ type Step = Result<usize, Stop>;
 const CUT: usize = usize::MAX;
 
 impl Reader {
-    fn run<'a, S: Sink<'a>>(
+    fn run<'a, I: Input<'a>, S: Sink<'a>>(
         &mut self,
-        input: Input<'a>,
+        input: I,
         next: &mut Option<char>,
         sink: &mut S,
     ) -> Result<(), Stop> {
@@ -574,15 +613,15 @@ impl Reader {
         result
     }
 
-    fn read<'a, S: Sink<'a>>(
+    fn read<'a, I: Input<'a>, S: Sink<'a>>(
         &mut self,
-        input: Input<'a>,
+        input: I,
         next: &mut Option<char>,
         sink: &mut S,
     ) -> Result<(), Stop> {
         // A character after the chunk (see `feed_str_then`) counts with it.
         let extra = next.map_or(0, char::len_utf8);
-        let end = match self.offset.checked_add(input.bytes.len() + extra) {
+        let end = match self.offset.checked_add(input.bytes().len() + extra) {
             Some(end) if end <= self.max_bytes => end,
             size => {
                 let kind = ErrorKind::TooLarge {
@@ -613,14 +652,14 @@ impl Reader {
     /// value (a comma, a closing bracket); a key and its colon are read on the way from one
     /// to the other. Where the reader stands is only written to `expect` when the chunk
     /// ends.
-    fn tokens<'a, S: Sink<'a>>(
+    fn tokens<'a, I: Input<'a>, S: Sink<'a>>(
         &mut self,
-        input: Input<'a>,
+        input: I,
         mut pos: usize,
         next: &mut Option<char>,
         sink: &mut S,
     ) -> Result<(), Stop> {
-        let bytes = input.bytes;
+        let bytes = input.bytes();
         // Directly after `[`, where `]` may come.
         let mut first = false;
         let mut at_value = true;
@@ -758,15 +797,15 @@ impl Reader {
     /// A key and its colon from chunk position `pos` (after `{` when `first`, where `}`
     /// may come instead, else after `,`).
     #[inline]
-    fn member_key<'a, S: Sink<'a>>(
+    fn member_key<'a, I: Input<'a>, S: Sink<'a>>(
         &mut self,
-        input: Input<'a>,
+        input: I,
         pos: usize,
         first: bool,
         next: &mut Option<char>,
         sink: &mut S,
     ) -> Result<KeyStep, Stop> {
-        let bytes = input.bytes;
+        let bytes = input.bytes();
         let pos = skip_whitespace(bytes, pos);
         let Some(&byte) = bytes.get(pos) else {
             self.expect = if first { Expect::FirstKey } else { Expect::Key };
@@ -814,9 +853,9 @@ impl Reader {
 
     /// The colon after a key, from chunk position `pos`.
     #[inline]
-    fn colon(&mut self, input: Input<'_>, pos: usize) -> Result<KeyStep, Stop> {
-        let pos = skip_whitespace(input.bytes, pos);
-        match input.bytes.get(pos) {
+    fn colon<'a, I: Input<'a>>(&mut self, input: I, pos: usize) -> Result<KeyStep, Stop> {
+        let pos = skip_whitespace(input.bytes(), pos);
+        match input.bytes().get(pos) {
             Some(b':') => Ok(KeyStep::Value(pos + 1)),
             Some(_) => self
                 .unexpected("':' after an object key", input, pos)
@@ -829,14 +868,14 @@ impl Reader {
     }
 
     /// Goes on with the token the last chunk cut.
-    fn resume<'a, S: Sink<'a>>(
+    fn resume<'a, I: Input<'a>, S: Sink<'a>>(
         &mut self,
         cut: Cut,
-        input: Input<'a>,
+        input: I,
         next: &mut Option<char>,
         sink: &mut S,
     ) -> Step {
-        let bytes = input.bytes;
+        let bytes = input.bytes();
         match cut {
             Cut::Str(string) => self.string(input, 0, string, next, sink),
             Cut::Escape { string, at, len: 1 } if self.carry.escape.first() == Some(&b'\\') => {
@@ -912,16 +951,16 @@ impl Reader {
     }
 
     /// Goes on with an escape a chunk cut, its first `len` bytes in `carry.escape`.
-    fn resume_escape<'a, S: Sink<'a>>(
+    fn resume_escape<'a, I: Input<'a>, S: Sink<'a>>(
         &mut self,
         string: Str,
         at: usize,
         len: usize,
-        input: Input<'a>,
+        input: I,
         next: &mut Option<char>,
         sink: &mut S,
     ) -> Step {
-        let bytes = input.bytes;
+        let bytes = input.bytes();
         let mut n_bytes = len;
         let mut pos = 0;
         loop {
@@ -958,15 +997,15 @@ impl Reader {
 
     /// A string's body from chunk position `pos` (after its opening quote, or at the
     /// chunk's start when a chunk cut it) to its closing quote.
-    fn string<'a, S: Sink<'a>>(
+    fn string<'a, I: Input<'a>, S: Sink<'a>>(
         &mut self,
-        input: Input<'a>,
+        input: I,
         mut pos: usize,
         mut string: Str,
         next: &mut Option<char>,
         sink: &mut S,
     ) -> Step {
-        let bytes = input.bytes;
+        let bytes = input.bytes();
         loop {
             let stop = scan_plain(bytes, pos);
             match bytes.get(stop) {
@@ -1018,32 +1057,23 @@ impl Reader {
     }
 
     /// The chunk ended inside a string, after a run from `pos` that holds no escape.
-    fn string_cut<'a, S: Sink<'a>>(
+    fn string_cut<'a, I: Input<'a>, S: Sink<'a>>(
         &mut self,
-        input: Input<'a>,
+        input: I,
         pos: usize,
         mut string: Str,
         next: &mut Option<char>,
         sink: &mut S,
     ) -> Step {
-        let bytes = input.bytes;
+        let bytes = input.bytes();
         let len = bytes.len();
         let run = bytes.get(pos..).unwrap_or_default();
-        // Only a chunk of bytes can end inside a character.
-        let (text, n_cut) = match input.text {
-            Some(text) => (text.get(pos..).unwrap_or_default(), 0),
-            None => match std::str::from_utf8(run) {
-                Ok(text) => (text, 0),
-                Err(utf8) if utf8.error_len().is_none() => {
-                    let valid = run.get(..utf8.valid_up_to()).unwrap_or_default();
-                    let text = std::str::from_utf8(valid).unwrap_or_default();
-                    (text, run.len() - utf8.valid_up_to())
-                }
-                Err(utf8) => {
-                    let at = self.offset + pos + utf8.valid_up_to();
-                    return Err(invalid(self.error(ErrorKind::InvalidUtf8, at, "")));
-                }
-            },
+        let (text, n_cut) = match input.tail(pos) {
+            Ok(tail) => tail,
+            Err(bad) => {
+                let at = self.offset + bad;
+                return Err(invalid(self.error(ErrorKind::InvalidUtf8, at, "")));
+            }
         };
         if n_cut == 0 && *next == Some('"') {
             *next = None;
@@ -1141,26 +1171,26 @@ impl Reader {
     /// The text of a run of a string between two chunk positions that stand next to ASCII
     /// bytes: a `str` by type, or bytes checked to be UTF-8 here.
     #[inline]
-    fn run_text<'a>(&self, input: Input<'a>, start: usize, end: usize) -> Result<&'a str, Stop> {
-        let checked = match input.text {
-            Some(text) => text.get(start..end).ok_or(start),
-            None => {
-                let run = input.bytes.get(start..end).unwrap_or_default();
-                std::str::from_utf8(run).map_err(|utf8| start + utf8.valid_up_to())
-            }
-        };
-        checked.map_err(|bad| invalid(self.error(ErrorKind::InvalidUtf8, self.offset + bad, "")))
+    fn run_text<'a, I: Input<'a>>(
+        &self,
+        input: I,
+        start: usize,
+        end: usize,
+    ) -> Result<&'a str, Stop> {
+        input
+            .text(start, end)
+            .map_err(|bad| invalid(self.error(ErrorKind::InvalidUtf8, self.offset + bad, "")))
     }
 
     /// An escape that is not valid, at the backslash `at`; `decided` is the chunk position
     /// of the byte that decided it.
-    fn broken_escape(
+    fn broken_escape<'a>(
         &mut self,
         broken: Broken,
         at: usize,
         decided: Option<usize>,
         string: Str,
-        input: Input<'_>,
+        input: impl Input<'a>,
     ) -> Step {
         let error = match broken.kind.error_kind() {
             Some(kind) => self.error(kind, at + broken.report, broken.detail),
@@ -1174,14 +1204,14 @@ impl Reader {
 
     /// A number from chunk position `pos`.
     #[inline]
-    fn number<'a, S: Sink<'a>>(
+    fn number<'a, I: Input<'a>, S: Sink<'a>>(
         &mut self,
-        input: Input<'a>,
+        input: I,
         pos: usize,
         next: &mut Option<char>,
         sink: &mut S,
     ) -> Step {
-        let bytes = input.bytes;
+        let bytes = input.bytes();
         let (grammar, end) = Grammar::Start.scan(bytes, pos);
         let complete = match bytes.get(end) {
             Some(&byte) => match grammar.end_at(byte) {
@@ -1201,11 +1231,8 @@ impl Reader {
         let text = bytes.get(pos..end).unwrap_or_default();
         if complete {
             // Number bytes are ASCII, so this check cannot fail.
-            let text = match input.text {
-                Some(chunk) => chunk.get(pos..end),
-                None => std::str::from_utf8(text).ok(),
-            };
-            let number = Number::from_checked(Cow::Borrowed(text.unwrap_or_default()));
+            let text = input.text(pos, end).unwrap_or_default();
+            let number = Number::from_checked(Cow::Borrowed(text));
             emit(sink, Event::Number(number), start)?;
             return Ok(end);
         }
@@ -1220,16 +1247,16 @@ impl Reader {
     /// `true`, `false` or `null` from chunk position `pos`, checked byte by byte so that
     /// `tru` at the end of the input is truncated and `trux` is not.
     #[inline]
-    fn literal<'a, S: Sink<'a>>(
+    fn literal<'a, I: Input<'a>, S: Sink<'a>>(
         &mut self,
         word: Word,
-        input: Input<'a>,
+        input: I,
         pos: usize,
         sink: &mut S,
     ) -> Step {
         let text = word.text();
         let end = pos + text.len();
-        if input.bytes.get(pos..end) == Some(text) {
+        if input.bytes().get(pos..end) == Some(text) {
             emit(sink, word.event(), self.offset + pos)?;
             return Ok(end);
         }
@@ -1238,18 +1265,18 @@ impl Reader {
 
     /// The rest of a literal that starts at `start`, `matched` bytes read, from chunk
     /// position `pos`.
-    fn literal_rest<'a, S: Sink<'a>>(
+    fn literal_rest<'a, I: Input<'a>, S: Sink<'a>>(
         &mut self,
         word: Word,
         start: usize,
         matched: usize,
-        input: Input<'a>,
+        input: I,
         mut pos: usize,
         sink: &mut S,
     ) -> Step {
         let first = pos;
         for &want in word.text().get(matched..).unwrap_or_default() {
-            match input.bytes.get(pos) {
+            match input.bytes().get(pos) {
                 Some(&got) if got == want => pos += 1,
                 Some(_) => return self.unexpected(word.expected(), input, pos).map(|()| CUT),
                 None => {
@@ -1269,12 +1296,12 @@ impl Reader {
 
     /// Opens an array or object at its bracket (offset `at`, chunk position `pos`).
     #[inline]
-    fn open<'a, S: Sink<'a>>(
+    fn open<'a, I: Input<'a>, S: Sink<'a>>(
         &mut self,
         is_object: bool,
         at: usize,
         pos: usize,
-        input: Input<'a>,
+        input: I,
         sink: &mut S,
     ) -> Result<(), Stop> {
         if self.open.len() >= self.max_depth {
@@ -1406,14 +1433,14 @@ impl Reader {
     /// is not ASCII, its character decides the answer: not UTF-8, the input is invalid there
     /// (RFC 8259 section 8.1: JSON text is UTF-8); cut by the chunk, the answer waits for
     /// the next one. An error reported at the deciding byte says which character it found.
-    fn fail_at(
+    fn fail_at<'a>(
         &mut self,
         mut error: ParseError,
-        input: Input<'_>,
+        input: impl Input<'a>,
         decided: usize,
     ) -> Result<(), Stop> {
         let at = self.offset + decided;
-        let found = match input.bytes.get(decided..) {
+        let found = match input.bytes().get(decided..) {
             Some(rest) if !rest.is_empty() => char_at(rest),
             _ => return Err(invalid(error)),
         };
@@ -1426,7 +1453,7 @@ impl Reader {
             }
             CharAt::Invalid => Err(invalid(self.error(ErrorKind::InvalidUtf8, at, ""))),
             CharAt::Cut(len) => {
-                let partial = input.bytes.get(decided..).unwrap_or_default();
+                let partial = input.bytes().get(decided..).unwrap_or_default();
                 if let Some(carry) = self.carry.char.get_mut(..len) {
                     carry.copy_from_slice(partial);
                 }
@@ -1442,10 +1469,10 @@ impl Reader {
 
     /// `Unexpected` at chunk position `pos`.
     #[cold]
-    fn unexpected(
+    fn unexpected<'a>(
         &mut self,
         expected: &'static str,
-        input: Input<'_>,
+        input: impl Input<'a>,
         pos: usize,
     ) -> Result<(), Stop> {
         let kind = ErrorKind::Unexpected {
