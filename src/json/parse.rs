@@ -251,7 +251,7 @@ struct Pieces<'a> {
 }
 
 impl<'a> Pieces<'a> {
-    const INLINE: usize = 32;
+    const INLINE: usize = 64;
 
     fn new() -> Pieces<'a> {
         Pieces {

@@ -269,8 +269,8 @@ impl Reader {
         true
     }
 
-    /// A character of a string's or key's body (not `"` or a control character; `\\` begins an escape)
-    /// while one is open and nothing is cut inside it.
+    /// A character of a string's or key's body (not `"` or a control character; a
+    /// backslash begins an escape) while one is open and nothing is cut inside it.
     #[inline]
     fn body_char<'a, S: Sink<'a>>(&mut self, c: char, sink: &mut S) -> Option<Result<(), Stop>> {
         let mut string = match &self.cut {

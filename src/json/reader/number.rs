@@ -41,9 +41,23 @@ pub(crate) enum End {
 impl Grammar {
     /// Steps over the bytes of `bytes` from `pos` that continue the number; returns the state
     /// reached and the offset of the first byte that does not continue it (`bytes.len()`
-    /// when the bytes ran out first).
-    #[inline]
+    /// when the bytes ran out first). Inlined into the reader's number path, where it is the
+    /// whole of the work for a number.
+    #[inline(always)]
     pub(crate) fn scan(mut self, bytes: &[u8], mut pos: usize) -> (Grammar, usize) {
+        // A number's start, the common case, without a turn of the loop per byte.
+        if self == Grammar::Start {
+            if bytes.get(pos) == Some(&b'-') {
+                pos += 1;
+                self = Grammar::Minus;
+            }
+            match bytes.get(pos) {
+                Some(b'0') => self = Grammar::Zero,
+                Some(b'1'..=b'9') => self = Grammar::Int,
+                _ => return (self, pos),
+            }
+            pos += 1;
+        }
         loop {
             // Runs of digits are the common case: one tight loop each.
             if matches!(self, Grammar::Int | Grammar::Frac | Grammar::ExpDigits) {
