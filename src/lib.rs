@@ -240,9 +240,9 @@
 //!
 //! # Layout
 //!
-//! Modules form floors, each using only those below it: [`json`] (the one reader, values, writer) →
-//! [`spec`] (tool contracts) and [`envelope`] (provider shapes) with [`rejection`] (why a
-//! call is refused) and [`suggest`] (edit distance) → [`gate`] (the three gates) →
+//! Modules form floors, each using only those below it: [`json`] (the one reader, values,
+//! writer) → [`spec`] (tool contracts) and [`envelope`] (provider shapes) with [`rejection`]
+//! (why a call is refused) and [`suggest`] (edit distance) → [`gate`] (the three gates) →
 //! [`registry`] (handlers, `handle_tool_call`) and [`mod@result_block`] → [`guard`] and
 //! [`counters`] (loop safety) → the command line.
 
