@@ -11,7 +11,8 @@
 //! without handlers, for command-line checks and external harnesses.
 
 use crate::envelope::{self, Call};
-use crate::json::{Limits, Value};
+use crate::json::{Limits, Path, Value};
+use crate::spec::tool_name::{aliases, fits_every_mapped_rule};
 use crate::spec::{LoadError, ToolSpec};
 use crate::suggest;
 use std::fmt;
@@ -52,6 +53,11 @@ pub struct Gate {
     specs: Vec<ToolSpec>,
     /// `(name, index into specs)`, sorted by name: the name gate is a binary search.
     by_name: Vec<(String, usize)>,
+    /// `(mapped name, index into specs)`: the names a mapping export sends in place of the
+    /// tools' own ([`tool_name`](crate::spec::tool_name)), found only when a name is not a
+    /// tool's own. Empty unless some tool's name breaks a provider's rule. Invariant: the
+    /// [`aliases`] of `specs`' names, in order, recomputed whenever a spec is added.
+    aliases: Vec<(String, usize)>,
     limits: Limits,
 }
 
@@ -97,6 +103,7 @@ impl Gate {
         Gate {
             specs: Vec::new(),
             by_name: Vec::new(),
+            aliases: Vec::new(),
             limits: Limits::default(),
         }
     }
@@ -118,7 +125,16 @@ impl Gate {
         };
         self.by_name
             .insert(position, (spec.name().to_owned(), self.specs.len()));
+        // A new name may need an alias, or take the name an earlier tool's alias had.
+        let remap = !fits_every_mapped_rule(spec.name()) || !self.aliases.is_empty();
         self.specs.push(spec);
+        if remap {
+            let names: Vec<&str> = self.specs.iter().map(ToolSpec::name).collect();
+            self.aliases = aliases(&names)
+                .into_iter()
+                .map(|alias| (alias.name, alias.tool))
+                .collect();
+        }
         Ok(())
     }
 
@@ -131,10 +147,11 @@ impl Gate {
         let specs = crate::spec::load_tools(text)?;
         // `load_tools` already refuses two tools with one name, with their places in the
         // file; this only keeps the gate's own check from being skipped.
+        let tools = Path::root().key("tools");
         Gate::new(specs).map_err(|duplicate| LoadError::DuplicateTool {
-            path: format!("tools[{}]", duplicate.second),
+            path: tools.index(duplicate.second).to_string(),
             name: duplicate.name,
-            first: format!("tools[{}]", duplicate.first),
+            first: tools.index(duplicate.first).to_string(),
         })
     }
 
@@ -153,7 +170,8 @@ impl Gate {
         &self.specs
     }
 
-    /// The spec named `name`, if registered.
+    /// The spec named `name`, if registered, or the one a mapping export sends as `name`
+    /// (see [`tool_name`](crate::spec::tool_name)).
     pub fn spec(&self, name: &str) -> Option<&ToolSpec> {
         self.index_of(name).and_then(|index| self.specs.get(index))
     }
@@ -169,9 +187,7 @@ impl Gate {
     /// - [`Rejection::ArgumentsNotObject`]: the arguments are not a JSON object.
     /// - [`Rejection::SchemaViolation`]: the arguments break the tool's spec.
     pub fn check_call<'a>(&self, raw: &'a str) -> Result<Call<'a>, Rejection> {
-        let call = envelope::read_call(raw, self.limits)?;
-        self.check_read(&call)?;
-        Ok(call)
+        self.check(raw).map(|(_, call)| call)
     }
 
     /// Like [`Gate::check_call`] for bytes that should be UTF-8 (a line read from a log),
@@ -183,30 +199,47 @@ impl Gate {
     /// the first bad byte.
     pub fn check_call_bytes<'a>(&self, raw: &'a [u8]) -> Result<Call<'a>, Rejection> {
         let call = envelope::read_call_bytes(raw, self.limits)?;
-        self.check_read(&call)?;
-        Ok(call)
+        self.checked(call).map(|(_, call)| call)
     }
 
-    /// Every gate, returning the index of the tool's spec with the call.
+    /// Every gate, returning the index of the tool's spec with the call: the one path every
+    /// call takes, for [`Gate::check_call`] and for the registry, which needs the index to
+    /// find the handler.
+    ///
+    /// The call returned is the one the tool receives: a `null` that gate 3 read as absent
+    /// (strict mode's "not given" for an optional field, see
+    /// [`Schema::remove_absent_nulls`](crate::spec::Schema::remove_absent_nulls)) is removed
+    /// from its arguments here, the one place every accepted call passes.
     pub(crate) fn check<'a>(&self, raw: &'a str) -> Result<(usize, Call<'a>), Rejection> {
         let call = envelope::read_call(raw, self.limits)?;
-        let index = self.check_read(&call)?;
+        self.checked(call)
+    }
+
+    /// [`Gate::check`] on a call the envelope has read.
+    fn checked<'a>(&self, mut call: Call<'a>) -> Result<(usize, Call<'a>), Rejection> {
+        let (index, spec, read_absent) = self.check_read(&call)?;
+        if read_absent {
+            spec.params().remove_absent_nulls(&mut call.args);
+        }
         Ok((index, call))
     }
 
-    /// The gates after the envelope, on a call already read: the index of the tool's spec.
-    /// The call is only borrowed, so it is moved once, from the envelope to the caller.
-    fn check_read(&self, call: &Call<'_>) -> Result<usize, Rejection> {
+    /// The gates after the envelope, on a call already read: the index of the tool's spec,
+    /// the spec, and whether gate 3 read a `null` as absent. The call is only borrowed, so
+    /// it is moved once, from the envelope to the caller.
+    fn check_read(&self, call: &Call<'_>) -> Result<(usize, &ToolSpec, bool), Rejection> {
         let (index, spec) = self.check_name(call)?;
         check_object(spec, call)?;
-        check_args(spec, call)?;
-        Ok(index)
+        let read_absent = check_spec(spec, call)?;
+        Ok((index, spec, read_absent))
     }
 
     /// Gate 1, *is the name registered?* A model that invents or misspells a tool name
     /// cannot be helped by running anything; it needs the names that exist. So the answer
     /// lists them all when there are few, and the closest by edit distance when there are
-    /// many, so the model can pick one on its next try.
+    /// many, so the model can pick one on its next try. A name a mapping export sent in
+    /// place of a tool's own (`github_create_issue` for `github.create_issue`) is that tool:
+    /// the model calls what it was shown.
     ///
     /// # Errors
     /// [`Rejection::UnknownTool`].
@@ -234,17 +267,25 @@ impl Gate {
         })
     }
 
+    /// The index of the tool named `name`, or sent as `name` by a mapping export.
     fn index_of(&self, name: &str) -> Option<usize> {
         // A handful of tools: comparing lengths first rejects most names without touching
         // their bytes, which beats the ordered comparisons of a binary search.
-        if self.specs.len() <= LINEAR_SEARCH_UP_TO {
-            return self.specs.iter().position(|spec| spec.name() == name);
-        }
-        self.by_name
-            .binary_search_by(|(candidate, _)| candidate.as_str().cmp(name))
-            .ok()
-            .and_then(|position| self.by_name.get(position))
-            .map(|(_, index)| *index)
+        let own = if self.specs.len() <= LINEAR_SEARCH_UP_TO {
+            self.specs.iter().position(|spec| spec.name() == name)
+        } else {
+            self.by_name
+                .binary_search_by(|(candidate, _)| candidate.as_str().cmp(name))
+                .ok()
+                .and_then(|position| self.by_name.get(position))
+                .map(|(_, index)| *index)
+        };
+        own.or_else(|| {
+            self.aliases
+                .iter()
+                .find(|(alias, _)| alias == name)
+                .map(|(_, index)| *index)
+        })
     }
 }
 
@@ -260,7 +301,7 @@ pub fn check_object(spec: &ToolSpec, call: &Call<'_>) -> Result<(), Rejection> {
         Value::Object(_) => Ok(()),
         other => Err(Rejection::ArgumentsNotObject {
             id: call.id.as_deref().map(String::from),
-            tool: spec.name().to_owned(),
+            tool: called_name(spec, call),
             found: other.kind(),
             received: crate::json::preview(other, PREVIEW_CHARS),
         }),
@@ -271,15 +312,35 @@ pub fn check_object(spec: &ToolSpec, call: &Call<'_>) -> Result<(), Rejection> {
 /// (required fields present, amounts in range, an enum value it knows); the model, which
 /// produced the arguments token by token, may not have kept it. The answer names the first
 /// broken rule with its dotted path and the value received, which is exactly what the model
-/// must change.
+/// must change. A `null` for an optional field whose schema refuses it is "not given", as
+/// the strict export tells the model to send it (see
+/// [`Schema::remove_absent_nulls`](crate::spec::Schema::remove_absent_nulls)).
 ///
 /// # Errors
 /// [`Rejection::SchemaViolation`] with the spec's first violation.
 pub fn check_args(spec: &ToolSpec, call: &Call<'_>) -> Result<(), Rejection> {
-    spec.validate(&call.args)
+    check_spec(spec, call).map(|_| ())
+}
+
+/// [`check_args`], and whether a `null` was read as absent (then the tool must receive the
+/// arguments without it).
+fn check_spec(spec: &ToolSpec, call: &Call<'_>) -> Result<bool, Rejection> {
+    spec.params()
+        .validate_noting_absent(&call.args)
         .map_err(|violation| Rejection::SchemaViolation {
             id: call.id.as_deref().map(String::from),
-            tool: spec.name().to_owned(),
+            tool: called_name(spec, call),
             violation,
         })
+}
+
+/// The name a rejection gives the tool: the one the model used, which is the spec's own or
+/// the name a mapping export sent it as (the model reads its own name back; Gemini's answer
+/// must carry a name it declared).
+fn called_name(spec: &ToolSpec, call: &Call<'_>) -> String {
+    if call.name.is_empty() {
+        spec.name().to_owned()
+    } else {
+        call.name.clone().into_owned()
+    }
 }

@@ -36,7 +36,10 @@
 //! [`Outcome::Rejected`] already stands for two refusals (the call and the model's one
 //! retry), so the default limit stops a run after three turns, six refused calls, on the
 //! same tool. With [`Gate::check_call`](crate::gate::Gate::check_call) and no retry, each
-//! rejection is one step.
+//! rejection is one step. With whole turns ([`Guard::record_turn`], which a
+//! [`Session`](crate::turn::Session) calls), each *turn* is one step per tool, however many of
+//! its calls to that tool were refused: a message with three bad calls to one tool is one
+//! refused turn, not the end of the run.
 //!
 //! # Threads
 //!
@@ -46,7 +49,8 @@
 
 use crate::gate::{Rejection, RejectionKind};
 use crate::registry::Outcome;
-use std::collections::BTreeMap;
+use crate::spec::names::Quoted;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 /// Consecutive rejections per tool name, for one agent run.
@@ -187,6 +191,72 @@ impl Guard {
         Ok(())
     }
 
+    /// Records one turn: what the gate said of each of its calls, in call order, `Ok(tool)`
+    /// for a call that passed (whatever the tool then did), `Err(rejection)` for a refused
+    /// one.
+    ///
+    /// A turn is one step of each streak, however many calls it holds: several refusals of
+    /// one tool in one turn count once, because a message with three bad calls to one tool
+    /// is one mistake made in parallel, not three tries. A tool with a call that passed in
+    /// the turn has succeeded, even if another call to it was refused (the model can call
+    /// it). Successes are recorded first, so they end the unreadable and unknown-name
+    /// streaks before the turn's own refusals count.
+    ///
+    /// ```
+    /// use toolgate::{Gate, Guard};
+    ///
+    /// let gate = Gate::from_tools_json(r#"[{"name": "get_order", "input_schema": {"type": "object",
+    ///     "properties": {"order_id": {"type": "string"}}, "required": ["order_id"]}}]"#)?;
+    /// let bad = gate.check_call(r#"{"name": "get_order", "arguments": {}}"#).unwrap_err();
+    /// let mut guard = Guard::default();
+    /// // Three bad calls to one tool in one turn: one refused turn, not three.
+    /// guard.record_turn([Err(&bad), Err(&bad), Err(&bad)])?;
+    /// assert_eq!(guard.streak(Some("get_order")), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Unrecoverable`] for the first tool, in call order, whose streak reaches the limit
+    /// with this turn (every streak is recorded either way).
+    pub fn record_turn<'r>(
+        &mut self,
+        calls: impl IntoIterator<Item = Result<&'r str, &'r Rejection>>,
+    ) -> Result<(), Unrecoverable> {
+        let mut passed: BTreeSet<&str> = BTreeSet::new();
+        // Each key's last refusal in the turn, and the position of its first: the order the
+        // keys are recorded in.
+        let mut refused: BTreeMap<Option<&str>, (usize, &Rejection)> = BTreeMap::new();
+        for (position, call) in calls.into_iter().enumerate() {
+            match call {
+                Ok(tool) => {
+                    passed.insert(tool);
+                }
+                Err(rejection) => {
+                    let entry = refused
+                        .entry(rejection.tool())
+                        .or_insert((position, rejection));
+                    entry.1 = rejection;
+                }
+            }
+        }
+        for tool in &passed {
+            self.record_success(tool);
+        }
+        let mut in_order: Vec<(usize, Option<&str>, &Rejection)> = refused
+            .into_iter()
+            .filter(|(key, _)| !key.is_some_and(|tool| passed.contains(tool)))
+            .map(|(key, (position, rejection))| (position, key, rejection))
+            .collect();
+        in_order.sort_by_key(|(position, _, _)| *position);
+        let mut first_stop = None;
+        for (_, _, rejection) in in_order {
+            if let Err(stop) = self.record_rejection(rejection) {
+                first_stop.get_or_insert(stop);
+            }
+        }
+        first_stop.map_or(Ok(()), Err)
+    }
+
     /// Records a call to `tool` that passed the gate (whether the tool then returned output
     /// or failed): ends that tool's streak, the unreadable streak, and the streaks of names
     /// refused as unknown.
@@ -226,9 +296,10 @@ impl fmt::Display for Unrecoverable {
         match &self.tool {
             Some(tool) => write!(
                 f,
-                "Stopped the run: '{tool}' was rejected {} times in a row. A model that \
-                 fails one spec this often rarely succeeds on the next try; check the tool's \
+                "Stopped the run: {} was rejected {} times in a row. A model that fails one \
+                 spec this often rarely succeeds on the next try; check the tool's \
                  declaration. Last rejection ({}): {}",
+                Quoted(tool),
                 self.rejections,
                 self.last.kind().label(),
                 self.last

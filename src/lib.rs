@@ -93,7 +93,7 @@
 //! [`ToolSpec`] that states the contract is the one sent to the provider
 //! ([`Registry::tools`]), so what the model was told and what is enforced cannot drift
 //! apart. The answer names the first broken rule, its dotted path and the value received
-//! (cut at 120 characters), which is exactly what the model must change.
+//! (cut at [`PREVIEW_CHARS`](json::PREVIEW_CHARS) characters), which is exactly what the model must change.
 //!
 //! ```
 //! # use toolgate::{Gate, ToolSpec, Type};
@@ -127,7 +127,9 @@
 //! [`FnOnce`]: "at most once" is a fact the compiler checks. And whatever the input, an
 //! unchecked call never reaches a handler, and no handler runs twice. (To pair the text with
 //! the refused call's id, [`Registry::handle_tool_call_with`] hands `ask_model` the
-//! [`Rejection`] itself, whose [`Rejection::result_block`] is the provider's message.)
+//! [`Rejection`] itself, whose [`Rejection::result_block`] is the provider's message; with
+//! [`Registry::handle_tool_call_or_decline`], `ask_model` may return `None`: no retry, and
+//! nothing counted but the one refusal.)
 //!
 //! ```
 //! use toolgate::{Outcome, Registry, ToolSpec, Type};
@@ -199,10 +201,46 @@
 //! `function_call_output`, Gemini `functionResponse`, MCP `CallToolResult`), flagged as an
 //! error for failures and rejections.
 //!
+//! # Whole turns: every call answered, once, in order
+//!
+//! A real turn holds several calls made in parallel, and the provider refuses the next request
+//! unless every call id of the turn is answered exactly once, in order, in the message that
+//! follows: the *pairing rule*. So the model cannot be asked for a correction from inside one
+//! call's check while the others wait. [`Gate::check_turn`] reads a whole turn in any
+//! provider's form (see [`turn`]), checks each call, and keeps every id it can read;
+//! [`Registry::handle_turn`] also runs the valid calls; [`result_message`] answers them all
+//! in one message; and a [`Session`] links each refused call to its correction in the
+//! model's next turn, which is the retry. Nothing calls you back: with async handlers, run
+//! the accepted calls yourself and hand their outputs to [`Answers`].
+//!
+//! ```
+//! use toolgate::{Answers, Gate, ToolSpec, Type};
+//! use toolgate::spec::Provider;
+//!
+//! let gate = Gate::new(vec![ToolSpec::new("get_weather", "Current weather.")
+//!     .required("city", Type::string())
+//!     .build()?])?;
+//! // A Responses `output` list: reasoning, then two calls; the second was cut off.
+//! let output = r#"[{"type":"reasoning","id":"rs_1","summary":[]},
+//!   {"type":"function_call","id":"fc_1","call_id":"call_A","name":"get_weather","arguments":"{\"city\":\"Oslo\"}"},
+//!   {"type":"function_call","id":"fc_2","call_id":"call_B","name":"get_weather","arguments":"{\"ci"}]"#;
+//! let turn = gate.check_turn(output)?;
+//! let mut answers = Answers::new(&turn);
+//! for (index, _call) in turn.accepted() {
+//!     answers.answer(index, Ok("21 °C".into()))?; // run it however you like, then hand back
+//! }
+//! assert_eq!(
+//!     answers.result_message(Provider::Responses)?.to_string(),
+//!     r#"[{"type":"function_call_output","call_id":"call_A","output":"21 °C"},{"type":"function_call_output","call_id":"call_B","output":"Error: The arguments of get_weather were cut off after 4 bytes, inside a string. Do not send the same call again: make it smaller, with fewer or shorter items."}]"#
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # Loop safety: the guard and the counters
 //!
 //! One retry bounds the cost of a call; the [`Guard`] bounds the cost of a run. It counts
-//! rejected turns in a row per tool and ends the run at the third (configurable) with an
+//! rejected turns in a row per tool ([`Guard::record_turn`]: several refused calls to one
+//! tool in one turn are one refused turn) and ends the run at the third (configurable) with an
 //! [`Unrecoverable`] error naming the tool and the last rejection. It is keyed by tool
 //! because a model that fails at A, succeeds at B and fails at A again is exploring, not
 //! stuck; one that fails the same spec three turns running needs a better declaration, not a
@@ -244,7 +282,8 @@
 //! writer) → [`spec`] (tool contracts) and [`envelope`] (provider shapes) with [`rejection`]
 //! (why a call is refused) and [`suggest`] (edit distance) → [`gate`] (the three gates) →
 //! [`registry`] (handlers, `handle_tool_call`) and [`mod@result_block`] → [`guard`] and
-//! [`counters`] (loop safety) → the command line.
+//! [`counters`] (loop safety) → [`turn`] (whole turns, result messages, sessions) → the
+//! command line.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -255,6 +294,7 @@
 
 // Floors, bottom up: each module uses only the ones above it in this list.
 pub mod json;
+pub mod pattern;
 
 pub mod spec;
 pub use spec::{ToolSpec, Type};
@@ -272,6 +312,8 @@ pub mod result_block;
 pub mod counters;
 pub mod guard;
 
+pub mod turn;
+
 // Re-exports of the gate layer (issue #4).
 pub use envelope::Call;
 pub use gate::{DuplicateTool, Gate};
@@ -282,6 +324,12 @@ pub use result_block::result_block;
 // Re-exports of loop safety (issue #5).
 pub use counters::{Counters, Counts};
 pub use guard::{Guard, Unrecoverable};
+
+// Re-exports of whole turns (issue #10).
+pub use turn::{
+    result_message, AnswerError, Answers, Session, SessionError, Turn, TurnCall, TurnError,
+    TurnForm,
+};
 
 // The README's Rust examples run as doc tests, so the front page cannot drift from the code.
 #[cfg(doctest)]

@@ -9,7 +9,7 @@
 use crate::envelope::Call;
 use crate::gate::{DuplicateTool, Gate, Rejection};
 use crate::json::Value;
-use crate::spec::{export_tools, Provider, ToolSpec};
+use crate::spec::{export_tools, ExportRefusal, Provider, ToolSpec};
 use std::any::Any;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -18,12 +18,16 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 /// tool failure (the call was right, the tool could not do it).
 pub type Handler = Box<dyn Fn(&Value<'_>) -> Result<String, String> + Send + Sync>;
 
+/// A handler as the registry keeps it: given the call id too, which a handler registered
+/// with [`Registry::register`] ignores.
+type IdHandler = Box<dyn Fn(Option<&str>, &Value<'_>) -> Result<String, String> + Send + Sync>;
+
 /// Specs bound to handlers. `Send + Sync`: one registry serves any number of threads,
 /// since checking a call reads only the compiled specs and a handler is `Fn + Sync`.
 pub struct Registry {
     gate: Gate,
     /// `handlers[i]` serves `gate.specs()[i]`.
-    handlers: Vec<Handler>,
+    handlers: Vec<IdHandler>,
 }
 
 /// What became of one call: it ran, it ran and the tool failed, or it never ran.
@@ -135,6 +139,33 @@ impl Registry {
         spec: ToolSpec,
         handler: impl Fn(&Value<'_>) -> Result<String, String> + Send + Sync + 'static,
     ) -> Result<(), RegistryError> {
+        self.register_with_id(spec, move |_id, args| handler(args))
+    }
+
+    /// Binds a spec to a handler that also gets the call id (`None` when the call had
+    /// none): to log it, to key an idempotent side effect on it, or to find the call again
+    /// when its result arrives later.
+    ///
+    /// ```
+    /// use toolgate::{Outcome, Registry, ToolSpec};
+    ///
+    /// let mut registry = Registry::new();
+    /// registry.register_with_id(ToolSpec::new("ping", "Answers pong.").build()?, |id, _args| {
+    ///     Ok(format!("pong to {}", id.unwrap_or("a call without id")))
+    /// })?;
+    /// let outcome = registry.handle_tool_call(r#"{"id":"call_7","name":"ping"}"#, |_| String::new());
+    /// assert!(matches!(outcome, Outcome::Dispatched { output, .. } if output == "pong to call_7"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`RegistryError`] if a tool with this name is already registered; the registry is
+    /// left unchanged.
+    pub fn register_with_id(
+        &mut self,
+        spec: ToolSpec,
+        handler: impl Fn(Option<&str>, &Value<'_>) -> Result<String, String> + Send + Sync + 'static,
+    ) -> Result<(), RegistryError> {
         self.gate.add(spec)?;
         self.handlers.push(Box::new(handler));
         Ok(())
@@ -154,8 +185,13 @@ impl Registry {
     }
 
     /// The request's tools array in `provider`'s form, derived from the same specs the gate
-    /// checks, so what the model is told and what is enforced cannot drift apart.
-    pub fn tools(&self, provider: Provider) -> Value<'static> {
+    /// checks, so what the model is told and what is enforced cannot drift apart. (For the
+    /// notes, or to map names the provider refuses, call [`export_tools_with`](crate::spec::export_tools_with) on
+    /// [`Gate::specs`]: the gate accepts the mapped names.)
+    ///
+    /// # Errors
+    /// [`ExportRefusal::Name`] for a tool name the provider's rule refuses.
+    pub fn tools(&self, provider: Provider) -> Result<Value<'static>, ExportRefusal> {
         export_tools(self.gate.specs(), provider)
     }
 
@@ -212,11 +248,41 @@ impl Registry {
         raw: &str,
         ask_model: impl FnOnce(&Rejection) -> String,
     ) -> Outcome {
+        self.handle_tool_call_or_decline(raw, |rejection| Some(ask_model(rejection)))
+    }
+
+    /// [`Registry::handle_tool_call_with`], where `ask_model` may decline: `None` means no
+    /// corrected call (the model was not asked, or gave no call), and the outcome is the
+    /// first call's [`Outcome::Rejected`] with no retry, counted as one refusal. (An empty
+    /// string is not a decline: it is a call, and an empty call is cut off.)
+    ///
+    /// ```
+    /// use toolgate::{Outcome, Registry, ToolSpec, Type};
+    ///
+    /// let mut registry = Registry::new();
+    /// let spec = ToolSpec::new("get_weather", "Current weather.").required("city", Type::string());
+    /// registry.register(spec.build()?, |_| Ok("Sunny".into()))?;
+    /// let outcome = registry.handle_tool_call_or_decline(r#"{"name":"get_weather"}"#, |_| None);
+    /// assert!(matches!(&outcome, Outcome::Rejected { first_rejection: None, .. }));
+    /// assert_eq!(outcome.rejections().count(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn handle_tool_call_or_decline(
+        &self,
+        raw: &str,
+        ask_model: impl FnOnce(&Rejection) -> Option<String>,
+    ) -> Outcome {
         let first = match self.gate.check(raw) {
             Ok((index, call)) => return self.dispatch(index, &call, None),
             Err(rejection) => rejection,
         };
-        let answer = ask_model(&first);
+        let Some(answer) = ask_model(&first) else {
+            return Outcome::Rejected {
+                id: first.id().map(String::from),
+                error: first,
+                first_rejection: None,
+            };
+        };
         let first = Box::new(first);
         match self.gate.check(&answer) {
             Ok((index, call)) => self.dispatch(index, &call, Some(first)),
@@ -230,7 +296,7 @@ impl Registry {
 
     /// Runs the handler of a checked call, once, catching a panic. `first_rejection` is the
     /// refusal this call corrects, if any; its id stands in when the call has none.
-    fn dispatch(
+    pub(crate) fn dispatch(
         &self,
         index: usize,
         call: &Call<'_>,
@@ -252,7 +318,7 @@ impl Registry {
                 first_rejection,
             };
         };
-        match catch_unwind(AssertUnwindSafe(|| handler(&call.args))) {
+        match catch_unwind(AssertUnwindSafe(|| handler(id.as_deref(), &call.args))) {
             Ok(Ok(output)) => Outcome::Dispatched {
                 id,
                 tool,

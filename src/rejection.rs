@@ -13,11 +13,11 @@
 //! produce rejections; `gate` re-exports it.
 
 use crate::json::{ErrorKind, Inside, Kind, ParseError};
+use crate::spec::names::{with_article, write_list, Escaped, Name, Quoted};
 use crate::spec::Violation;
 use std::fmt;
 
-/// How many characters of a received value or name a rejection quotes.
-pub const PREVIEW_CHARS: usize = 120;
+pub use crate::json::PREVIEW_CHARS;
 
 /// Why a call was refused: a statement about the request, never about the tool.
 ///
@@ -64,11 +64,13 @@ pub enum Rejection {
         id: Option<String>,
         /// The name the model used.
         name: String,
-        /// With at most 8 tools, the single closest name; with more, the 3 closest; closest
-        /// first, ties in registration order. Empty when no tool is registered.
+        /// With at most [`LIST_ALL_UP_TO`](crate::gate::LIST_ALL_UP_TO) (8) tools, the
+        /// single closest name; with more, the
+        /// [`CLOSEST_SHOWN`](crate::gate::CLOSEST_SHOWN) (3) closest; closest first, ties
+        /// in registration order. Empty when no tool is registered.
         closest: Vec<String>,
-        /// With at most 8 tools, every name in registration order (the text lists them
-        /// all); with more, empty.
+        /// With at most [`LIST_ALL_UP_TO`](crate::gate::LIST_ALL_UP_TO) tools, every name
+        /// in registration order (the text lists them all); with more, empty.
         tools: Vec<String>,
     },
     /// The arguments are not a JSON object.
@@ -310,18 +312,17 @@ impl fmt::Display for Rejection {
                 tools,
                 ..
             } => {
-                f.write_str("No tool named ")?;
-                write_quoted(f, name)?;
+                write!(f, "No tool named {}", Quoted(name))?;
                 if closest.is_empty() {
                     return f
                         .write_str(": no tools are registered, so answer without calling one.");
                 }
                 f.write_str(". Did you mean: ")?;
-                write_list(f, closest)?;
+                write_list(f, closest, |f, name| f.write_str(name))?;
                 f.write_str("?")?;
                 if !tools.is_empty() {
                     f.write_str(" The tools are: ")?;
-                    write_list(f, tools)?;
+                    write_list(f, tools, |f, name| f.write_str(name))?;
                     f.write_str(".")?;
                 }
                 Ok(())
@@ -337,7 +338,7 @@ impl fmt::Display for Rejection {
                     "{} rejected: the arguments must be a JSON object of named fields; \
                      received {}",
                     Name(tool),
-                    with_article(*found)
+                    with_article(found.label())
                 )?;
                 if *found != Kind::Null {
                     write!(f, ": {received}")?;
@@ -368,7 +369,7 @@ impl fmt::Display for EnvelopeProblem {
                 f,
                 "The call is {}, not a JSON object. Send one object: \
                  {{\"name\": \"<tool>\", \"arguments\": {{...}}}}.",
-                with_article(*found)
+                with_article(found.label())
             ),
             EnvelopeProblem::MissingName { field: "name" } => f.write_str(
                 "The call has no \"name\", so no tool can be chosen. Send one object: \
@@ -392,7 +393,7 @@ impl fmt::Display for EnvelopeProblem {
                 f,
                 "The call gives \"{}\" twice, and readers disagree on which one counts. Send \
                  each key once.",
-                key.escape_debug()
+                Escaped(key)
             ),
             EnvelopeProblem::NotACall { type_name } => write!(
                 f,
@@ -425,66 +426,5 @@ impl fmt::Display for Subject<'_> {
             (Part::Arguments, None) => f.write_str("The arguments of the call"),
             (Part::Arguments, Some(tool)) => write!(f, "The arguments of {}", Name(tool)),
         }
-    }
-}
-
-/// A tool name in a sentence: bare when it looks like a tool name (`search_orders`), else
-/// quoted by [`write_quoted`], since a name read from a broken call can hold anything.
-struct Name<'n>(&'n str);
-
-impl fmt::Display for Name<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let plain = self.0.chars().count() <= PREVIEW_CHARS
-            && !self.0.is_empty()
-            && self
-                .0
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-        if plain {
-            return f.write_str(self.0);
-        }
-        write_quoted(f, self.0)
-    }
-}
-
-/// Writes `'name'`: control characters, quotes and backslashes escaped so the text stays one
-/// line, and cut at [`PREVIEW_CHARS`] characters so a megabyte name cannot flood the model's
-/// context.
-fn write_quoted(f: &mut fmt::Formatter<'_>, name: &str) -> fmt::Result {
-    f.write_str("'")?;
-    for (n_chars, c) in name.chars().enumerate() {
-        if n_chars == PREVIEW_CHARS {
-            f.write_str("…")?;
-            break;
-        }
-        if c.is_control() || c == '\'' || c == '\\' {
-            write!(f, "{}", c.escape_default())?;
-        } else {
-            write!(f, "{c}")?;
-        }
-    }
-    f.write_str("'")
-}
-
-/// Writes names separated by `", "`.
-fn write_list(f: &mut fmt::Formatter<'_>, names: &[String]) -> fmt::Result {
-    for (index, name) in names.iter().enumerate() {
-        if index > 0 {
-            f.write_str(", ")?;
-        }
-        f.write_str(name)?;
-    }
-    Ok(())
-}
-
-/// A kind of value as a sentence names it: `"an array"`, `"a string"`, `"null"`.
-pub(crate) fn with_article(kind: Kind) -> &'static str {
-    match kind {
-        Kind::Null => "null",
-        Kind::Bool => "a boolean",
-        Kind::Number => "a number",
-        Kind::String => "a string",
-        Kind::Array => "an array",
-        Kind::Object => "an object",
     }
 }

@@ -31,20 +31,18 @@
 use crate::json::Value;
 use crate::registry::Outcome;
 use crate::rejection::Rejection;
+use crate::spec::export::object;
 use crate::spec::Provider;
-use std::borrow::Cow;
 
 /// The `name` of a Gemini `functionResponse` for a call whose own name is not a name Gemini
 /// accepts, or could not be read at all. Gemini requires the field; this placeholder is a
 /// valid Gemini name that says plainly that the call's name is not known.
 pub const GEMINI_UNKNOWN_NAME: &str = "unknown";
 
-/// Longest function name Gemini accepts, in characters.
-const GEMINI_NAME_MAX_CHARS: usize = 64;
-
 /// True if Gemini accepts `name` as a function name: 1 to 64 characters, the first a letter
 /// or `_`, the rest ASCII letters, digits, `_`, `.`, `:` or `-` (the rule of Gemini's
-/// `FunctionDeclaration.name`, which a `functionResponse.name` must match).
+/// `FunctionDeclaration.name`, which a `functionResponse.name` must match:
+/// [`NameRule::GEMINI`](crate::spec::NameRule::GEMINI), the rule its export checks too).
 ///
 /// ```
 /// use toolgate::result_block::is_gemini_name;
@@ -54,17 +52,7 @@ const GEMINI_NAME_MAX_CHARS: usize = 64;
 /// assert!(!is_gemini_name(""));
 /// ```
 pub fn is_gemini_name(name: &str) -> bool {
-    // Every accepted character is one ASCII byte, so the byte length bounds the characters,
-    // and an absurdly long name is refused before any of it is read.
-    if name.len() > GEMINI_NAME_MAX_CHARS {
-        return false;
-    }
-    let mut chars = name.chars();
-    let Some(first) = chars.next() else {
-        return false;
-    };
-    (first.is_ascii_alphabetic() || first == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-'))
+    crate::spec::NameRule::GEMINI.accepts(name)
 }
 
 /// The provider's tool-result message for `outcome`.
@@ -91,7 +79,7 @@ pub fn is_gemini_name(name: &str) -> bool {
 pub fn result_block(outcome: &Outcome, provider: Provider) -> Value<'static> {
     let is_error = outcome.is_error();
     let text = outcome.text();
-    let id = outcome.id().map(|id| string(id.to_owned()));
+    let id = outcome.id().map(|id| Value::from(id.to_owned()));
     let flagged = || {
         if is_error {
             format!("Error: {text}")
@@ -99,48 +87,47 @@ pub fn result_block(outcome: &Outcome, provider: Provider) -> Value<'static> {
             text.clone()
         }
     };
-    let mut members: Vec<(Cow<'static, str>, Value<'static>)> = Vec::new();
+    let mut members: Vec<(&'static str, Value<'static>)> = Vec::new();
     match provider {
         Provider::Anthropic => {
-            members.push(key("type", string("tool_result")));
-            push_some(&mut members, "tool_use_id", id);
-            members.push(key("content", string(text.clone())));
+            members.push(("type", Value::from("tool_result")));
+            members.extend(id.map(|id| ("tool_use_id", id)));
+            members.push(("content", Value::from(text)));
             if is_error {
-                members.push(key("is_error", Value::Bool(true)));
+                members.push(("is_error", Value::Bool(true)));
             }
         }
         Provider::OpenAi | Provider::OpenAiStrict => {
-            members.push(key("role", string("tool")));
-            push_some(&mut members, "tool_call_id", id);
-            members.push(key("content", string(flagged())));
+            members.push(("role", Value::from("tool")));
+            members.extend(id.map(|id| ("tool_call_id", id)));
+            members.push(("content", Value::from(flagged())));
         }
         Provider::Responses | Provider::ResponsesStrict => {
-            members.push(key("type", string("function_call_output")));
-            push_some(&mut members, "call_id", id);
-            members.push(key("output", string(flagged())));
+            members.push(("type", Value::from("function_call_output")));
+            members.extend(id.map(|id| ("call_id", id)));
+            members.push(("output", Value::from(flagged())));
         }
         Provider::Gemini => {
             let name = outcome
                 .tool()
                 .filter(|name| is_gemini_name(name))
                 .unwrap_or(GEMINI_UNKNOWN_NAME);
-            let mut inner = vec![key("name", string(name.to_owned()))];
-            push_some(&mut inner, "id", id);
+            let mut inner = vec![("name", Value::from(name.to_owned()))];
+            inner.extend(id.map(|id| ("id", id)));
             let field = if is_error { "error" } else { "output" };
-            let response = Value::Object(vec![key(field, string(text.clone()))]);
-            inner.push(key("response", response));
-            members.push(key("functionResponse", Value::Object(inner)));
+            inner.push(("response", object(vec![(field, Value::from(text))])));
+            members.push(("functionResponse", object(inner)));
         }
         Provider::Mcp => {
-            let part = Value::Object(vec![
-                key("type", string("text")),
-                key("text", string(text.clone())),
+            let part = object(vec![
+                ("type", Value::from("text")),
+                ("text", Value::from(text)),
             ]);
-            members.push(key("content", Value::Array(vec![part])));
-            members.push(key("isError", Value::Bool(is_error)));
+            members.push(("content", Value::Array(vec![part])));
+            members.push(("isError", Value::Bool(is_error)));
         }
     }
-    Value::Object(members)
+    object(members)
 }
 
 impl Outcome {
@@ -161,23 +148,5 @@ impl Rejection {
             first_rejection: None,
         };
         result_block(&outcome, provider)
-    }
-}
-
-fn key(name: &'static str, value: Value<'static>) -> (Cow<'static, str>, Value<'static>) {
-    (Cow::Borrowed(name), value)
-}
-
-fn string(text: impl Into<Cow<'static, str>>) -> Value<'static> {
-    Value::String(text.into())
-}
-
-fn push_some(
-    members: &mut Vec<(Cow<'static, str>, Value<'static>)>,
-    name: &'static str,
-    value: Option<Value<'static>>,
-) {
-    if let Some(value) = value {
-        members.push(key(name, value));
     }
 }

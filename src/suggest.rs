@@ -79,68 +79,16 @@ pub fn closest<'c>(
 
 /// The optimal-string-alignment distance between `a` and `b` (each at most
 /// [`MAX_CHARS`] characters), or `None` as soon as it is sure to be at least `stop_at`.
+///
+/// Computed row by row of the dynamic-programming table. (0.1 also had Hyyrö's
+/// bit-vector form for names of up to 64 characters; it ran only on the unknown-tool path,
+/// before a model round trip, so its speed bought nothing a user could see, and two
+/// algorithms for one number were two places for a ranking bug.)
 fn distance(a: &[char], b: &[char], stop_at: u8) -> Option<u8> {
     // The lengths alone bound the distance from below.
     if small(a.len().abs_diff(b.len())) >= stop_at {
         return None;
     }
-    // Tool names fit in 64 characters: then the table's columns fit in machine words.
-    let (shorter, longer) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-    if shorter.len() <= 64 {
-        let found = distance_in_words(shorter, longer);
-        return (found < stop_at).then_some(found);
-    }
-    distance_in_rows(a, b, stop_at)
-}
-
-/// The same distance computed a whole table column at a time in 64-bit words: Hyyrö's
-/// bit-vector algorithm for the Damerau (optimal string alignment) distance, after Myers.
-/// Bit `i` of the vectors describes row `i` of the column: `positive` and `negative` hold
-/// where the column's value goes up or down by one from the row above, `zero_diagonal`
-/// where the diagonal step costs nothing. `pattern` has at most 64 characters.
-///
-/// H. Hyyrö, "A bit-vector algorithm for computing Levenshtein and Damerau edit
-/// distances", Nordic Journal of Computing 10 (2003).
-fn distance_in_words(pattern: &[char], text: &[char]) -> u8 {
-    let length = pattern.len();
-    if length == 0 {
-        return small(text.len());
-    }
-    let all = u64::MAX >> (64 - length);
-    let last = 1u64 << (length - 1);
-    let mut positive = all;
-    let mut negative = 0u64;
-    let mut zero_diagonal = 0u64;
-    let mut previous_matches = 0u64;
-    let mut score = length;
-    for &c in text {
-        // Where `c` stands in the pattern.
-        let matches = pattern
-            .iter()
-            .enumerate()
-            .filter(|&(_, &p)| p == c)
-            .fold(0u64, |bits, (i, _)| bits | 1 << i);
-        let swap = ((!zero_diagonal & matches) << 1) & previous_matches;
-        zero_diagonal =
-            (((matches & positive).wrapping_add(positive)) ^ positive) | matches | negative | swap;
-        let horizontal_up = negative | !(zero_diagonal | positive);
-        let horizontal_down = zero_diagonal & positive;
-        if horizontal_up & last != 0 {
-            score = score.saturating_add(1);
-        } else if horizontal_down & last != 0 {
-            score = score.saturating_sub(1);
-        }
-        let shifted_up = (horizontal_up << 1) | 1;
-        negative = shifted_up & zero_diagonal & all;
-        positive = ((horizontal_down << 1) | !(shifted_up | zero_diagonal)) & all;
-        previous_matches = matches;
-    }
-    small(score)
-}
-
-/// The same distance row by row, for a pattern too long for a word, stopping early once
-/// it is sure to be at least `stop_at`.
-fn distance_in_rows(a: &[char], b: &[char], stop_at: u8) -> Option<u8> {
     // Three rows of the dynamic-programming table: `two_back` is row i-2 (needed for
     // swaps), `previous` row i-1, `current` row i. Row i, column j holds the distance
     // between the first i characters of `a` and the first j of `b`. A distance is at most

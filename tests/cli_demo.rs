@@ -1,6 +1,7 @@
 //! The demo (`toolgate` with no arguments): it teaches each mistake's rejection, the retry,
 //! a tool failure that is not a rejection, the guard tripping, and the counters; it exits 0
-//! after the guard trips (that is the lesson); it prints no colour when standard output is
+//! after the guard trips (that is the lesson); it shows a turn of parallel calls answered in
+//! one message and corrected in the next turn; it prints no colour when standard output is
 //! not a terminal or `NO_COLOR` is set.
 
 use std::process::Command;
@@ -165,9 +166,66 @@ fn no_colour_when_not_a_terminal_or_when_no_color_is_set() {
 
 #[test]
 fn the_demo_fits_in_about_two_screens() {
+    // Two screens for the single calls, and about half a screen for the whole turns.
     let (_, stdout, _) = demo(true);
     let n_lines = stdout.lines().count();
-    assert!(n_lines <= 110, "{n_lines} lines");
+    assert!(n_lines <= 135, "{n_lines} lines");
+}
+
+#[test]
+fn a_turn_of_parallel_calls_is_answered_in_one_message_and_corrected_in_the_next() {
+    let (_, stdout, _) = demo(true);
+    let first = turn(&stdout, "one turn, three calls");
+    for line in [
+        "   call 1   toolu_11 dispatched get_order: ",
+        "   call 2   toolu_12 unknown_tool: ",
+        "   call 3   toolu_13 schema_violation: ",
+    ] {
+        assert!(first.contains(line), "missing '{line}' in:\n{first}");
+    }
+    // One user message answering the three ids in call order, the refusals flagged.
+    let reply = first
+        .lines()
+        .find_map(|line| line.strip_prefix("   reply    "))
+        .expect("a reply row");
+    let message = toolgate::json::parse(reply).expect("the reply is JSON");
+    assert_eq!(message.get("role").and_then(|r| r.as_str()), Some("user"));
+    let blocks = message
+        .get("content")
+        .and_then(|c| c.as_array())
+        .expect("blocks");
+    let answers: Vec<(Option<&str>, bool)> = blocks
+        .iter()
+        .map(|block| {
+            let id = block.get("tool_use_id").and_then(|id| id.as_str());
+            (id, block.get("is_error").is_some())
+        })
+        .collect();
+    assert_eq!(
+        answers,
+        [
+            (Some("toolu_11"), false),
+            (Some("toolu_12"), true),
+            (Some("toolu_13"), true)
+        ],
+        "{reply}"
+    );
+
+    let second = turn(&stdout, "the next turn");
+    assert!(
+        second.contains("toolu_14 dispatched search_orders, correcting toolu_12: "),
+        "{second}"
+    );
+    assert!(
+        second.contains("toolu_15 dispatched issue_refund, correcting toolu_13: "),
+        "{second}"
+    );
+    assert!(
+        second.contains(
+            "   session  3 calls, 3 dispatched; 2 retries asked in the next turn, 2 succeeded;"
+        ),
+        "{second}"
+    );
 }
 
 /// On a terminal (a pseudo-terminal made by util-linux `script`), the demo colours its

@@ -187,6 +187,47 @@ fn unknown_names_are_quoted_safely_and_cut() {
 }
 
 #[test]
+fn field_names_are_quoted_and_cut_like_tool_names() {
+    // A field name is quoted the way a tool name is: escaped to stay on one line, and cut
+    // at 120 characters, so an unknown field of a megabyte cannot flood the model.
+    let gate = Gate::new(vec![spec("f")
+        .required("a", Type::string())
+        .build()
+        .unwrap()])
+    .unwrap();
+    let long = "é".repeat(1 << 12);
+    let raw = format!(r#"{{"name":"f","arguments":{{"a":"x","{long}":1}}}}"#);
+    assert_eq!(
+        verdict(&gate, &raw),
+        format!(
+            "schema_violation: f rejected: unknown field '{}…'; allowed fields: a.",
+            "é".repeat(120)
+        )
+    );
+    check(
+        &gate,
+        &[(
+            r#"{"name":"f","arguments":{"a":"x","it's\nbad":1}}"#,
+            r"schema_violation: f rejected: unknown field 'it\'s\nbad'; allowed fields: a.",
+        )],
+    );
+    // A name that could never be registered (longer than 128 characters, MCP's limit,
+    // which issue #11 made the load rule) is quoted, not shown bare as a valid tool name
+    // would be.
+    let name = "a".repeat(129);
+    let raw = format!(r#"{{"name":"{name}","arguments":"#);
+    assert_eq!(
+        verdict(&gate, &raw),
+        format!(
+            "truncated_json: The call to '{}…' was cut off after 152 bytes, inside an \
+             object. Do not send the same call again: make it smaller, with fewer or shorter \
+             items.",
+            "a".repeat(120)
+        )
+    );
+}
+
+#[test]
 fn arguments_that_are_not_an_object() {
     check(
         &support_gate(),

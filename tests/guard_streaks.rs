@@ -323,3 +323,21 @@ fn a_corrected_call_that_ran_is_a_success_not_a_rejection() {
     assert_eq!(guard.streak(Some("get_order")), 0);
     assert!(guard.streaks().is_empty());
 }
+
+#[test]
+fn a_tool_name_from_a_broken_call_is_quoted_on_one_line_when_the_guard_stops() {
+    // The name of an unknown tool is whatever the model wrote: the operator's message
+    // escapes it and cuts it like every other text that quotes a name.
+    let unknown = rejection(
+        r#"{"name":"it's\nbad","arguments":{}}"#,
+        RejectionKind::UnknownTool,
+    );
+    let mut guard = Guard::new(2);
+    assert!(guard.record_rejection(&unknown).is_ok());
+    let stopped = guard.record_rejection(&unknown).unwrap_err().to_string();
+    assert!(
+        stopped.starts_with(r"Stopped the run: 'it\'s\nbad' was rejected 2 times in a row."),
+        "{stopped}"
+    );
+    assert!(!stopped.contains('\n'), "{stopped}");
+}

@@ -122,3 +122,31 @@ fn a_value_deeper_than_any_stack_is_written_without_recursion() {
     assert_eq!(text, "[".repeat(depth) + "null" + &"]".repeat(depth));
     assert_eq!(cut, "[[[…");
 }
+
+#[test]
+fn an_f64_is_written_one_way_everywhere() {
+    // `Value::from_f64`, a bound built in Rust and an exported `multipleOf` share one rule:
+    // the shortest decimal that reads back as the same `f64`, in exponent form only when
+    // very large or small.
+    for (x, text) in [
+        (0.1, "0.1"),
+        (3.0, "3"),
+        (-0.5, "-0.5"),
+        (1e300, "1e300"),
+        (2.5e-7, "2.5e-7"),
+    ] {
+        let value = Value::from_f64(x).map(|v| v.to_string());
+        assert_eq!(value.as_deref(), Some(text), "{x}");
+        let spec = toolgate::ToolSpec::new("t", "d")
+            .required("n", toolgate::Type::number().min(x).multiple_of(x.abs()))
+            .build()
+            .unwrap();
+        let schema = spec.params().to_json_schema().to_string();
+        let abs = text.trim_start_matches('-');
+        assert!(
+            schema.contains(&format!(r#""minimum":{text},"multipleOf":{abs}"#)),
+            "{schema}"
+        );
+    }
+    assert!(Value::from_f64(f64::INFINITY).is_none());
+}

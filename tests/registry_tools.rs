@@ -65,7 +65,10 @@ fn a_gate_loaded_from_the_tools_array_gives_the_same_verdicts() {
         Provider::Gemini,
         Provider::Mcp,
     ] {
-        let tools = registry.tools(provider).to_string();
+        let tools = registry
+            .tools(provider)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .to_string();
         let loaded = Gate::from_tools_json(&tools)
             .unwrap_or_else(|error| panic!("{provider:?} does not load back: {error}"));
         for raw in CALLS {

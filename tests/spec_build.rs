@@ -50,17 +50,26 @@ fn the_issue_example_builds_and_validates() {
     assert_eq!(refused.map_err(|v| v.rule().label()), Err("additional"));
 }
 
+// Issue #11 changed the rule from `^[a-zA-Z0-9_-]{1,64}$` to MCP's (SEP-986): dots and up
+// to 128 characters load; each export checks its provider's own rule.
 #[test]
 fn tool_names_follow_the_providers_pattern() {
-    let long = "a".repeat(64);
-    for good in ["get_weather", "a", "A-b_9", long.as_str()] {
+    let long = "a".repeat(128);
+    for good in [
+        "get_weather",
+        "a",
+        "A-b_9",
+        "get.weather",
+        "github.create_issue",
+        long.as_str(),
+    ] {
         check(ToolSpec::new(good, "d"), "ok");
     }
-    let too_long = "a".repeat(65);
+    let too_long = "a".repeat(129);
     for bad in [
         "",
         "get weather",
-        "get.weather",
+        "get:weather",
         "météo",
         "a/b",
         too_long.as_str(),
@@ -77,7 +86,7 @@ fn tool_names_follow_the_providers_pattern() {
     }
     check(
         ToolSpec::new("get weather", "d"),
-        r#"invalid tool name "get weather": a name must be 1 to 64 characters, each a letter, a digit, '_' or '-' (providers require ^[a-zA-Z0-9_-]{1,64}$)"#,
+        r#"invalid tool name "get weather": a name must be 1 to 128 characters, each a letter, a digit, '_', '-' or '.' (the rule of MCP (SEP-986): ^[A-Za-z0-9_.-]{1,128}$)"#,
     );
 }
 

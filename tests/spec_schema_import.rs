@@ -361,3 +361,51 @@ fn a_tool_spec_from_a_json_schema_reads_its_root_as_an_object() {
         "properties.s: 'pattern' is not enforced"
     );
 }
+
+#[test]
+fn the_first_repeated_key_in_input_order_is_reported_in_short_and_long_objects() {
+    // `z` repeats before `a` does: `z` is reported, whether the object is small enough to
+    // be compared pairwise or large enough to be sorted.
+    for n_fillers in [0, 40] {
+        let fillers: String = (0..n_fillers)
+            .map(|index| format!(r#""f{index}": {{}}, "#))
+            .collect();
+        let text =
+            format!(r#"{{"properties": {{{fillers}"z": {{}}, "a": {{}}, "z": {{}}, "a": {{}}}}}}"#);
+        assert_eq!(
+            error(&text).to_string(),
+            "properties: 'z' must be declared once (two JSON readers may keep different \
+             copies); found it twice",
+            "{n_fillers} fillers"
+        );
+        let file = format!(r#"[{{{fillers}"name": "t", "z": 1, "a": 2, "z": 3, "a": 4}}]"#);
+        assert_eq!(
+            toolgate::spec::load_tools(&file).unwrap_err().to_string(),
+            "tools[0]: expected each key once (two JSON readers may keep different copies); \
+             found \"z\" twice",
+            "{n_fillers} fillers"
+        );
+        let mut ty = toolgate::Type::object();
+        for index in 0..n_fillers {
+            ty = ty.optional(format!("f{index}"), toolgate::Type::any());
+        }
+        for name in ["z", "a", "z", "a"] {
+            ty = ty.optional(name, toolgate::Type::any());
+        }
+        let spec = toolgate::ToolSpec::new("t", "d").required("x", ty).build();
+        assert_eq!(
+            spec.unwrap_err().to_string(),
+            "t: at x: field 'z' is declared twice",
+            "{n_fillers} fillers"
+        );
+    }
+}
+
+#[test]
+fn a_keyword_is_quoted_like_any_name_a_message_shows() {
+    // An unknown keyword is whatever the file holds: it is escaped to stay on one line.
+    assert_eq!(
+        error(r#"{"type": "string", "max\nLength": 3}"#).to_string(),
+        r"the schema root: 'max\nLength' is not enforced"
+    );
+}

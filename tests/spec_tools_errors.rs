@@ -160,8 +160,9 @@ const LOAD_ERRORS: &[(&str, &str)] = &[
     ),
     (
         r#"[{"name": "get weather", "input_schema": {"type": "object"}}]"#,
-        "tools[0]: invalid tool name \"get weather\": a name must be 1 to 64 characters, each a \
-         letter, a digit, '_' or '-' (providers require ^[a-zA-Z0-9_-]{1,64}$)",
+        // Issue #11: MCP's rule (SEP-986), which every tool name is held to at load.
+        "tools[0]: invalid tool name \"get weather\": a name must be 1 to 128 characters, each \
+         a letter, a digit, '_', '-' or '.' (the rule of MCP (SEP-986): ^[A-Za-z0-9_.-]{1,128}$)",
     ),
     (
         r#"[{"name": "a", "input_schema": {"type": "string"}}]"#,

@@ -71,7 +71,9 @@ fn the_corpus_tools_file_loads() {
         ) {
             continue;
         }
-        let exported = toolgate::spec::export_tools(&specs, provider).to_string();
+        let exported = toolgate::spec::export_tools(&specs, provider)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .to_string();
         assert_eq!(load(&exported), specs, "{}", provider.label());
     }
 }
@@ -368,7 +370,8 @@ fn gemini_references_and_snake_case_read_as_json_schema_does() {
     assert!(!accepts(&gemini[0], r#"{"pet": {"name": ""}}"#));
     // References have no Gemini `parameters` spelling here: the export uses
     // `parametersJsonSchema`, and reads back the same.
-    let exported = toolgate::spec::export_tools(&gemini, toolgate::spec::Provider::Gemini);
+    let exported = toolgate::spec::export_tools(&gemini, toolgate::spec::Provider::Gemini)
+        .unwrap_or_else(|e| panic!("{e}"));
     assert!(exported.to_string().contains(r#""parametersJsonSchema":"#));
     assert_eq!(load(&exported.to_string()), gemini);
 }

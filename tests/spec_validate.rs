@@ -908,6 +908,11 @@ fn reference(
         if value.is_null() && d.nullable {
             continue;
         }
+        // Issue #11: strict mode's `null` for an optional field (whose schema refuses it)
+        // reads as absent.
+        if value.is_null() && !d.required {
+            continue;
+        }
         match &d.spec {
             FieldSpec::Choice(words) => {
                 if !value.as_str().is_some_and(|s| words.contains(&s)) {
@@ -1082,4 +1087,32 @@ fn random_nested_specs_never_panic_and_messages_are_never_empty() {
             }
         }
     }
+}
+
+#[test]
+fn debug_of_a_violation_names_the_kinds_and_bounds() {
+    let spec = ToolSpec::new("t", "d")
+        .required("a", Type::string().nullable())
+        .required("n", Type::integer().min(1))
+        .build()
+        .unwrap();
+    let violation = |args: &str| spec.validate(&json::parse(args).unwrap()).unwrap_err();
+    assert_eq!(
+        format!("{:?}", violation(r#"{"a":1,"n":1}"#)),
+        r#"Violation { path: "a", rule: Type { expected: Kinds(string | null) }, received: "1" }"#
+    );
+    assert_eq!(
+        format!("{:?}", violation(r#"{"a":"x","n":0}"#)),
+        r#"Violation { path: "n", rule: Minimum { minimum: Bound { value: 1, exclusive: false }, maximum: None, integer: true }, received: "0" }"#
+    );
+    assert_eq!(format!("{:?}", Kinds::ANY), "Kinds(any)");
+    assert_eq!(format!("{:?}", Kinds::NONE), "Kinds(none)");
+    assert_eq!(format!("{:?}", Kinds::NUMBER), "Kinds(number)");
+    assert_eq!(
+        format!(
+            "{:?}",
+            Kinds::INTEGER.union(Kinds::ARRAY).union(Kinds::BOOLEAN)
+        ),
+        "Kinds(integer | boolean | array)"
+    );
 }

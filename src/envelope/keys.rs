@@ -1,25 +1,22 @@
 //! `KeySet`: the keys of one envelope object, to refuse a key given twice.
 //!
 //! Two readers may pick different members of `{"name":"f","name":"g"}` (RFC 8259 section 4),
-//! so the envelope refuses a duplicate rather than guess. An envelope has a handful of keys:
-//! they are compared pairwise as they arrive, without allocating, and only an object with
-//! many keys (or keys that held an escape) pays for a sorted vector.
+//! so the envelope refuses a repeat rather than guess, found by the crate's one rule
+//! ([`repeated_key`]: the first key, in input order, that repeats an earlier one). The keys
+//! arrive one event at a time, so they are kept until the object ends: an envelope's
+//! handful in a plain array, without allocating; more (or keys that held an escape, which
+//! own their text) in a vector.
 
+use crate::json::repeated_key;
 use std::borrow::Cow;
 
-/// The keys of one object, to find a key given twice without allocating in the common case.
-///
-/// Up to [`KeySet::INLINE`] keys that borrow from the call (no escape in them: envelopes
-/// have a handful) are compared pairwise as they arrive, in a plain array of `&str` that
-/// costs nothing to set up or drop. Past that, or from the first key that owns its text,
-/// every key moves to a vector that is sorted once at the end, so an object with a hundred
-/// thousand keys costs `n log n`, not `n²`.
+/// The keys of one object, in input order.
 #[derive(Debug)]
 pub(crate) struct KeySet<'a> {
     inline: [&'a str; KeySet::INLINE],
     n_inline: usize,
+    /// Every key so far, once one did not fit inline.
     spilled: Vec<Cow<'a, str>>,
-    duplicate: Option<Cow<'a, str>>,
 }
 
 impl<'a> KeySet<'a> {
@@ -30,50 +27,42 @@ impl<'a> KeySet<'a> {
             inline: [""; KeySet::INLINE],
             n_inline: 0,
             spilled: Vec::new(),
-            duplicate: None,
         }
     }
 
     pub(crate) fn insert(&mut self, key: Cow<'a, str>) {
-        if self.duplicate.is_some() {
-            return;
-        }
         if !self.spilled.is_empty() {
             self.spilled.push(key);
-            return;
-        }
-        let seen = self.inline.get(..self.n_inline).unwrap_or_default();
-        if seen.contains(&key.as_ref()) {
-            self.duplicate = Some(key);
             return;
         }
         match (key, self.inline.get_mut(self.n_inline)) {
             (Cow::Borrowed(key), Some(slot)) => {
                 *slot = key;
-                self.n_inline = self.n_inline.saturating_add(1);
+                self.n_inline += 1;
             }
             (key, _) => self.spill(key),
         }
     }
 
     /// Moves the inline keys to the vector, then adds `key`.
-    #[inline(never)]
+    #[cold]
     fn spill(&mut self, key: Cow<'a, str>) {
-        let seen = self.inline.get(..self.n_inline).unwrap_or_default();
-        self.spilled = seen.iter().map(|&earlier| Cow::Borrowed(earlier)).collect();
+        let inline = self.inline.get(..self.n_inline).unwrap_or_default();
+        self.spilled = inline
+            .iter()
+            .map(|&earlier| Cow::Borrowed(earlier))
+            .collect();
         self.spilled.push(key);
     }
 
-    /// The first key found twice (while the keys are inline, the second occurrence in
-    /// input order; once they have spilled, the alphabetically first duplicate).
+    /// The first key, in input order, that repeats an earlier one.
     pub(crate) fn duplicate(&mut self) -> Option<Cow<'a, str>> {
-        if self.duplicate.is_some() || self.spilled.is_empty() {
-            return self.duplicate.take();
+        if self.spilled.is_empty() {
+            let inline = self.inline.get(..self.n_inline).unwrap_or_default();
+            let index = repeated_key(inline, |key| key)?;
+            return inline.get(index).map(|&key| Cow::Borrowed(key));
         }
-        self.spilled.sort_unstable();
-        self.spilled
-            .windows(2)
-            .find(|pair| pair.first() == pair.get(1))
-            .and_then(|pair| pair.first().cloned())
+        let index = repeated_key(&self.spilled, |key| key.as_ref())?;
+        self.spilled.get(index).cloned()
     }
 }

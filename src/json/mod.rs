@@ -46,7 +46,9 @@
 pub(crate) mod decimal;
 mod error;
 mod event;
+mod keys;
 mod parse;
+mod path;
 mod reader;
 mod stack;
 mod value;
@@ -54,8 +56,10 @@ mod write;
 
 pub use error::{ErrorKind, Inside, ParseError, Position};
 pub use event::{replay, Event, Sink};
+pub(crate) use keys::repeated_key;
 pub(crate) use parse::Builder;
 pub use parse::{parse, parse_bytes, parse_bytes_with, parse_with};
+pub use path::{Path, Segment};
 pub use reader::{Limits, Reader, Stop};
 pub use value::{Kind, Member, Number, Value};
-pub use write::{preview, to_pretty_string, write_escaped_str};
+pub use write::{preview, to_pretty_string, write_escaped_str, PREVIEW_CHARS};

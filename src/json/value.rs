@@ -274,17 +274,29 @@ impl<'a> From<Number<'a>> for Value<'a> {
 
 impl Value<'static> {
     /// A number value from an `f64`, or `None` for NaN and infinities, which JSON cannot
-    /// write. The text is Rust's shortest round-trip form (`0.1`, `1e300`).
+    /// write. The text is Rust's shortest round-trip form (`0.1`, `3`, `1e300`).
     pub fn from_f64(x: f64) -> Option<Value<'static>> {
+        Number::from_f64(x).map(Value::Number)
+    }
+}
+
+impl Number<'static> {
+    /// An `f64` as a JSON number: Rust's shortest decimal that reads back as the same
+    /// `f64` (`0.5`, `3`), in exponent form only when very large or small (`1e300`);
+    /// `None` for NaN and the infinities. The one rule for every `f64` toolgate writes
+    /// (bounds built in Rust, an exported `multipleOf`, [`Value::from_f64`]).
+    pub(crate) fn from_f64(x: f64) -> Option<Number<'static>> {
         if !x.is_finite() {
             return None;
         }
-        let text = if x == x.trunc() && x.abs() < 1e16 {
-            format!("{x:.1}")
+        let magnitude = x.abs();
+        let text = if magnitude == 0.0 || (1e-6..1e16).contains(&magnitude) {
+            format!("{x}")
         } else {
             format!("{x:e}")
         };
-        Number::from_text(text).map(Value::Number)
+        // `-0` prints as "-0", valid JSON; every finite f64 prints in the number grammar.
+        Number::from_text(text)
     }
 }
 

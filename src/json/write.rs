@@ -34,8 +34,15 @@ pub fn to_pretty_string(value: &Value<'_>) -> String {
     out
 }
 
+/// How many characters of a received value, name or allowed value any message quotes
+/// (rejections, violations, load errors). Enough to recognise what was sent; few enough
+/// that a megabyte string cannot flood the model's context with its own mistake. Every
+/// message cuts at this one length, so the texts agree on what "received" shows.
+pub const PREVIEW_CHARS: usize = 120;
+
 /// Compact JSON cut after `max_chars` characters (on a character boundary), with `…`
-/// appended when it was cut: the form every "received" value takes in a message.
+/// appended when it was cut: the form every "received" value takes in a message (with
+/// `max_chars` = [`PREVIEW_CHARS`]).
 ///
 /// Writing stops as soon as the budget is spent, so previewing a 1 MB value costs as much
 /// as previewing its first `max_chars` characters.

@@ -32,6 +32,7 @@ mod error;
 pub(crate) use check::check_schema;
 pub use error::{SpecError, SpecErrorKind};
 
+use super::NameRule;
 use super::{Additional, Bound, Field, Kinds, ObjectType, Schema, ToolSpec, Type};
 use crate::json::{Number, Value};
 
@@ -57,8 +58,9 @@ pub trait IntoNumber {
 }
 
 impl ToolSpec {
-    /// Starts declaring a tool: its name (providers require `^[a-zA-Z0-9_-]{1,64}$`) and
-    /// what it does (the model reads this to choose the tool). The arguments are an object
+    /// Starts declaring a tool: its name (MCP's rule, [`NameRule::MCP`]: 1 to 128
+    /// characters of `A-Za-z0-9_.-`; each export checks its own provider's rule) and what
+    /// it does (the model reads this to choose the tool). The arguments are an object
     /// that refuses unknown fields until [`ToolSpecBuilder::open`] says otherwise.
     // Not `Self`: a declaration becomes a `ToolSpec` only through `build()`, which checks
     // it (see the module documentation). The name `new` is the one the API reads.
@@ -74,7 +76,7 @@ impl ToolSpec {
     /// A spec from a compiled schema (the JSON Schema importer's way in).
     ///
     /// # Errors
-    /// [`SpecErrorKind::InvalidName`] for a name outside `^[a-zA-Z0-9_-]{1,64}$`;
+    /// [`SpecErrorKind::InvalidName`] for a name [`NameRule::MCP`] refuses;
     /// [`SpecErrorKind::RootNotObject`] if the root can accept anything but an object
     /// (looking through `$ref`, `allOf`, `anyOf` and `oneOf`); otherwise the first
     /// contradiction, as `check_schema` finds them.
@@ -168,10 +170,10 @@ impl ToolSpecBuilder {
     }
 }
 
-/// Providers require `^[a-zA-Z0-9_-]{1,64}$`.
+/// A spec's name follows MCP's rule ([`NameRule::MCP`]), the loosest real declarations use;
+/// each export holds it to its provider's rule.
 fn check_name(name: &str) -> Result<(), SpecError> {
-    let valid_char = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
-    if (1..=64).contains(&name.len()) && name.bytes().all(valid_char) {
+    if NameRule::MCP.accepts(name) {
         return Ok(());
     }
     Err(SpecError {
@@ -510,17 +512,7 @@ impl IntoNumber for f64 {
     /// Written as Rust's shortest round-trip decimal (`0.5`, `3`), in exponent form only
     /// when very large or small (`1e300`).
     fn into_number(self) -> Result<Number<'static>, f64> {
-        if !self.is_finite() {
-            return Err(self);
-        }
-        let magnitude = self.abs();
-        let text = if magnitude == 0.0 || (1e-6..1e16).contains(&magnitude) {
-            format!("{self}")
-        } else {
-            format!("{self:e}")
-        };
-        // `-0` prints as "-0", valid JSON; every finite f64 prints in the number grammar.
-        Number::from_text(text).ok_or(self)
+        Number::from_f64(self).ok_or(self)
     }
 }
 

@@ -5,21 +5,33 @@
 //! - [`types`]: the data model ([`ToolSpec`], [`Type`], [`Schema`]).
 //! - [`build`]: constructing specs in Rust, and the errors a contradictory spec raises.
 //! - [`validate`]: checking arguments, returning the first [`Violation`].
+//! - [`format`](mod@format): the `format` values enforced, each an exact RFC grammar
+//!   ([`Format`](format::Format)).
 //! - [`schema`]: importing JSON Schema (the subset toolgate enforces; nothing is ignored).
 //! - [`tools_file`]: reading provider tools arrays (Anthropic, OpenAI, Responses, MCP, Gemini).
 //! - [`export`]: writing specs back in each provider's form.
+//! - [`tool_name`]: which tool names each party accepts, and the names an export maps to.
+//! - [`absent`]: strict mode's `null` for an optional field, read as "not given".
 
+pub mod absent;
 pub mod build;
 pub mod export;
+pub mod format;
+pub(crate) mod names;
 pub mod schema;
+pub mod tool_name;
 pub mod tools_file;
 pub mod types;
 pub mod validate;
 pub mod violation;
 
 pub use build::SpecError;
-pub use export::{check_strict, export_tool, export_tools, ExportError, Provider, StrictProblem};
+pub use export::{
+    check_strict, export_tool, export_tools, export_tools_with, Export, ExportError, ExportNote,
+    ExportOptions, ExportRefusal, OpenObjects, Provider, StrictProblem,
+};
 pub use schema::{LoadError, RefProblem, Unenforced, MAX_SCHEMA_DEPTH};
+pub use tool_name::{NameMap, NameRule};
 pub use tools_file::{
     load_tools, load_tools_from_value, load_tools_from_value_lenient, load_tools_lenient,
     MAX_TOOLS_FILE_BYTES,

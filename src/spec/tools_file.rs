@@ -25,9 +25,9 @@
 //! `"maxLength": "10"`…), and `parametersJsonSchema`, when present, is the schema: it takes
 //! precedence over `parameters`, as the Gemini API documents.
 
-use super::schema::{import_schema, push_index, push_key, tool_spec, Dialect};
+use super::schema::{import_schema, present, tool_spec, Dialect};
 use super::{Kinds, LoadError, ObjectType, Schema, ToolSpec, Type, Unenforced};
-use crate::json::{parse_with, Limits, Member, Value};
+use crate::json::{parse_with, repeated_key, Limits, Member, Path, Value};
 
 /// The largest tools file read, in bytes (a tools array is loaded once; 16 MiB holds
 /// thousands of tools).
@@ -114,7 +114,7 @@ struct Loader {
     lenient: bool,
     specs: Vec<ToolSpec>,
     /// Where each spec was declared, for duplicate-name errors.
-    places: Vec<String>,
+    places: Vec<Path>,
     unenforced: Vec<Unenforced>,
 }
 
@@ -130,43 +130,44 @@ impl Loader {
 
     /// The whole file: the array, or the object that holds it.
     fn file(&mut self, document: &Value<'_>) -> Result<(), LoadError> {
+        let root = Path::root();
+        let tools = root.key("tools");
         if let Some(entries) = document.as_array() {
-            return self.entries(entries, "tools");
+            return self.entries(entries, &tools);
         }
         if let Some(members) = document.as_object() {
-            unique(members, "")?;
-            if let Some(tools) = present(members, "tools") {
-                let entries = tools
+            unique(members, &root)?;
+            if let Some(value) = present(members, "tools") {
+                let entries = value
                     .as_array()
-                    .ok_or_else(|| shape("tools", EXPECTED_ARRAY, tools))?;
-                return self.entries(entries, "tools");
+                    .ok_or_else(|| shape(&tools, EXPECTED_ARRAY, value))?;
+                return self.entries(entries, &tools);
             }
             if let Some(result) = present(members, "result").and_then(Value::as_object) {
-                if let Some(tools) = present(result, "tools") {
-                    let entries = tools
+                if let Some(value) = present(result, "tools") {
+                    let tools = root.key("result").key("tools");
+                    let entries = value
                         .as_array()
-                        .ok_or_else(|| shape("result.tools", EXPECTED_ARRAY, tools))?;
-                    return self.entries(entries, "result.tools");
+                        .ok_or_else(|| shape(&tools, EXPECTED_ARRAY, value))?;
+                    return self.entries(entries, &tools);
                 }
             }
             if gemini_declarations(members).is_some() {
-                return self.gemini_tool(members, "");
+                return self.gemini_tool(members, &root);
             }
         }
-        Err(shape("", EXPECTED_FILE, document))
+        Err(shape(&root, EXPECTED_FILE, document))
     }
 
-    fn entries(&mut self, entries: &[Value<'_>], base: &str) -> Result<(), LoadError> {
+    fn entries(&mut self, entries: &[Value<'_>], base: &Path) -> Result<(), LoadError> {
         for (index, entry) in entries.iter().enumerate() {
-            let mut path = base.to_string();
-            push_index(&mut path, index);
-            self.entry(entry, &path)?;
+            self.entry(entry, &base.index(index))?;
         }
         Ok(())
     }
 
     /// One entry of the tools array, read by its shape.
-    fn entry(&mut self, entry: &Value<'_>, path: &str) -> Result<(), LoadError> {
+    fn entry(&mut self, entry: &Value<'_>, path: &Path) -> Result<(), LoadError> {
         let members = entry
             .as_object()
             .ok_or_else(|| shape(path, EXPECTED_TOOL, entry))?;
@@ -177,7 +178,7 @@ impl Loader {
         match present(members, "type") {
             Some(Value::String(kind)) if kind == "function" => {
                 if let Some(function) = present(members, "function") {
-                    let inner = child(path, "function");
+                    let inner = path.key("function");
                     let fields = function
                         .as_object()
                         .ok_or_else(|| shape(&inner, EXPECTED_TOOL, function))?;
@@ -192,7 +193,7 @@ impl Loader {
             Some(Value::String(kind)) => return self.built_in(path, kind),
             Some(other) => {
                 return Err(shape(
-                    &child(path, "type"),
+                    &path.key("type"),
                     "a tool type (a string such as \"function\")",
                     other,
                 ))
@@ -206,20 +207,19 @@ impl Loader {
     }
 
     /// A Gemini tool object: its function declarations, and any built-in tool beside them.
-    fn gemini_tool(&mut self, members: &[Member<'_>], path: &str) -> Result<(), LoadError> {
+    fn gemini_tool(&mut self, members: &[Member<'_>], path: &Path) -> Result<(), LoadError> {
         for (key, value) in members {
             if value.is_null() {
                 continue;
             }
             let key: &str = key;
             if key == "functionDeclarations" || key == "function_declarations" {
-                let list = child(path, key);
+                let list = path.key(key);
                 let declarations = value
                     .as_array()
                     .ok_or_else(|| shape(&list, "an array of function declarations", value))?;
                 for (index, declaration) in declarations.iter().enumerate() {
-                    let mut place = list.clone();
-                    push_index(&mut place, index);
+                    let place = list.index(index);
                     let fields = declaration
                         .as_object()
                         .ok_or_else(|| shape(&place, "a function declaration", declaration))?;
@@ -227,13 +227,13 @@ impl Loader {
                     self.declaration(fields, &place, Dialect::Gemini)?;
                 }
             } else {
-                self.built_in(&child(path, key), key)?;
+                self.built_in(&path.key(key), key)?;
             }
         }
         Ok(())
     }
 
-    fn built_in(&mut self, path: &str, kind: &str) -> Result<(), LoadError> {
+    fn built_in(&mut self, path: &Path, kind: &str) -> Result<(), LoadError> {
         if self.lenient {
             self.unenforced.push(Unenforced {
                 path: path.to_string(),
@@ -253,14 +253,14 @@ impl Loader {
     fn declaration(
         &mut self,
         fields: &[Member<'_>],
-        path: &str,
+        path: &Path,
         dialect: Dialect,
     ) -> Result<(), LoadError> {
         let name = match present(fields, "name") {
             Some(Value::String(name)) => name.to_string(),
             Some(other) => {
                 return Err(shape(
-                    &child(path, "name"),
+                    &path.key("name"),
                     "the tool's name (a string)",
                     other,
                 ))
@@ -277,7 +277,7 @@ impl Loader {
             Some(Value::String(text)) => text.to_string(),
             Some(other) => {
                 return Err(shape(
-                    &child(path, "description"),
+                    &path.key("description"),
                     "the tool's description (a string)",
                     other,
                 ))
@@ -287,7 +287,7 @@ impl Loader {
         let arguments = arguments(fields, path, dialect)?;
         let schema = match &arguments {
             Some(arguments) => {
-                let base = child(path, arguments.key);
+                let base = path.key(arguments.key);
                 let (schema, unenforced) =
                     import_schema(arguments.schema, &base, arguments.dialect, self.lenient)?;
                 self.unenforced.extend(unenforced);
@@ -305,11 +305,11 @@ impl Loader {
             return Err(LoadError::DuplicateTool {
                 path: path.to_string(),
                 name: spec.name.clone(),
-                first: first.clone(),
+                first: first.to_string(),
             });
         }
         self.specs.push(spec);
-        self.places.push(path.to_string());
+        self.places.push(path.clone());
         Ok(())
     }
 }
@@ -333,17 +333,12 @@ const SCHEMA_KEYS: &[&str] = &[
 /// since reading one would ignore the other.
 fn arguments<'v, 'a>(
     fields: &'v [Member<'a>],
-    path: &str,
+    path: &Path,
     dialect: Dialect,
 ) -> Result<Option<Arguments<'v, 'a>>, LoadError> {
     let found: Vec<(&'v str, &'v Value<'a>)> = SCHEMA_KEYS
         .iter()
-        .filter_map(|key| {
-            fields
-                .iter()
-                .find(|(name, value)| name == key && !value.is_null())
-                .map(|(name, value)| (name.as_ref(), value))
-        })
+        .filter_map(|&key| present(fields, key).map(|value| (key, value)))
         .collect();
     let (key, schema) = match found.as_slice() {
         [] => return Ok(None),
@@ -384,14 +379,6 @@ fn no_arguments() -> Schema {
     }
 }
 
-/// A key's value, unless it is absent or `null` (SDK dumps write absent fields as null).
-fn present<'v, 'a>(members: &'v [Member<'a>], key: &str) -> Option<&'v Value<'a>> {
-    members
-        .iter()
-        .find(|(name, value)| name == key && !value.is_null())
-        .map(|(_, value)| value)
-}
-
 fn gemini_declarations<'v, 'a>(members: &'v [Member<'a>]) -> Option<&'v Value<'a>> {
     present(members, "functionDeclarations").or_else(|| present(members, "function_declarations"))
 }
@@ -403,33 +390,21 @@ fn has_schema_key(members: &[Member<'_>]) -> bool {
 }
 
 /// Refuses a repeated key: two readers of the file could take different copies.
-fn unique(members: &[Member<'_>], path: &str) -> Result<(), LoadError> {
-    let mut keys: Vec<&str> = members.iter().map(|(key, _)| key.as_ref()).collect();
-    keys.sort_unstable();
-    for pair in keys.windows(2) {
-        if let [first, second] = pair {
-            if first == second {
-                return Err(LoadError::Shape {
-                    path: path.to_string(),
-                    expected: "each key once (two JSON readers may keep different copies)",
-                    found: format!("\"{first}\" twice"),
-                });
-            }
-        }
-    }
-    Ok(())
+fn unique(members: &[Member<'_>], path: &Path) -> Result<(), LoadError> {
+    let Some((key, _)) = repeated_key(members, |(key, _)| key).and_then(|i| members.get(i)) else {
+        return Ok(());
+    };
+    Err(LoadError::Shape {
+        path: path.to_string(),
+        expected: "each key once (two JSON readers may keep different copies)",
+        found: format!("\"{key}\" twice"),
+    })
 }
 
-fn child(path: &str, key: &str) -> String {
-    let mut out = path.to_string();
-    push_key(&mut out, key);
-    out
-}
-
-fn shape(path: &str, expected: &'static str, found: &Value<'_>) -> LoadError {
+fn shape(path: &Path, expected: &'static str, found: &Value<'_>) -> LoadError {
     LoadError::Shape {
         path: path.to_string(),
         expected,
-        found: crate::json::preview(found, 120),
+        found: crate::json::preview(found, crate::json::PREVIEW_CHARS),
     }
 }

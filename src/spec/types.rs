@@ -7,11 +7,13 @@
 //! Every field that is not set asserts nothing, so `Type::default()` accepts any value.
 
 use crate::json::Value;
+use std::fmt;
 
 /// A tool's contract: its name, what it does, and the arguments it takes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolSpec {
-    /// Invariant: matches `^[a-zA-Z0-9_-]{1,64}$`, what every provider accepts.
+    /// Invariant: [`NameRule::MCP`](crate::spec::NameRule::MCP) accepts it (1 to 128
+    /// characters of `A-Za-z0-9_.-`); each export checks its provider's own rule.
     pub(crate) name: String,
     /// What the tool does and when to use it: the model reads this to choose the tool.
     pub(crate) description: String,
@@ -58,6 +60,13 @@ pub struct Type {
     pub(crate) description: Option<String>,
     /// `format`: kept for export; an annotation in draft 2020-12, asserts nothing.
     pub(crate) format: Option<String>,
+    /// Keywords a lenient load accepted without enforcing them (`pattern`, `not`…), as
+    /// written, in document order: they assert nothing here, but every export that can
+    /// carry them writes them back, so the model is still shown them. Empty for specs
+    /// built in Rust and for strict loads (which refuse such keywords). Invariant: no key
+    /// is a keyword the other fields write, and no value holds a `$ref` (which would name
+    /// a place in the source document that the export does not keep).
+    pub(crate) annotations: Vec<(String, Value<'static>)>,
     /// A builder argument that could not be stored (a NaN bound), kept so that the chained
     /// builder methods never fail half-way and `ToolSpecBuilder::build` reports it with its
     /// path. Always `None` in types compiled from JSON Schema.
@@ -65,8 +74,9 @@ pub struct Type {
 }
 
 /// A set of JSON kinds, as JSON Schema's `type` names them. `INTEGER` is a subset of
-/// `NUMBER`: a set holding `NUMBER` accepts every number.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// `NUMBER`: a set holding `NUMBER` accepts every number. `Debug` names the kinds
+/// (`Kinds(string | null)`), so a printed violation or type says what it accepts.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Kinds(pub(crate) u8);
 
 /// Rules for string values; lengths count Unicode code points, as JSON Schema does.
@@ -89,8 +99,9 @@ pub struct NumberRules {
     pub(crate) multiple_of: Option<f64>,
 }
 
-/// One end of a numeric range.
-#[derive(Clone, Debug, PartialEq)]
+/// One end of a numeric range. `Debug` shows the bound as declared, without the integer
+/// copy kept for speed.
+#[derive(Clone, PartialEq)]
 pub struct Bound {
     /// The bound, as declared (kept as a JSON number so it exports as written).
     pub(crate) value: crate::json::Number<'static>,
@@ -200,6 +211,70 @@ impl Kinds {
     pub const fn accepts_fractions(self) -> bool {
         self.0 & (Kinds::NUMBER.0 & !Kinds::INTEGER.0) != 0
     }
+
+    /// JSON Schema's name for each kind, in the order a `type` array lists them: the one
+    /// table the importer reads `type` with, the exporters write it with, and `Debug`
+    /// prints.
+    const NAMES: [(Kinds, &'static str); 7] = [
+        (Kinds::STRING, "string"),
+        (Kinds::NUMBER, "number"),
+        (Kinds::INTEGER, "integer"),
+        (Kinds::BOOLEAN, "boolean"),
+        (Kinds::ARRAY, "array"),
+        (Kinds::OBJECT, "object"),
+        (Kinds::NULL, "null"),
+    ];
+
+    /// The kind a JSON Schema `type` name stands for (`"integer"`), if it is one.
+    pub(crate) fn named(name: &str) -> Option<Kinds> {
+        Kinds::NAMES
+            .into_iter()
+            .find(|&(_, known)| known == name)
+            .map(|(kind, _)| kind)
+    }
+
+    /// The `type` names of the kinds in the set, in [`Kinds::NAMES`] order; `number`
+    /// covers `integer`, so a set holding every number lists only `number`.
+    pub(crate) fn names(self) -> impl Iterator<Item = &'static str> {
+        Kinds::NAMES
+            .into_iter()
+            .filter(move |&(kind, _)| {
+                let covered = kind == Kinds::INTEGER && self.contains(Kinds::NUMBER);
+                self.contains(kind) && !covered
+            })
+            .map(|(_, name)| name)
+    }
+}
+
+impl fmt::Debug for Kinds {
+    /// `Kinds(string | null)`, `Kinds(integer)`, `Kinds(any)`, `Kinds(none)`: JSON Schema's
+    /// type names, in the order a `type` array lists them.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if *self == Kinds::ANY {
+            return f.write_str("Kinds(any)");
+        }
+        f.write_str("Kinds(")?;
+        let mut names = self.names().peekable();
+        if names.peek().is_none() {
+            f.write_str("none")?;
+        }
+        while let Some(name) = names.next() {
+            f.write_str(name)?;
+            if names.peek().is_some() {
+                f.write_str(" | ")?;
+            }
+        }
+        f.write_str(")")
+    }
+}
+
+impl fmt::Debug for Bound {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Bound")
+            .field("value", &format_args!("{}", self.value.as_str()))
+            .field("exclusive", &self.exclusive)
+            .finish()
+    }
 }
 
 impl Default for Type {
@@ -219,6 +294,7 @@ impl Default for Type {
             reference: None,
             description: None,
             format: None,
+            annotations: Vec::new(),
             unbuildable: None,
         }
     }

@@ -2,10 +2,12 @@
 //! documented, deterministic order, and allocating nothing when the arguments are valid.
 //!
 //! The semantics are JSON Schema draft 2020-12's for every keyword the data model holds
-//! (the official test suite agrees on every group that uses only those), with one
-//! deliberate addition: a repeated key anywhere in the value is a violation, because two
+//! (the official test suite agrees on every group that uses only those), with two
+//! deliberate departures: a repeated key anywhere in the value is a violation, because two
 //! parsers may keep different copies (RFC 8259 section 4) and the tool must see what the
-//! gate saw.
+//! gate saw; and a `null` for an optional field whose schema refuses `null` reads as absent,
+//! because that is what the strict export tells a model to send for "not given" (see
+//! [`absent`](super::absent); the gate removes it before the tool sees the value).
 //!
 //! # Order of checks
 //!
@@ -92,11 +94,11 @@ use std::cmp::Ordering;
 
 /// Values nest at most this many levels of arrays and objects (the parser's default limit
 /// is 128, so parsed arguments always fit).
-pub const MAX_VALUE_DEPTH: usize = 256;
+pub const MAX_VALUE_DEPTH: usize = 2 * crate::json::Limits::DEFAULT_MAX_DEPTH;
 
 /// One validation descends at most this many types deep (each field, item, `$ref` and
 /// alternative is a level).
-pub const MAX_CHECK_DEPTH: usize = 512;
+pub const MAX_CHECK_DEPTH: usize = 2 * MAX_VALUE_DEPTH;
 
 /// One validation checks a value against a type at most this many times.
 pub const STEP_BUDGET: u32 = 1_000_000;
@@ -114,7 +116,7 @@ const MAPPED_FIELDS: usize = 64;
 const _: () = assert!(MAX_VALUE_DEPTH <= MAX_CHECK_DEPTH);
 
 /// Received values are cut to this many characters.
-const RECEIVED_CHARS: usize = 120;
+const RECEIVED_CHARS: usize = crate::json::PREVIEW_CHARS;
 
 impl Schema {
     /// Checks `value` against this schema, in the order the [module](self) documents.
@@ -139,10 +141,18 @@ impl Schema {
     /// The first [`Violation`]: its [`Rule`] says which rule (kind, enum, bound, missing or
     /// unknown field, repeated key, alternatives, a validator limit), its path where.
     pub fn validate(&self, value: &Value<'_>) -> Result<(), Violation> {
+        self.validate_noting_absent(value).map(|_| ())
+    }
+
+    /// [`Schema::validate`], also saying whether some `null` was read as absent on the way
+    /// ([`absent`](super::absent)): a hint for the gate, which then removes them; `true` may
+    /// come from an alternative that did not match, never `false` when one was read.
+    pub(crate) fn validate_noting_absent(&self, value: &Value<'_>) -> Result<bool, Violation> {
         let mut cx = Cx {
             defs: &self.defs,
             fuel: STEP_BUDGET,
             covered: true,
+            read_absent: false,
         };
         // Step 1 (repeats and depth) is decided by `scan` only when the check did not
         // already settle it: a passing check that looked at every object's keys and stayed
@@ -154,7 +164,33 @@ impl Schema {
             Ok(()) => scan(value, 0),
             Err(fail) => Err(scan(value, 0).err().unwrap_or(fail)),
         };
-        outcome.map_err(|fail| fail.into_violation(value))
+        outcome
+            .map(|()| cx.read_absent)
+            .map_err(|fail| fail.into_violation(value))
+    }
+}
+
+/// Whether `ty` accepts `value` (`None` when `fuel`, the steps left, runs out first): for
+/// the walk that removes what validation read as absent, which must choose alternatives
+/// and ask whether a field refuses `null` the way validation did.
+pub(crate) fn accepts(
+    defs: &[(String, Type)],
+    ty: &Type,
+    value: &Value<'_>,
+    fuel: &mut u32,
+) -> Option<bool> {
+    let mut cx = Cx {
+        defs,
+        fuel: *fuel,
+        covered: true,
+        read_absent: false,
+    };
+    let checked = check(&mut cx, ty, value, 0);
+    *fuel = cx.fuel;
+    match checked {
+        Ok(()) => Some(true),
+        Err(fail) if matches!(fail.what, Broken::TooComplex) => None,
+        Err(_) => Some(false),
     }
 }
 
@@ -179,6 +215,8 @@ struct Cx<'s> {
     /// needs no separate step-1 scan. Cleared (never set again) where a check leaves part of
     /// a value unseen: members no type describes, arrays without `items`, deep values.
     covered: bool,
+    /// Set when a `null` was read as absent ([`absent`](super::absent)), anywhere.
+    read_absent: bool,
 }
 
 /// The first violation as found: borrowed references only, so that a failing alternative

@@ -5,11 +5,12 @@
 //! counts [`Rule::label`], a program can match on [`Rule`], and `Display` turns it into one
 //! clause that the gate wraps as `"{tool} rejected: {violation}."`. The clause says where
 //! (the path), what was expected (the rule, with its bounds or allowed values) and what
-//! arrived (compact JSON cut at 120 characters), in words a model can act on:
+//! arrived (compact JSON cut at [`PREVIEW_CHARS`] characters), in words a model can act on:
 //! `amount_cents must be an integer from 1 to 500000; received 0`.
 
+use super::names::{with_article, write_list, Escaped, Quoted};
 use super::{Bound, Kinds};
-use crate::json::Value;
+use crate::json::{preview, Value, PREVIEW_CHARS};
 use std::fmt;
 
 /// The first rule an argument value breaks.
@@ -22,7 +23,7 @@ pub struct Violation {
     /// The rule broken, with its data. Boxed so that a `Violation` (and every error that
     /// carries one, up to the gate's `Rejection`) stays a few words wide.
     pub(crate) rule: Box<Rule>,
-    /// The value at `path` as compact JSON, cut at 120 characters on a character boundary
+    /// The value at `path` as compact JSON, cut at [`PREVIEW_CHARS`] characters
     /// (for [`Rule::PropertyName`], the field name as a JSON string).
     pub(crate) received: String,
 }
@@ -167,7 +168,7 @@ impl Violation {
         &self.rule
     }
 
-    /// The received value as compact JSON, cut at 120 characters.
+    /// The received value as compact JSON, cut at [`PREVIEW_CHARS`] characters.
     pub fn received(&self) -> &str {
         &self.received
     }
@@ -203,12 +204,6 @@ impl Rule {
     }
 }
 
-/// Allowed fields and values are listed up to this many; the rest are counted.
-const LIST_LIMIT: usize = 20;
-
-/// Each allowed value in an `enum` list is cut like a received value.
-const VALUE_CHARS: usize = 120;
-
 impl fmt::Display for Violation {
     /// One clause, no final period: `filters.limit must be an integer from 1 to 100;
     /// received 500`, `missing required field 'customer_id'`, `unknown field 'colour';
@@ -218,32 +213,32 @@ impl fmt::Display for Violation {
         let received = self.received.as_str();
         match self.rule.as_ref() {
             Rule::Required { field } if path.is_empty() => {
-                write!(f, "missing required field '{}'", Name(field))
+                write!(f, "missing required field {}", Quoted(field))
             }
             Rule::Required { field } => {
-                write!(f, "{path} is missing required field '{}'", Name(field))
+                write!(f, "{path} is missing required field {}", Quoted(field))
             }
             Rule::Unknown { field, allowed } => {
                 if path.is_empty() {
-                    write!(f, "unknown field '{}'; ", Name(field))?;
+                    write!(f, "unknown field {}; ", Quoted(field))?;
                 } else {
-                    write!(f, "{path} has unknown field '{}'; ", Name(field))?;
+                    write!(f, "{path} has unknown field {}; ", Quoted(field))?;
                 }
                 if allowed.is_empty() {
                     f.write_str("no fields are allowed")
                 } else {
                     f.write_str("allowed fields: ")?;
-                    write_list(f, allowed, |f, name| write!(f, "{}", Name(name)))
+                    write_list(f, allowed, |f, name| write!(f, "{}", Escaped(name)))
                 }
             }
             Rule::DuplicateKey { key } if path.is_empty() => {
-                write!(f, "duplicate field '{}'", Name(key))
+                write!(f, "duplicate field {}", Quoted(key))
             }
             Rule::DuplicateKey { key } => {
-                write!(f, "{path} has duplicate field '{}'", Name(key))
+                write!(f, "{path} has duplicate field {}", Quoted(key))
             }
             Rule::PropertyName { name, rule } => {
-                write!(f, "field name '{}'", Name(name))?;
+                write!(f, "field name {}", Quoted(name))?;
                 if !path.is_empty() {
                     write!(f, " in {path}")?;
                 }
@@ -275,16 +270,16 @@ fn write_predicate(f: &mut fmt::Formatter<'_>, rule: &Rule, is: &str) -> fmt::Re
         Rule::Type { expected } => write!(f, "must be {expected}"),
         Rule::Enum { allowed } => match allowed.as_slice() {
             [] => write!(f, "{is} not allowed (its enum lists no value)"),
-            [only] => write!(f, "must be {}", crate::json::preview(only, VALUE_CHARS)),
+            [only] => write!(f, "must be {}", preview(only, PREVIEW_CHARS)),
             _ => {
                 f.write_str("must be one of ")?;
                 write_list(f, allowed, |f, value| {
-                    f.write_str(&crate::json::preview(value, VALUE_CHARS))
+                    f.write_str(&preview(value, PREVIEW_CHARS))
                 })
             }
         },
         Rule::Const { expected } => {
-            write!(f, "must be {}", crate::json::preview(expected, VALUE_CHARS))
+            write!(f, "must be {}", preview(expected, PREVIEW_CHARS))
         }
         Rule::Minimum {
             minimum,
@@ -349,10 +344,10 @@ fn write_predicate(f: &mut fmt::Formatter<'_>, rule: &Rule, is: &str) -> fmt::Re
         ),
         // Rules about an object's members read as whole sentences (see `Display`); inside
         // a field-name rule they cannot occur, since a name is a string.
-        Rule::Required { field } => write!(f, "must have field '{}'", Name(field)),
-        Rule::Unknown { field, .. } => write!(f, "must not have field '{}'", Name(field)),
-        Rule::DuplicateKey { key } => write!(f, "must not repeat field '{}'", Name(key)),
-        Rule::PropertyName { name, .. } => write!(f, "must not have field '{}'", Name(name)),
+        Rule::Required { field } => write!(f, "must have field {}", Quoted(field)),
+        Rule::Unknown { field, .. } => write!(f, "must not have field {}", Quoted(field)),
+        Rule::DuplicateKey { key } => write!(f, "must not repeat field {}", Quoted(key)),
+        Rule::PropertyName { name, .. } => write!(f, "must not have field {}", Quoted(name)),
     }
 }
 
@@ -418,34 +413,6 @@ fn write_count(
     }
 }
 
-/// `a, b, c`, or the first [`LIST_LIMIT`] and `… (N more)`.
-fn write_list<T>(
-    f: &mut fmt::Formatter<'_>,
-    items: &[T],
-    mut write_item: impl FnMut(&mut fmt::Formatter<'_>, &T) -> fmt::Result,
-) -> fmt::Result {
-    for (index, item) in items.iter().take(LIST_LIMIT).enumerate() {
-        if index > 0 {
-            f.write_str(", ")?;
-        }
-        write_item(f, item)?;
-    }
-    if items.len() > LIST_LIMIT {
-        write!(f, ", … ({} more)", items.len() - LIST_LIMIT)?;
-    }
-    Ok(())
-}
-
-/// A field name inside quotes: control characters, quotes and backslashes escaped, so that
-/// a message stays on one line whatever name the model sent.
-struct Name<'a>(&'a str);
-
-impl fmt::Display for Name<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0.escape_debug())
-    }
-}
-
 impl fmt::Display for Kinds {
     /// The kinds as a phrase for messages: `a string`, `a string or null`,
     /// `an integer, a string or null`; `any value` for [`Kinds::ANY`], `nothing` for
@@ -454,30 +421,15 @@ impl fmt::Display for Kinds {
         if *self == Kinds::ANY {
             return f.write_str("any value");
         }
-        let numbers = if self.accepts_fractions() {
-            Some("a number")
-        } else if self.contains(Kinds::INTEGER) {
-            Some("an integer")
-        } else {
-            None
-        };
-        let words: [Option<&str>; 6] = [
-            self.contains(Kinds::STRING).then_some("a string"),
-            numbers,
-            self.contains(Kinds::BOOLEAN).then_some("a boolean"),
-            self.contains(Kinds::ARRAY).then_some("an array"),
-            self.contains(Kinds::OBJECT).then_some("an object"),
-            self.contains(Kinds::NULL).then_some("null"),
-        ];
-        let n_words = words.iter().flatten().count();
+        let n_words = self.names().count();
         if n_words == 0 {
             return f.write_str("nothing");
         }
-        for (index, word) in words.iter().flatten().enumerate() {
+        for (index, name) in self.names().enumerate() {
             if index > 0 {
                 f.write_str(if index + 1 == n_words { " or " } else { ", " })?;
             }
-            f.write_str(word)?;
+            f.write_str(with_article(name))?;
         }
         Ok(())
     }

@@ -98,6 +98,20 @@ impl Args {
         }
     }
 
+    /// The value of `flag` (as [`Args::value`] reads it), stored in `slot`.
+    ///
+    /// # Errors
+    /// As [`Args::value`], and a [`UsageError`] when `flag` was already given.
+    pub fn value_once(
+        &mut self,
+        flag: &str,
+        inline: Option<String>,
+        slot: &mut Option<String>,
+    ) -> Result<(), UsageError> {
+        let value = self.value(flag, inline)?;
+        set_once(self, slot, flag, value)
+    }
+
     /// A usage error for this command.
     pub fn error(&self, problem: String) -> UsageError {
         UsageError {

@@ -50,14 +50,8 @@ pub fn parse_args(mut args: Args) -> Result<Option<Options>, UsageError> {
         match arg {
             Arg::Flag(flag, inline) => match flag.as_str() {
                 "-h" | "--help" => return Ok(None),
-                "--tools" => {
-                    let value = args.value(&flag, inline)?;
-                    set_once(&args, &mut tools, "--tools", value)?;
-                }
-                "--passes" => {
-                    let value = args.value(&flag, inline)?;
-                    set_once(&args, &mut passes, "--passes", value)?;
-                }
+                "--tools" => args.value_once(&flag, inline, &mut tools)?,
+                "--passes" => args.value_once(&flag, inline, &mut passes)?,
                 _ => return Err(args.unknown(&flag)),
             },
             Arg::Positional(path) => set_once(&args, &mut calls, "CALLS.jsonl", path)?,
@@ -95,7 +89,7 @@ struct Measure {
 
 /// Runs `bench check`.
 pub fn run(options: &Options) -> ExitCode {
-    let gate = match tools::load_gate("bench check", &options.tools) {
+    let gate = match tools::load_gate("bench check", &options.tools, false) {
         Ok(gate) => gate,
         Err(message) => {
             eprintln!("{message}");

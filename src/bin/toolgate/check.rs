@@ -1,4 +1,4 @@
-//! `toolgate check --tools TOOLS.json [--summary] [CALLS.jsonl]`: runs every line of a log
+//! `toolgate check --tools TOOLS.json [--lenient] [--summary] [CALLS.jsonl]`: runs every line of a log
 //! through the gate and prints one JSON verdict per call. Other programs read this output,
 //! so its shape is a contract (issue #5):
 //!
@@ -9,6 +9,11 @@
 //!   with `kind` one of the six rejection labels, `tool` when a name could be read, `path`
 //!   for `schema_violation` (dotted, `""` for the arguments root), `id` when the call has one,
 //!   and `error` last: the sentence the model would read;
+//! - a line may also hold a whole assistant turn (an OpenAI chat message or completion, an
+//!   Anthropic message, a Responses output or response, a Gemini content or response, a
+//!   list of calls): then one object per call of the turn, in call order, each with `"call"`
+//!   (its index in the turn, from 0) after `line`, and the same other fields; a turn without
+//!   calls prints nothing. A line that is one call prints exactly as above, without `call`;
 //! - exit 0 when every call was accepted, 1 when any was rejected, 2 for a usage error, an
 //!   unreadable or invalid tools file, or an unreadable calls file.
 //!
@@ -23,28 +28,34 @@ use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
 use std::process::ExitCode;
-use toolgate::json;
-use toolgate::{Call, Gate, Rejection, RejectionKind};
+use toolgate::json::{self, Kind};
+use toolgate::{Call, EnvelopeProblem, Gate, Rejection, RejectionKind, Turn};
 
 /// The usage line.
-pub const USAGE: &str = "usage: toolgate check --tools TOOLS.json [--summary] [CALLS.jsonl]";
+pub const USAGE: &str =
+    "usage: toolgate check --tools TOOLS.json [--lenient] [--summary] [CALLS.jsonl]";
 
 /// `toolgate check --help`.
 pub const HELP: &str = "\
 toolgate check: run each raw tool call of a log through the gate
 
-usage: toolgate check --tools TOOLS.json [--summary] [CALLS.jsonl]
+usage: toolgate check --tools TOOLS.json [--lenient] [--summary] [CALLS.jsonl]
 
   --tools TOOLS.json  the tools array (Anthropic, OpenAI, Responses, Gemini or MCP form)
+  --lenient           load a keyword toolgate cannot enforce (or a provider's built-in
+                      tool) instead of refusing the file; each is listed on standard error
   --summary           print calls, accepted and each rejection kind with its rate
                       to standard error
-  CALLS.jsonl         one raw call per line; standard input when absent or '-'
+  CALLS.jsonl         one raw call, or one whole assistant turn, per line; standard
+                      input when absent or '-'
   -h, --help          print this help
 
 Prints one JSON object per non-blank line, in order:
   {\"line\":3,\"ok\":true,\"tool\":\"get_weather\",\"id\":\"toolu_1\"}
   {\"line\":4,\"ok\":false,\"kind\":\"unknown_tool\",\"tool\":\"serch_orders\",\"error\":\"...\"}
-'path' is present for schema_violation, 'id' when the call has one.
+'path' is present for schema_violation, 'id' when the call has one. A line holding a
+whole turn prints one object per call, with \"call\" (its index in the turn) after
+\"line\"; --summary counts calls, not lines.
 
 Exit status: 0 every call accepted, 1 some call rejected, 2 usage error or unreadable input.";
 
@@ -58,6 +69,7 @@ pub struct Options {
     tools: String,
     calls: Option<String>,
     summary: bool,
+    lenient: bool,
 }
 
 /// Reads `check`'s arguments; `Ok(None)` means help was asked for.
@@ -69,17 +81,19 @@ pub fn parse_args(mut args: Args) -> Result<Option<Options>, UsageError> {
     let mut tools = None;
     let mut calls = None;
     let mut summary = false;
+    let mut lenient = false;
     while let Some(arg) = args.next_arg() {
         match arg {
             Arg::Flag(flag, inline) => match flag.as_str() {
                 "-h" | "--help" => return Ok(None),
-                "--tools" => {
-                    let value = args.value(&flag, inline)?;
-                    set_once(&args, &mut tools, "--tools", value)?;
-                }
+                "--tools" => args.value_once(&flag, inline, &mut tools)?,
                 "--summary" => {
                     args.no_value(&flag, inline)?;
                     summary = true;
+                }
+                "--lenient" => {
+                    args.no_value(&flag, inline)?;
+                    lenient = true;
                 }
                 _ => return Err(args.unknown(&flag)),
             },
@@ -91,12 +105,13 @@ pub fn parse_args(mut args: Args) -> Result<Option<Options>, UsageError> {
         tools,
         calls,
         summary,
+        lenient,
     }))
 }
 
 /// Runs `check`.
 pub fn run(options: &Options) -> ExitCode {
-    let gate = match tools::load_gate("check", &options.tools) {
+    let gate = match tools::load_gate("check", &options.tools, options.lenient) {
         Ok(gate) => gate,
         Err(message) => {
             eprintln!("{message}");
@@ -151,6 +166,10 @@ struct Tally {
     /// Lines read, blank ones included.
     lines: u64,
     /// Non-blank lines.
+    nonblank: u64,
+    /// Turns read that held no call.
+    empty_turns: u64,
+    /// Calls judged: one per line of one call, one per call of a turn.
     calls: u64,
     accepted: u64,
     /// Per kind, in [`RejectionKind::ALL`] order.
@@ -178,39 +197,98 @@ fn check_stream(
         if read == Line::Text && line.iter().all(|byte| b" \t\r".contains(byte)) {
             continue;
         }
-        tally.calls = tally.calls.saturating_add(1);
+        tally.nonblank = tally.nonblank.saturating_add(1);
         record.clear();
-        let kind = match read {
+        let at = At {
+            line: tally.lines,
+            call: None,
+        };
+        match read {
             Line::TooLong { bytes } => {
                 let text = too_long_text(bytes, max_bytes);
-                write_rejected(
-                    &mut record,
-                    tally.lines,
-                    RejectionKind::MalformedJson,
-                    None,
-                    &text,
-                );
-                Some(RejectionKind::MalformedJson)
+                write_rejected(&mut record, at, RejectionKind::MalformedJson, None, &text);
+                tally.count(Some(RejectionKind::MalformedJson));
             }
             // Bytes that are not UTF-8 are a malformed call (the gate's answer names the
             // first bad byte), never a crash.
             _ => match gate.check_call_bytes(&line) {
                 Ok(call) => {
-                    write_accepted(&mut record, tally.lines, &call);
-                    None
+                    write_accepted(&mut record, at, &call);
+                    tally.count(None);
                 }
-                Err(rejection) => {
-                    write_rejection(&mut record, tally.lines, &rejection);
-                    Some(rejection.kind())
-                }
+                Err(rejection) => match read_turn(gate, &line, &rejection) {
+                    Some(turn) => write_turn(&mut record, tally, &turn),
+                    None => {
+                        write_rejection(&mut record, at, &rejection);
+                        tally.count(Some(rejection.kind()));
+                    }
+                },
             },
-        };
-        match kind {
-            None => tally.accepted = tally.accepted.saturating_add(1),
-            Some(kind) => tally.reject(kind),
         }
-        record.push('\n');
         out.write_all(record.as_bytes())?;
+    }
+}
+
+/// The line as a whole turn, when it is not one call but reads as a turn.
+///
+/// Only lines that no call shape fits are tried: an object with no `name` and no nested
+/// call, a list, or a `"type"` that is no call's (an Anthropic message's `"message"`). Every
+/// shape of one call has one of those, so a line that is one call, accepted or refused,
+/// keeps its one verdict.
+fn read_turn<'l>(gate: &Gate, line: &'l [u8], rejection: &Rejection) -> Option<Turn<'l>> {
+    let Rejection::BadEnvelope { problem, .. } = rejection else {
+        return None;
+    };
+    let no_call_shape = matches!(
+        problem,
+        EnvelopeProblem::MissingName { field: "name" }
+            | EnvelopeProblem::NotAnObject { found: Kind::Array }
+            | EnvelopeProblem::NotACall { .. }
+    );
+    if !no_call_shape {
+        return None;
+    }
+    let text = std::str::from_utf8(line).ok()?;
+    gate.check_turn(text).ok()
+}
+
+/// One verdict per call of `turn`, each with its index in the turn.
+fn write_turn(record: &mut String, tally: &mut Tally, turn: &Turn<'_>) {
+    if turn.calls.is_empty() {
+        tally.empty_turns = tally.empty_turns.saturating_add(1);
+    }
+    for (index, call) in turn.calls.iter().enumerate() {
+        let at = At {
+            line: tally.lines,
+            call: Some(index),
+        };
+        match &call.verdict {
+            Ok(checked) => {
+                write_accepted(record, at, checked);
+                tally.count(None);
+            }
+            Err(rejection) => {
+                write_rejection(record, at, rejection);
+                tally.count(Some(rejection.kind()));
+            }
+        }
+    }
+}
+
+/// Where a verdict belongs: its line, and its index in the line's turn when the line held
+/// a turn.
+#[derive(Clone, Copy)]
+struct At {
+    line: u64,
+    call: Option<usize>,
+}
+
+/// `{"line":N` or `{"line":N,"call":I`, the start of every verdict.
+fn write_at(record: &mut String, at: At) {
+    // Writing to a `String` cannot fail.
+    let _ = write!(record, "{{\"line\":{}", at.line);
+    if let Some(call) = at.call {
+        let _ = write!(record, ",\"call\":{call}");
     }
 }
 
@@ -224,27 +302,27 @@ fn too_long_text(bytes: u64, limit: usize) -> String {
     )
 }
 
-/// `{"line":N,"ok":true,"tool":…,"id":…}`.
-fn write_accepted(record: &mut String, line: u64, call: &Call<'_>) {
-    // Writing to a `String` cannot fail.
-    let _ = write!(record, "{{\"line\":{line},\"ok\":true,\"tool\":");
+/// `{"line":N,"ok":true,"tool":…,"id":…}` and its newline.
+fn write_accepted(record: &mut String, at: At, call: &Call<'_>) {
+    write_at(record, at);
+    record.push_str(",\"ok\":true,\"tool\":");
     let _ = json::write_escaped_str(record, &call.name);
     if let Some(id) = call.id.as_deref() {
         record.push_str(",\"id\":");
         let _ = json::write_escaped_str(record, id);
     }
-    record.push('}');
+    record.push_str("}\n");
 }
 
-/// `{"line":N,"ok":false,"kind":…,"tool":…,"path":…,"id":…,"error":…}`.
-fn write_rejection(record: &mut String, line: u64, rejection: &Rejection) {
+/// `{"line":N,"ok":false,"kind":…,"tool":…,"path":…,"id":…,"error":…}` and its newline.
+fn write_rejection(record: &mut String, at: At, rejection: &Rejection) {
     let text = rejection.to_string();
     let fields = Fields {
         tool: rejection.tool(),
         path: rejection.path(),
         id: rejection.id(),
     };
-    write_rejected(record, line, rejection.kind(), Some(fields), &text);
+    write_rejected(record, at, rejection.kind(), Some(fields), &text);
 }
 
 /// The optional members of a rejected line.
@@ -256,16 +334,13 @@ struct Fields<'r> {
 
 fn write_rejected(
     record: &mut String,
-    line: u64,
+    at: At,
     kind: RejectionKind,
     fields: Option<Fields<'_>>,
     error: &str,
 ) {
-    let _ = write!(
-        record,
-        "{{\"line\":{line},\"ok\":false,\"kind\":\"{}\"",
-        kind.label()
-    );
+    write_at(record, at);
+    let _ = write!(record, ",\"ok\":false,\"kind\":\"{}\"", kind.label());
     let fields = fields.unwrap_or(Fields {
         tool: None,
         path: None,
@@ -283,10 +358,19 @@ fn write_rejected(
     }
     record.push_str(",\"error\":");
     let _ = json::write_escaped_str(record, error);
-    record.push('}');
+    record.push_str("}\n");
 }
 
 impl Tally {
+    /// Counts one call: accepted (`None`) or refused with `kind`.
+    fn count(&mut self, kind: Option<RejectionKind>) {
+        self.calls = self.calls.saturating_add(1);
+        match kind {
+            None => self.accepted = self.accepted.saturating_add(1),
+            Some(kind) => self.reject(kind),
+        }
+    }
+
     fn reject(&mut self, kind: RejectionKind) {
         let index = RejectionKind::ALL.iter().position(|k| *k == kind);
         if let Some(count) = index.and_then(|index| self.rejected.get_mut(index)) {
@@ -309,10 +393,18 @@ impl Tally {
         for (kind, count) in RejectionKind::ALL.iter().zip(self.rejected) {
             row(&mut table, kind.label(), count, self.calls);
         }
-        if self.lines > self.calls {
-            let blank = self.lines.saturating_sub(self.calls);
+        if self.lines > self.nonblank {
+            let blank = self.lines.saturating_sub(self.nonblank);
             let lines = if blank == 1 { "line" } else { "lines" };
             let _ = writeln!(table, "({blank} blank {lines} skipped)");
+        }
+        if self.empty_turns > 0 {
+            let turns = if self.empty_turns == 1 {
+                "turn"
+            } else {
+                "turns"
+            };
+            let _ = writeln!(table, "({} {turns} without calls)", self.empty_turns);
         }
         table
     }

@@ -32,8 +32,8 @@ static GLOBAL: alloc::Counting = alloc::Counting;
 /// The top-level usage.
 const USAGE: &str = "\
 usage: toolgate                                    play the demo agent loop
-       toolgate check --tools TOOLS.json [--summary] [CALLS.jsonl]
-       toolgate schema --tools TOOLS.json --to PROVIDER
+       toolgate check --tools TOOLS.json [--lenient] [--summary] [CALLS.jsonl]
+       toolgate schema --tools TOOLS.json --to PROVIDER [--lenient] [--map-names] [--no-close]
        toolgate bench parse [--passes N] FILE...
        toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl
        toolgate --version";
@@ -43,8 +43,8 @@ const HELP: &str = "\
 toolgate: checks a language model's tool calls before any tool code runs
 
 usage: toolgate                                    play the demo agent loop
-       toolgate check --tools TOOLS.json [--summary] [CALLS.jsonl]
-       toolgate schema --tools TOOLS.json --to PROVIDER
+       toolgate check --tools TOOLS.json [--lenient] [--summary] [CALLS.jsonl]
+       toolgate schema --tools TOOLS.json --to PROVIDER [--lenient] [--map-names] [--no-close]
        toolgate bench parse [--passes N] FILE...
        toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl
        toolgate --version

@@ -1,38 +1,51 @@
-//! `toolgate schema --tools TOOLS.json --to PROVIDER`: converts tool declarations from any
-//! form toolgate reads into one provider's form, through the same specs the gate checks
-//! with, so the schema a model is sent and the check its calls meet cannot drift apart.
+//! `toolgate schema --tools TOOLS.json --to PROVIDER [--lenient] [--map-names] [--no-close]`:
+//! converts tool declarations from any form toolgate reads into one provider's form, through
+//! the same specs the gate checks with, so the schema a model is sent and the check its calls
+//! meet cannot drift apart. What the export changes to fit the form (a closed object, a
+//! mapped name) or cannot say (no strict form) is a note on standard error.
 
-use crate::args::{set_once, Arg, Args, UsageError};
+use crate::args::{Arg, Args, UsageError};
 use crate::tools;
 use std::io::{self, Write};
 use std::process::ExitCode;
 use toolgate::json;
-use toolgate::spec::{self, Provider};
+use toolgate::spec::{self, ExportOptions, ExportRefusal, Provider};
 
 /// The usage line.
-pub const USAGE: &str = "usage: toolgate schema --tools TOOLS.json --to PROVIDER";
+pub const USAGE: &str =
+    "usage: toolgate schema --tools TOOLS.json --to PROVIDER [--lenient] [--map-names] [--no-close]";
 
 /// `toolgate schema --help`.
 pub const HELP: &str = "\
 toolgate schema: convert tool declarations to one provider's form
 
-usage: toolgate schema --tools TOOLS.json --to PROVIDER
+usage: toolgate schema --tools TOOLS.json --to PROVIDER [--lenient] [--map-names] [--no-close]
 
   --tools TOOLS.json  the tools array (Anthropic, OpenAI, Responses, Gemini or MCP form)
   --to PROVIDER       anthropic, openai, openai-strict, responses, responses-strict,
                       gemini or mcp
+  --lenient           load a keyword toolgate cannot enforce instead of refusing the file;
+                      each is listed on standard error, and kept in the export
+  --map-names         send a tool whose name the provider refuses (such as
+                      'github.create_issue' to OpenAI) under one it accepts
+                      ('github_create_issue'); the gate takes calls under either
+  --no-close          strict forms: refuse a tool with open objects instead of closing them
   -h, --help          print this help
 
 Prints the tools array as pretty JSON on standard output. A keyword toolgate cannot
-enforce (such as 'pattern') is an error, exit 2: the gate never passes what it cannot check.
-A strict form that a tool cannot take is exported as \"strict\": false, with a note on
-standard error saying why.";
+enforce (such as 'pattern') is an error, exit 2, unless --lenient: the gate never passes
+what it cannot check without saying so. A tool name the provider refuses is an error,
+exit 2, unless --map-names. The strict forms close every open object that declares its
+fields (\"additionalProperties\": false), naming each on standard error; a tool they
+cannot take at all is exported as \"strict\": false, with a note saying why.";
 
 /// What `schema` was asked to do.
 #[derive(Debug)]
 pub struct Options {
     tools: String,
     provider: Provider,
+    lenient: bool,
+    export: ExportOptions,
 }
 
 /// Reads `schema`'s arguments; `Ok(None)` means help was asked for.
@@ -43,17 +56,25 @@ pub struct Options {
 pub fn parse_args(mut args: Args) -> Result<Option<Options>, UsageError> {
     let mut tools = None;
     let mut to = None;
+    let mut lenient = false;
+    let mut export = ExportOptions::default();
     while let Some(arg) = args.next_arg() {
         match arg {
             Arg::Flag(flag, inline) => match flag.as_str() {
                 "-h" | "--help" => return Ok(None),
-                "--tools" => {
-                    let value = args.value(&flag, inline)?;
-                    set_once(&args, &mut tools, "--tools", value)?;
+                "--tools" => args.value_once(&flag, inline, &mut tools)?,
+                "--to" => args.value_once(&flag, inline, &mut to)?,
+                "--lenient" => {
+                    args.no_value(&flag, inline)?;
+                    lenient = true;
                 }
-                "--to" => {
-                    let value = args.value(&flag, inline)?;
-                    set_once(&args, &mut to, "--to", value)?;
+                "--map-names" => {
+                    args.no_value(&flag, inline)?;
+                    export.map_names = true;
+                }
+                "--no-close" => {
+                    args.no_value(&flag, inline)?;
+                    export.close_open_objects = false;
                 }
                 _ => return Err(args.unknown(&flag)),
             },
@@ -71,32 +92,43 @@ pub fn parse_args(mut args: Args) -> Result<Option<Options>, UsageError> {
             labels.join(", ")
         ))
     })?;
-    Ok(Some(Options { tools, provider }))
+    Ok(Some(Options {
+        tools,
+        provider,
+        lenient,
+        export,
+    }))
 }
 
 /// Runs `schema`.
 pub fn run(options: &Options) -> ExitCode {
-    let specs = match tools::load_specs("schema", &options.tools) {
+    let specs = match tools::load_specs("schema", &options.tools, options.lenient) {
         Ok(specs) => specs,
         Err(message) => {
             eprintln!("{message}");
             return ExitCode::from(2);
         }
     };
-    if matches!(
-        options.provider,
-        Provider::OpenAiStrict | Provider::ResponsesStrict
-    ) {
-        // The export falls back to `"strict": false` for such a tool; say why, so nobody
-        // believes the provider enforces a schema it was not given as strict.
-        for tool in &specs {
-            if let Err(problem) = spec::check_strict(tool) {
-                eprintln!("toolgate schema: note: exported with \"strict\": false: {problem}");
-            }
+    let exported = match spec::export_tools_with(&specs, options.provider, options.export) {
+        Ok(exported) => exported,
+        Err(refusal) => {
+            let fix = match refusal {
+                ExportRefusal::Name { .. } => {
+                    "; --map-names sends it under a name the form accepts"
+                }
+                ExportRefusal::OpenObjects(_) => "; without --no-close they are closed",
+                _ => "",
+            };
+            eprintln!("toolgate schema: {refusal}{fix}");
+            return ExitCode::from(2);
         }
+    };
+    // What the export changed, or could not say: nobody should believe the provider holds
+    // the model to a schema it was not given as strict, or to objects it was told to close.
+    for note in &exported.notes {
+        eprintln!("toolgate schema: note: {note}");
     }
-    let exported = spec::export_tools(&specs, options.provider);
-    let mut text = json::to_pretty_string(&exported);
+    let mut text = json::to_pretty_string(&exported.tools);
     text.push('\n');
     match io::stdout().lock().write_all(text.as_bytes()) {
         Ok(()) => ExitCode::SUCCESS,

@@ -19,22 +19,38 @@ pub fn read(command: &str, path: &str) -> Result<String, String> {
     })
 }
 
-/// The specs the file declares.
+/// The specs the file declares. `lenient` loads a keyword toolgate cannot enforce (or a
+/// provider's built-in tool) instead of refusing it, and lists each on standard error, one
+/// line per keyword (`toolgate check: note: tools[0].input_schema.properties.zip: 'pattern'
+/// is not enforced`): the operator asked to go on, and must still see what is not checked.
 ///
 /// # Errors
 /// A message naming the command, the file and the loader's error (its position or tool).
-pub fn load_specs(command: &str, path: &str) -> Result<Vec<ToolSpec>, String> {
+pub fn load_specs(command: &str, path: &str, lenient: bool) -> Result<Vec<ToolSpec>, String> {
     let text = read(command, path)?;
-    spec::load_tools(&text)
-        .map_err(|error| format!("toolgate {command}: invalid tools file '{path}': {error}"))
+    let invalid = |error| format!("toolgate {command}: invalid tools file '{path}': {error}");
+    if !lenient {
+        return spec::load_tools(&text).map_err(invalid);
+    }
+    let (specs, unenforced) = spec::load_tools_lenient(&text).map_err(invalid)?;
+    for entry in &unenforced {
+        eprintln!("toolgate {command}: note: {entry}");
+    }
+    Ok(specs)
 }
 
-/// A gate over the file's specs.
+/// A gate over the file's specs, loaded as [`load_specs`] does.
 ///
 /// # Errors
 /// As [`load_specs`].
-pub fn load_gate(command: &str, path: &str) -> Result<Gate, String> {
-    let text = read(command, path)?;
-    Gate::from_tools_json(&text)
+pub fn load_gate(command: &str, path: &str, lenient: bool) -> Result<Gate, String> {
+    if !lenient {
+        let text = read(command, path)?;
+        return Gate::from_tools_json(&text)
+            .map_err(|error| format!("toolgate {command}: invalid tools file '{path}': {error}"));
+    }
+    // The lenient loader refuses two tools with one name too, with their places.
+    let specs = load_specs(command, path, true)?;
+    Gate::new(specs)
         .map_err(|error| format!("toolgate {command}: invalid tools file '{path}': {error}"))
 }

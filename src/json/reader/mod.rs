@@ -51,6 +51,11 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// The default `max_depth`, and the one depth every other limit in the crate derives
+    /// from (schemas, types, the validator): tool arguments nest a handful of levels, so
+    /// 128 refuses nothing real, while it bounds every walk over a value or a schema.
+    pub const DEFAULT_MAX_DEPTH: usize = 128;
+
     /// The deepest nesting any read accepts, whatever `max_depth` says: a value this deep
     /// is dropped, cloned, compared and debug-printed within a 2 MiB thread stack (the size
     /// std gives spawned threads) even in a debug build, which measured safe up to about
@@ -61,7 +66,7 @@ impl Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            max_depth: 128,
+            max_depth: Limits::DEFAULT_MAX_DEPTH,
             max_bytes: 1 << 20,
         }
     }

@@ -8,12 +8,15 @@
 //! unused definition blocks nothing.
 
 use super::error::{SpecError, SpecErrorKind};
+use crate::json::{repeated_key, Path, Segment};
+use crate::spec::schema::find_cycle;
 use crate::spec::validate::{admits, number};
 use crate::spec::{Additional, Kinds, Schema, Type};
 use std::cmp::Ordering;
 
-/// Types nest at most this deep (a schema the JSON parser accepts nests at most 127).
-pub(crate) const MAX_TYPE_DEPTH: usize = 128;
+/// Types nest at most this deep: [`Limits::DEFAULT_MAX_DEPTH`](crate::json::Limits), as
+/// deep as the values a parse accepts under the default limits.
+pub(crate) const MAX_TYPE_DEPTH: usize = crate::json::Limits::DEFAULT_MAX_DEPTH;
 
 /// Checks a compiled schema for the contradictions a spec must not hold: an empty `enum`,
 /// `enum`/`const` values of a refused kind, empty numeric, length or item ranges, a bad
@@ -63,7 +66,7 @@ impl Checker<'_> {
     fn check_all(&self, schema: &Schema) -> Found {
         // The root, then every definition it reaches, each once, in the order found.
         let mut refs = Vec::new();
-        self.check_type(&schema.root, "", 0, &mut refs)?;
+        self.check_type(&schema.root, &Path::root(), 0, &mut refs)?;
         let mut checked = vec![false; self.defs.len()];
         let mut index_in_refs = 0;
         while let Some(&index) = refs.get(index_in_refs) {
@@ -73,15 +76,16 @@ impl Checker<'_> {
                 _ => continue,
             }
             if let Some((name, def)) = self.defs.get(index) {
-                self.check_type(def, &format!("$defs.{name}"), 0, &mut refs)?;
+                let path = Path::root().key("$defs").key(name);
+                self.check_type(def, &path, 0, &mut refs)?;
             }
         }
         self.check_cycles(&checked)
     }
 
     /// Checks one type and everything below it; pushes every reference it holds.
-    fn check_type(&self, ty: &Type, path: &str, depth: usize, refs: &mut Vec<usize>) -> Found {
-        let found = |kind| Err((path.to_owned(), kind));
+    fn check_type(&self, ty: &Type, path: &Path, depth: usize, refs: &mut Vec<usize>) -> Found {
+        let found = |kind| Err((path.to_string(), kind));
         if depth >= MAX_TYPE_DEPTH {
             return found(SpecErrorKind::TooDeep {
                 limit: MAX_TYPE_DEPTH,
@@ -96,25 +100,23 @@ impl Checker<'_> {
             check_rules_apply(ty).or_else(&found)?;
         }
         if let Some(items) = &ty.array.items {
-            self.check_type(items, &format!("{path}[]"), depth + 1, refs)?;
+            self.check_type(items, &path.with(Segment::AnyIndex), depth + 1, refs)?;
         }
         if let Some(object) = &ty.object {
-            for (index, field) in object.fields.iter().enumerate() {
-                let earlier = object.fields.get(..index).unwrap_or(&[]);
-                if earlier.iter().any(|other| other.name == field.name) {
-                    return found(SpecErrorKind::DuplicateField {
-                        field: field.name.clone(),
-                    });
-                }
+            let fields = &object.fields;
+            if let Some(field) = repeated_key(fields, |f| &f.name).and_then(|i| fields.get(i)) {
+                return found(SpecErrorKind::DuplicateField {
+                    field: field.name.clone(),
+                });
             }
             for field in &object.fields {
-                self.check_type(&field.ty, &join(path, &field.name), depth + 1, refs)?;
+                self.check_type(&field.ty, &path.key(&field.name), depth + 1, refs)?;
             }
             if let Additional::Typed(values) = &object.additional {
-                self.check_type(values, &join(path, "*"), depth + 1, refs)?;
+                self.check_type(values, &path.with(Segment::AnyKey), depth + 1, refs)?;
             }
             if let Some(names) = &object.property_names {
-                self.check_type(names, &join(path, "propertyNames"), depth + 1, refs)?;
+                self.check_type(names, &path.key("propertyNames"), depth + 1, refs)?;
             }
         }
         if let Some(index) = ty.reference {
@@ -132,7 +134,7 @@ impl Checker<'_> {
             ("oneOf", &ty.one_of),
         ] {
             for (index, branch) in branches.iter().enumerate() {
-                let branch_path = join(path, &format!("{keyword}[{index}]"));
+                let branch_path = path.key(keyword).index(index);
                 self.check_type(branch, &branch_path, depth + 1, refs)?;
             }
         }
@@ -143,7 +145,7 @@ impl Checker<'_> {
     fn check_values(&self, ty: &Type) -> Result<(), SpecErrorKind> {
         let wrong_kind = |keyword, value| SpecErrorKind::ValueOfWrongKind {
             keyword,
-            value: crate::json::preview(value, 120),
+            value: crate::json::preview(value, crate::json::PREVIEW_CHARS),
             accepts: ty.kinds,
         };
         if let Some(values) = &ty.enumeration {
@@ -197,79 +199,20 @@ impl Checker<'_> {
 
     /// A definition must not reach itself through `$ref`, `allOf`, `anyOf` and `oneOf`
     /// alone (they check the same value again, so validation would recurse without end).
-    /// Depth-first search with an explicit stack, so a long chain of definitions cannot
-    /// exhaust the call stack.
     fn check_cycles(&self, reached: &[bool]) -> Found {
-        #[derive(Clone, Copy, PartialEq)]
-        enum Mark {
-            New,
-            OnPath,
-            Done,
-        }
-        let mut marks = vec![Mark::New; self.defs.len()];
-        for (start, _) in reached.iter().enumerate().filter(|(_, &r)| r) {
-            if marks.get(start) != Some(&Mark::New) {
-                continue;
-            }
-            // (definition, its same-value successors, how many of them were visited)
-            let mut stack: Vec<(usize, Vec<usize>, usize)> = Vec::new();
-            stack.push((start, self.same_value_refs(start), 0));
-            if let Some(mark) = marks.get_mut(start) {
-                *mark = Mark::OnPath;
-            }
-            while let Some((node, successors, visited)) = stack.last_mut() {
-                let node = *node;
-                match successors.get(*visited).copied() {
-                    Some(next) => {
-                        *visited += 1;
-                        match marks.get(next) {
-                            Some(Mark::OnPath) => {
-                                let name = self.defs.get(next).map(|(name, _)| name.clone());
-                                return Err((
-                                    format!("$defs.{}", name.as_deref().unwrap_or("?")),
-                                    SpecErrorKind::ReferenceCycle {
-                                        definition: name.unwrap_or_default(),
-                                    },
-                                ));
-                            }
-                            Some(Mark::New) => {
-                                if let Some(mark) = marks.get_mut(next) {
-                                    *mark = Mark::OnPath;
-                                }
-                                stack.push((next, self.same_value_refs(next), 0));
-                            }
-                            _ => {}
-                        }
-                    }
-                    None => {
-                        if let Some(mark) = marks.get_mut(node) {
-                            *mark = Mark::Done;
-                        }
-                        stack.pop();
-                    }
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// The definitions a definition checks the same value against.
-    fn same_value_refs(&self, index: usize) -> Vec<usize> {
-        let mut out = Vec::new();
-        if let Some((_, def)) = self.defs.get(index) {
-            collect_same_value_refs(def, &mut out, 0);
-        }
-        out
-    }
-}
-
-fn collect_same_value_refs(ty: &Type, out: &mut Vec<usize>, depth: usize) {
-    if depth >= MAX_TYPE_DEPTH {
-        return;
-    }
-    out.extend(ty.reference);
-    for branch in ty.all_of.iter().chain(&ty.any_of).chain(&ty.one_of) {
-        collect_same_value_refs(branch, out, depth + 1);
+        let starts = (0..reached.len()).filter(|&index| reached.get(index) == Some(&true));
+        let Some(index) = find_cycle(self.defs, starts) else {
+            return Ok(());
+        };
+        let name = self
+            .defs
+            .get(index)
+            .map(|(name, _)| name.clone())
+            .unwrap_or_default();
+        Err((
+            Path::root().key("$defs").key(&name).to_string(),
+            SpecErrorKind::ReferenceCycle { definition: name },
+        ))
     }
 }
 
@@ -330,12 +273,4 @@ fn check_rules_apply(ty: &Type) -> Result<(), SpecErrorKind> {
         }
     }
     Ok(())
-}
-
-fn join(path: &str, segment: &str) -> String {
-    if path.is_empty() {
-        segment.to_owned()
-    } else {
-        format!("{path}.{segment}")
-    }
 }

@@ -4,6 +4,7 @@
 //! place (the tool, and the path of the type inside its arguments), so the place is stored
 //! once and the condition is an enum carrying its data ([`SpecErrorKind`]).
 
+use super::super::names::Quoted;
 use super::super::{Bound, Kinds};
 use std::fmt;
 
@@ -13,9 +14,11 @@ use std::fmt;
 pub struct SpecError {
     /// The tool's name as given; `""` when checking a schema on its own.
     pub(crate) tool: String,
-    /// Where in the arguments' schema: field names joined by dots, `[]` for an array's
-    /// items, `*` for the values of an open map, `propertyNames`, `anyOf[1]` (and `oneOf`,
-    /// `allOf`), `$defs.Name` for a definition; `""` for the arguments object itself.
+    /// Where in the arguments' schema, as a [`Path`](crate::json::Path) in its location
+    /// form: field names joined by dots (quoted when not plain, `["a b"]`), `[]` for an
+    /// array's items, `*` for the values of an open map, `propertyNames`, `anyOf[1]` (and
+    /// `oneOf`, `allOf`), `$defs.Name` for a definition; `""` for the arguments object
+    /// itself.
     pub(crate) path: String,
     /// What is wrong.
     pub(crate) kind: SpecErrorKind,
@@ -25,7 +28,8 @@ pub struct SpecError {
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum SpecErrorKind {
-    /// The tool name does not match `^[a-zA-Z0-9_-]{1,64}$`, which every provider requires.
+    /// The tool name breaks MCP's rule ([`NameRule::MCP`](crate::spec::NameRule::MCP): 1 to
+    /// 128 characters of `A-Za-z0-9_.-`), the loosest any declaration may follow.
     InvalidName {
         /// The name given.
         name: String,
@@ -48,7 +52,8 @@ pub enum SpecErrorKind {
     ValueOfWrongKind {
         /// `enum` or `const`.
         keyword: &'static str,
-        /// The value, as compact JSON (cut at 120 characters).
+        /// The value, as compact JSON (cut at
+        /// [`PREVIEW_CHARS`](crate::json::PREVIEW_CHARS) characters).
         value: String,
         /// The kinds the type accepts.
         accepts: Kinds,
@@ -143,17 +148,20 @@ impl fmt::Display for SpecError {
             write!(f, "at {}: ", self.path)?;
         }
         match &self.kind {
-            SpecErrorKind::InvalidName { name } => write!(
-                f,
-                "invalid tool name {name:?}: a name must be 1 to 64 characters, each a letter, \
-                 a digit, '_' or '-' (providers require ^[a-zA-Z0-9_-]{{1,64}}$)"
-            ),
+            SpecErrorKind::InvalidName { name } => {
+                let rule = &crate::spec::NameRule::MCP;
+                write!(
+                    f,
+                    "invalid tool name {name:?}: a name must be {} (the rule of {}: {})",
+                    rule.words, rule.owner, rule.pattern
+                )
+            }
             SpecErrorKind::RootNotObject { accepts } => write!(
                 f,
                 "the arguments must be an object, but the schema accepts {accepts}"
             ),
             SpecErrorKind::DuplicateField { field } => {
-                write!(f, "field '{}' is declared twice", field.escape_debug())
+                write!(f, "field {} is declared twice", Quoted(field))
             }
             SpecErrorKind::EmptyEnum => f.write_str("enum lists no value, so nothing is accepted"),
             SpecErrorKind::ValueOfWrongKind {
@@ -216,9 +224,9 @@ impl fmt::Display for SpecError {
             ),
             SpecErrorKind::ReferenceCycle { definition } => write!(
                 f,
-                "definition '{}' refers to itself without descending into a field or an \
+                "definition {} refers to itself without descending into a field or an \
                  item, so checking it would never end",
-                definition.escape_debug()
+                Quoted(definition)
             ),
             SpecErrorKind::TooDeep { limit } => {
                 write!(f, "types nest deeper than {limit} levels")

@@ -6,7 +6,8 @@
 //! and `maximum` only, 64-bit counts written as strings (`"maxLength": "64"`, as the SDKs'
 //! JSON does), `anyOf` but no `oneOf`, `allOf`, `const`, `multipleOf`, `uniqueItems` or
 //! `propertyNames`. References are left out of this form too (the Gemini API inlines or
-//! rejects them depending on the backend).
+//! rejects them depending on the backend). Of the keywords a lenient load keeps unenforced,
+//! only `pattern` has a Gemini spelling.
 //!
 //! A schema that uses anything else is not approximated: [`gemini_parameters`] returns
 //! `None`, and the exporter sends the schema whole as `parametersJsonSchema` instead, which
@@ -91,6 +92,14 @@ fn gemini_type(ty: &Type, depth: usize) -> Option<Value<'static>> {
     }
     if let Some(format) = &ty.format {
         out.push(("format", text(format)));
+    }
+    // Keywords kept from a lenient load: Gemini's `Schema` has a `pattern` (a string);
+    // anything else it would refuse, so the schema goes as `parametersJsonSchema`.
+    for (keyword, value) in &ty.annotations {
+        match (keyword.as_str(), value) {
+            ("pattern", Value::String(pattern)) => out.push(("pattern", text(pattern))),
+            _ => return None,
+        }
     }
     for (bound, keyword) in [
         (&ty.number.minimum, "minimum"),

@@ -3,11 +3,12 @@
 //!
 //! The writing is the inverse of the import: `Schema::from_json_schema(&s.to_json_schema())
 //! == s` for every schema whose definitions the root reaches (an unreached definition is
-//! not written back, as the import drops it). Keys come in one fixed order, so the same
-//! spec always exports to the same bytes.
+//! not written back, as the import drops it), and the same holds for the lenient import,
+//! whose unenforced keywords are written back after the rest, as they were written. Keys
+//! come in one fixed order, so the same spec always exports to the same bytes.
 
 use super::{object, text};
-use crate::json::{Number, Value};
+use crate::json::{Number, Path, Value};
 use crate::spec::schema::fragment;
 use crate::spec::{Additional, Bound, Kinds, ObjectType, Schema, Type};
 use std::borrow::Cow;
@@ -75,7 +76,7 @@ pub(super) fn write_type(ty: &Type, defs: &[(String, Type)]) -> Value<'static> {
         "maximum",
         "exclusiveMaximum",
     );
-    if let Some(step) = ty.number.multiple_of.and_then(number_of_f64) {
+    if let Some(step) = ty.number.multiple_of.and_then(Number::from_f64) {
         out.push(("multipleOf", Value::Number(step)));
     }
     push_count(&mut out, "minLength", ty.string.min_length);
@@ -113,7 +114,7 @@ pub(super) fn write_type(ty: &Type, defs: &[(String, Type)]) -> Value<'static> {
     if let Some((name, _)) = ty.reference.and_then(|index| defs.get(index)) {
         out.push((
             "$ref",
-            Value::String(Cow::Owned(fragment(&["$defs", name]))),
+            Value::String(Cow::Owned(fragment(&Path::root().key("$defs").key(name)))),
         ));
     }
     for (keyword, branches) in [
@@ -129,11 +130,16 @@ pub(super) fn write_type(ty: &Type, defs: &[(String, Type)]) -> Value<'static> {
             out.push((keyword, Value::Array(list)));
         }
     }
-    object(out)
+    let mut written = object(out);
+    // Keywords kept from a lenient load, last, as written: JSON Schema carries any keyword.
+    if let Value::Object(members) = &mut written {
+        for (keyword, value) in &ty.annotations {
+            members.push((Cow::Owned(keyword.clone()), value.clone()));
+        }
+    }
+    written
 }
 
-/// `type` for a set of kinds: a name, or an array of names; `None` for any kind.
-/// `upper` writes Gemini's upper-case names.
 /// `required`: the required fields' names in declaration order, or `None` when there are
 /// none (an empty `required` is noise every form can do without).
 pub(super) fn required_names(rules: &ObjectType) -> Option<Value<'static>> {
@@ -146,35 +152,24 @@ pub(super) fn required_names(rules: &ObjectType) -> Option<Value<'static>> {
     (!required.is_empty()).then_some(Value::Array(required))
 }
 
+/// `type` for a set of kinds: a name, or an array of names; `None` for any kind.
+/// `upper` writes Gemini's upper-case names.
 pub(super) fn kinds_value(kinds: Kinds, upper: bool) -> Option<Value<'static>> {
     if kinds == Kinds::ANY {
         return None;
     }
-    let mut names: Vec<&'static str> = Vec::new();
-    for (kind, lower, capital) in [
-        (Kinds::STRING, "string", "STRING"),
-        (Kinds::NUMBER, "number", "NUMBER"),
-        (Kinds::INTEGER, "integer", "INTEGER"),
-        (Kinds::BOOLEAN, "boolean", "BOOLEAN"),
-        (Kinds::ARRAY, "array", "ARRAY"),
-        (Kinds::OBJECT, "object", "OBJECT"),
-        (Kinds::NULL, "null", "NULL"),
-    ] {
-        // `number` holds `integer`: name `integer` only without `number`.
-        let covered = kind == Kinds::INTEGER && kinds.contains(Kinds::NUMBER);
-        if kinds.contains(kind) && !covered {
-            names.push(if upper { capital } else { lower });
-        }
+    let name = |name: &'static str| {
+        Value::String(if upper {
+            Cow::Owned(name.to_ascii_uppercase())
+        } else {
+            Cow::Borrowed(name)
+        })
+    };
+    let mut names: Vec<Value<'static>> = kinds.names().map(name).collect();
+    if names.len() == 1 {
+        return names.pop();
     }
-    match names.as_slice() {
-        [one] => Some(Value::String(Cow::Borrowed(one))),
-        _ => Some(Value::Array(
-            names
-                .into_iter()
-                .map(|name| Value::String(Cow::Borrowed(name)))
-                .collect(),
-        )),
-    }
+    Some(Value::Array(names))
 }
 
 fn push_bound(
@@ -209,17 +204,4 @@ pub(super) fn count_value(count: u64) -> Value<'static> {
         Some(number) => Value::Number(number),
         None => Value::Null,
     }
-}
-
-/// An `f64` (a `multipleOf`) as the shortest JSON number that reads back as the same `f64`.
-pub(super) fn number_of_f64(x: f64) -> Option<Number<'static>> {
-    if !x.is_finite() {
-        return None;
-    }
-    let text = if x != 0.0 && !(1e-6..1e16).contains(&x.abs()) {
-        format!("{x:e}")
-    } else {
-        format!("{x}")
-    };
-    Number::from_text(text)
 }

@@ -7,19 +7,28 @@
 //! Schema. `strict_schema` does the rewrite on the data model, so the ordinary JSON Schema
 //! writer prints it, and refuses, with a [`ExportError`], what strict mode cannot say:
 //!
-//! - an object that accepts undeclared members (open, or a `{string: T}` map): strict mode
-//!   forbids them, and closing the object would refuse calls the spec accepts;
+//! - an object that accepts undeclared members without declaring any fields (a free-form
+//!   `{"type": "object"}`, or a `{string: T}` map): closing it would leave it accepting
+//!   only `{}`, a different contract rather than the forgotten keyword;
 //! - a value of no named kind (no `type`, `anyOf` or `$ref`), or one that accepts nothing;
 //! - `oneOf`, `allOf`, `propertyNames`, `minLength`, `maxLength` and `uniqueItems`, which
-//!   OpenAI's strict mode does not support.
+//!   OpenAI's strict mode does not support, and any keyword kept from a lenient load but
+//!   `pattern`, which it does.
+//!
+//! An open object that declares its fields (`properties` without `"additionalProperties":
+//! false`, the common case in plain JSON Schema) is closed, and its path returned, so that
+//! the export can say so (or refuse, when the user asked it not to close).
 //!
 //! What holds after the rewrite (the strict form's round trip): `strict_schema` of a schema
 //! already in strict form changes nothing, so `import(export(spec))` exported again is the
-//! same JSON; and for a value that carries every field, the strict schema accepts it exactly
-//! when the original accepts it with the `null` members of originally optional fields left
-//! out.
+//! same JSON; and every value the strict schema accepts, the original accepts too: the
+//! `null` the model sends for an optional field is read as absent by the gate (see
+//! [`Schema::remove_absent_nulls`](crate::spec::Schema::remove_absent_nulls)), and a closed
+//! object accepts less than the open one.
 
 use super::ExportError;
+use crate::json::{Path, Segment};
+use crate::spec::schema::known_keyword;
 use crate::spec::{Additional, Kinds, Schema, ToolSpec, Type};
 
 /// What strict mode cannot say.
@@ -34,29 +43,38 @@ pub enum StrictProblem {
     Nothing,
     /// A keyword strict mode does not support.
     Keyword(&'static str),
+    /// A keyword no JSON Schema draft defines, kept from a lenient load: strict mode
+    /// supports only the keywords it lists.
+    UnknownKeyword,
 }
 
-/// The spec's arguments schema in strict form.
+/// The spec's arguments schema in strict form, and the paths of the open objects it closed
+/// (in declaration order: the root's, then each definition's).
 ///
 /// # Errors
 /// An [`ExportError`] naming the tool, the place and the [`StrictProblem`].
-pub(super) fn strict_schema(spec: &ToolSpec) -> Result<Schema, ExportError> {
+pub(super) fn strict_schema(spec: &ToolSpec) -> Result<(Schema, Vec<String>), ExportError> {
     let mut schema = spec.params.clone();
-    let fail = |path: String, problem| ExportError {
+    let mut closed = Vec::new();
+    let fail = |(path, problem): (Path, StrictProblem)| ExportError {
         tool: spec.name.clone(),
-        path,
+        path: path.to_string(),
         problem,
     };
-    strict_type(&mut schema.root, String::new(), 0)
-        .map_err(|(path, problem)| fail(path, problem))?;
+    strict_type(&mut schema.root, Path::root(), 0, &mut closed).map_err(fail)?;
     for (name, ty) in &mut schema.defs {
-        strict_type(ty, format!("$defs.{name}"), 0)
-            .map_err(|(path, problem)| fail(path, problem))?;
+        let path = Path::root().key("$defs").key(name.as_str());
+        strict_type(ty, path, 0, &mut closed).map_err(fail)?;
     }
-    Ok(schema)
+    Ok((schema, closed))
 }
 
-fn strict_type(ty: &mut Type, path: String, depth: usize) -> Result<(), (String, StrictProblem)> {
+fn strict_type(
+    ty: &mut Type,
+    path: Path,
+    depth: usize,
+    closed: &mut Vec<String>,
+) -> Result<(), (Path, StrictProblem)> {
     let fail = |problem| Err((path.clone(), problem));
     if depth > crate::spec::MAX_SCHEMA_DEPTH {
         return fail(StrictProblem::Keyword("depth"));
@@ -72,27 +90,44 @@ fn strict_type(ty: &mut Type, path: String, depth: usize) -> Result<(), (String,
             return fail(StrictProblem::Keyword(keyword));
         }
     }
+    // Keywords kept from a lenient load: strict mode supports `pattern`, and refuses a
+    // schema with any keyword it does not list.
+    if let Some((keyword, _)) = ty
+        .annotations
+        .iter()
+        .find(|(keyword, _)| keyword != "pattern")
+    {
+        return fail(match known_keyword(keyword) {
+            Some(keyword) => StrictProblem::Keyword(keyword),
+            None => StrictProblem::UnknownKeyword,
+        });
+    }
     if ty.kinds == Kinds::NONE {
         return fail(StrictProblem::Nothing);
     }
     if ty.kinds == Kinds::ANY && ty.any_of.is_empty() && ty.reference.is_none() {
         return fail(StrictProblem::Untyped);
     }
-    if ty.kinds.contains(Kinds::OBJECT) && ty.kinds != Kinds::ANY {
-        match &ty.object {
-            Some(rules) if rules.additional == Additional::Forbidden => {}
-            _ => return fail(StrictProblem::OpenObject),
-        }
+    if ty.kinds.contains(Kinds::OBJECT) && ty.kinds != Kinds::ANY && ty.object.is_none() {
+        // A free-form object: nothing declared to close it around.
+        return fail(StrictProblem::OpenObject);
     }
     if let Some(rules) = &mut ty.object {
         if rules.property_names.is_some() {
             return fail(StrictProblem::Keyword("propertyNames"));
         }
-        if rules.additional != Additional::Forbidden {
-            return fail(StrictProblem::OpenObject);
+        match rules.additional {
+            Additional::Forbidden => {}
+            // The object lists its fields and leaves the rest open, which is what plain
+            // JSON Schema does when `additionalProperties` is left out: closed, and said.
+            Additional::Allowed => {
+                rules.additional = Additional::Forbidden;
+                closed.push(path.to_string());
+            }
+            Additional::Typed(_) => return fail(StrictProblem::OpenObject),
         }
         for field in &mut rules.fields {
-            strict_type(&mut field.ty, join(&path, &field.name), depth + 1)?;
+            strict_type(&mut field.ty, path.key(&field.name), depth + 1, closed)?;
             if !field.required {
                 field.required = true;
                 field.ty = std::mem::take(&mut field.ty).nullable();
@@ -100,19 +135,10 @@ fn strict_type(ty: &mut Type, path: String, depth: usize) -> Result<(), (String,
         }
     }
     if let Some(items) = &mut ty.array.items {
-        strict_type(items, format!("{path}[]"), depth + 1)?;
+        strict_type(items, path.with(Segment::AnyIndex), depth + 1, closed)?;
     }
     for (index, branch) in ty.any_of.iter_mut().enumerate() {
-        strict_type(branch, join(&path, &format!("anyOf[{index}]")), depth + 1)?;
+        strict_type(branch, path.key("anyOf").index(index), depth + 1, closed)?;
     }
     Ok(())
-}
-
-/// A field path as the builder's errors write it (`filters.limit`, `items[]`).
-fn join(path: &str, name: &str) -> String {
-    if path.is_empty() {
-        name.to_string()
-    } else {
-        format!("{path}.{name}")
-    }
 }

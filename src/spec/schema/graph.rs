@@ -1,6 +1,6 @@
 //! Checks over compiled types and their definitions: walking a [`Type`]'s subschemas,
-//! renumbering references, finding reference cycles that never reach into the value, and
-//! which definitions a lenient load weakened.
+//! renumbering references, finding reference cycles that never reach into the value (for
+//! the importer and the build check), and which definitions a lenient load weakened.
 
 use crate::spec::{Additional, Schema, Type};
 
@@ -41,66 +41,75 @@ pub(super) fn remap_references(schema: &mut Schema, order: &[usize]) {
 }
 
 /// The definitions a definition reaches without going into the value: its own `$ref` and
-/// those in its `anyOf`, `oneOf` and `allOf` branches, at any depth of branches.
+/// those in its `allOf`, `anyOf` and `oneOf` branches, at any depth of branches, in that
+/// order (depth first).
 fn same_place_references(ty: &Type) -> Vec<usize> {
     let mut out = Vec::new();
     let mut stack: Vec<&Type> = vec![ty];
     while let Some(ty) = stack.pop() {
         out.extend(ty.reference);
-        stack.extend(ty.any_of.iter());
-        stack.extend(ty.one_of.iter());
-        stack.extend(ty.all_of.iter());
+        // Pushed in reverse, so that they are taken in order.
+        let branches = ty.all_of.iter().chain(&ty.any_of).chain(&ty.one_of);
+        stack.extend(branches.rev());
     }
     out
 }
 
-/// A definition on a cycle of references that never goes into the value
-/// (`{"$ref": "#"}`, `a -> anyOf -> b -> a`): validating it would never end.
-pub(crate) fn find_cycle(defs: &[(String, Type)]) -> Option<usize> {
-    let edges: Vec<Vec<usize>> = defs
-        .iter()
-        .map(|(_, ty)| same_place_references(ty))
-        .collect();
-    let n = defs.len();
-    // Kahn's algorithm on the reversed graph: peel off definitions nothing refers to
-    // from the remaining ones; whatever is left has a predecessor on a cycle.
-    let mut indegree = vec![0usize; n];
-    for targets in &edges {
-        for &target in targets {
-            if let Some(count) = indegree.get_mut(target) {
-                *count = count.saturating_add(1);
-            }
-        }
+/// The first definition found on a cycle of references that never goes into the value
+/// (`{"$ref": "#"}`, `a -> anyOf -> b -> a`): validating it would check the same value
+/// against the same definition again, without end. The search starts from each of
+/// `starts` in turn (the definitions a root reaches) and reports the definition that
+/// closes the cycle. This is the one cycle rule, used by the importer and by the build
+/// check alike. Depth-first with an explicit stack, so a long chain of definitions cannot
+/// exhaust the call stack.
+pub(crate) fn find_cycle(
+    defs: &[(String, Type)],
+    starts: impl IntoIterator<Item = usize>,
+) -> Option<usize> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        New,
+        OnPath,
+        Done,
     }
-    let mut queue: Vec<usize> = (0..n).filter(|&i| indegree.get(i) == Some(&0)).collect();
-    let mut removed = vec![false; n];
-    while let Some(node) = queue.pop() {
-        if let Some(flag) = removed.get_mut(node) {
-            *flag = true;
+    let successors = |index: usize| {
+        defs.get(index)
+            .map(|(_, ty)| same_place_references(ty))
+            .unwrap_or_default()
+    };
+    let mut marks = vec![Mark::New; defs.len()];
+    for start in starts {
+        if marks.get(start) != Some(&Mark::New) {
+            continue;
         }
-        for &target in edges.get(node).map(Vec::as_slice).unwrap_or(&[]) {
-            if let Some(count) = indegree.get_mut(target) {
-                *count = count.saturating_sub(1);
-                if *count == 0 {
-                    queue.push(target);
+        // (definition, its same-place successors, how many of them were visited)
+        let mut stack: Vec<(usize, Vec<usize>, usize)> = vec![(start, successors(start), 0)];
+        if let Some(mark) = marks.get_mut(start) {
+            *mark = Mark::OnPath;
+        }
+        while let Some((node, next, visited)) = stack.last_mut() {
+            let node = *node;
+            let Some(target) = next.get(*visited).copied() else {
+                if let Some(mark) = marks.get_mut(node) {
+                    *mark = Mark::Done;
                 }
+                stack.pop();
+                continue;
+            };
+            *visited += 1;
+            match marks.get(target) {
+                Some(Mark::OnPath) => return Some(target),
+                Some(Mark::New) => {
+                    if let Some(mark) = marks.get_mut(target) {
+                        *mark = Mark::OnPath;
+                    }
+                    stack.push((target, successors(target), 0));
+                }
+                _ => {}
             }
         }
     }
-    let start = removed.iter().position(|&done| !done)?;
-    // Walk back along remaining predecessors n times: the walk is then on a cycle.
-    let mut node = start;
-    for _ in 0..n {
-        let predecessor = (0..n).find(|&p| {
-            removed.get(p) == Some(&false)
-                && edges.get(p).is_some_and(|targets| targets.contains(&node))
-        });
-        match predecessor {
-            Some(p) => node = p,
-            None => break,
-        }
-    }
-    Some(node)
+    None
 }
 
 /// Which definitions a lenient load weakened: those where a keyword was skipped, and

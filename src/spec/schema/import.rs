@@ -9,10 +9,10 @@
 
 use super::graph::{find_cycle, remap_references, weak_definitions};
 use super::keywords::{self, canonical, class, coupled, static_name, Class, Draft};
-use super::pointer::{fragment, parse_ref, path_of, resolve, Target};
+use super::pointer::{fragment, parse_ref, path_of, place_of, resolve, Target};
 use super::rules::{check_unique, invalid};
 use super::{LoadError, RefProblem, Unenforced, MAX_SCHEMA_DEPTH};
-use crate::json::{Member, Value};
+use crate::json::{Member, Path, Value};
 use crate::spec::{Kinds, Schema, Type};
 
 /// Which spelling of JSON Schema a document uses.
@@ -29,7 +29,7 @@ pub(crate) enum Dialect {
 /// list (`tools[2].input_schema`). A lenient import lists refused keywords instead.
 pub(crate) fn import_schema(
     document: &Value<'_>,
-    base: &str,
+    base: &Path,
     dialect: Dialect,
     lenient: bool,
 ) -> Result<(Schema, Vec<Unenforced>), LoadError> {
@@ -70,7 +70,7 @@ struct Place {
 pub(super) struct Importer<'v, 'a> {
     document: &'v Value<'a>,
     /// Put before every path (`tools[2].input_schema`).
-    base: String,
+    base: Path,
     pub(super) dialect: Dialect,
     lenient: bool,
     /// From the root's `$schema`; decides what stands beside `$ref`.
@@ -113,14 +113,14 @@ impl<'v, 'a> Seen<'v, 'a> {
 impl<'v, 'a> Importer<'v, 'a> {
     fn new(
         document: &'v Value<'a>,
-        base: &str,
+        base: &Path,
         dialect: Dialect,
         lenient: bool,
         weak: Option<Vec<bool>>,
     ) -> Result<Self, LoadError> {
         let mut importer = Importer {
             document,
-            base: base.to_string(),
+            base: base.clone(),
             dialect,
             lenient,
             draft: Draft::Modern,
@@ -132,12 +132,7 @@ impl<'v, 'a> Importer<'v, 'a> {
             weak,
         };
         if let Some(members) = document.as_object() {
-            let lookup = |key: &str| {
-                members
-                    .iter()
-                    .find(|(name, value)| name == key && !value.is_null())
-                    .map(|(_, value)| value)
-            };
+            let lookup = |key: &str| super::present(members, key);
             if let Some(id) = lookup("$id") {
                 let id = id
                     .as_str()
@@ -190,17 +185,16 @@ impl<'v, 'a> Importer<'v, 'a> {
         let (defs, order) = self.name_definitions();
         let mut schema = Schema { root, defs };
         remap_references(&mut schema, &order);
-        if let Some(index) = find_cycle(&schema.defs) {
+        if let Some(index) = find_cycle(&schema.defs, 0..schema.defs.len()) {
             let tokens = order
                 .iter()
                 .position(|&new| new == index)
                 .and_then(|old| self.targets.get(old))
                 .map(|t| t.tokens.clone())
                 .unwrap_or_default();
-            let as_str: Vec<&str> = tokens.iter().map(String::as_str).collect();
             return Err(LoadError::Reference {
-                path: path_of(&self.base, &tokens),
-                reference: fragment(&as_str),
+                path: path_of(&self.base, &tokens).to_string(),
+                reference: fragment(&place_of(&tokens)),
                 problem: RefProblem::Cycle,
             });
         }
@@ -226,8 +220,8 @@ impl<'v, 'a> Importer<'v, 'a> {
         let value = resolve(self.document, &tokens, self.dialect).map_err(|_| {
             // Checked when the reference was made; kept as an error, not a panic.
             LoadError::Reference {
-                path: path.clone(),
-                reference: fragment(&tokens.iter().map(String::as_str).collect::<Vec<_>>()),
+                path: path.to_string(),
+                reference: fragment(&place_of(&tokens)),
                 problem: RefProblem::NotFound,
             }
         })?;
@@ -298,7 +292,7 @@ impl<'v, 'a> Importer<'v, 'a> {
 
     /// Records a keyword toolgate does not enforce: an error, or in a lenient load an entry
     /// in the list.
-    pub(super) fn refuse(&mut self, path: &str, keyword: &str) -> Result<(), LoadError> {
+    pub(super) fn refuse(&mut self, path: &Path, keyword: &str) -> Result<(), LoadError> {
         if self.lenient {
             self.unenforced.push(Unenforced {
                 path: path.to_string(),
@@ -316,7 +310,7 @@ impl<'v, 'a> Importer<'v, 'a> {
     pub(super) fn compile(
         &mut self,
         value: &'v Value<'a>,
-        path: &str,
+        path: &Path,
         depth: usize,
         is_root: bool,
     ) -> Result<Type, LoadError> {
@@ -345,7 +339,7 @@ impl<'v, 'a> Importer<'v, 'a> {
     fn compile_object(
         &mut self,
         members: &'v [Member<'a>],
-        path: &str,
+        path: &Path,
         depth: usize,
         is_root: bool,
     ) -> Result<Type, LoadError> {
@@ -372,7 +366,7 @@ impl<'v, 'a> Importer<'v, 'a> {
                     "$id" if !is_root => {
                         // A new base URI: references below would resolve elsewhere.
                         self.refuse(path, key)?;
-                        return Ok(Type::default());
+                        return Ok(skipped_whole(members, self.dialect));
                     }
                     "$schema" => {
                         let draft = value.as_str().and_then(keywords::draft);
@@ -384,7 +378,7 @@ impl<'v, 'a> Importer<'v, 'a> {
                         if !known {
                             // Another dialect may give every keyword another meaning.
                             self.refuse(path, key)?;
-                            return Ok(Type::default());
+                            return Ok(skipped_whole(members, self.dialect));
                         }
                     }
                     _ => {}
@@ -392,6 +386,12 @@ impl<'v, 'a> Importer<'v, 'a> {
                 Class::Refused => refused.push(key),
             }
         }
+        // What a lenient load skips at this schema (not below it) is kept as annotations:
+        // the refused keywords and their partners now, and what `build` skips (a tuple
+        // `items`, a weakened `oneOf`, a remote `$ref`). Not what draft-07 ignores beside
+        // `$ref`: that was never part of the schema's meaning.
+        let here = path.to_string();
+        let skipped_from = self.unenforced.len();
         for key in &refused {
             self.refuse(path, key)?;
             if let Some(partner) = coupled(canonical(key, self.dialect)) {
@@ -400,6 +400,7 @@ impl<'v, 'a> Importer<'v, 'a> {
                 }
             }
         }
+        let mut skipped: Vec<String> = self.skipped_since(skipped_from, &here);
         if self.draft == Draft::Seven && seen.get("$ref").is_some() {
             let siblings: Vec<(&'static str, &'v str)> = seen
                 .entries
@@ -419,13 +420,28 @@ impl<'v, 'a> Importer<'v, 'a> {
                 seen.remove(name);
             }
         }
-        self.build(&seen, path, depth)
+        let build_from = self.unenforced.len();
+        let mut ty = self.build(&seen, path, depth)?;
+        skipped.extend(self.skipped_since(build_from, &here));
+        ty.annotations = annotations(members, &skipped, self.dialect);
+        Ok(ty)
+    }
+
+    /// The keywords listed as unenforced at `here` since entry `from` of the list.
+    fn skipped_since(&self, from: usize, here: &str) -> Vec<String> {
+        self.unenforced
+            .get(from..)
+            .unwrap_or(&[])
+            .iter()
+            .filter(|entry| entry.path == here)
+            .map(|entry| entry.keyword.clone())
+            .collect()
     }
 
     pub(super) fn reference(
         &mut self,
         value: &Value<'_>,
-        path: &str,
+        path: &Path,
         key: &str,
     ) -> Result<Option<usize>, LoadError> {
         let text = value
@@ -459,7 +475,7 @@ impl<'v, 'a> Importer<'v, 'a> {
     fn target_for(
         &mut self,
         tokens: Vec<String>,
-        path: &str,
+        path: &Path,
         text: &str,
     ) -> Result<usize, LoadError> {
         if let Some(index) = self.targets.iter().position(|t| t.tokens == tokens) {
@@ -491,4 +507,58 @@ impl<'v, 'a> Importer<'v, 'a> {
         self.ref_log.push(index);
         Ok(index)
     }
+}
+
+/// A schema a lenient load skipped whole (an unknown `$schema`, an `$id` below the root):
+/// it asserts nothing, and keeps every keyword it can for the export.
+fn skipped_whole(members: &[Member<'_>], dialect: Dialect) -> Type {
+    let keys: Vec<String> = members.iter().map(|(key, _)| key.to_string()).collect();
+    Type {
+        annotations: annotations(members, &keys, dialect),
+        ..Type::default()
+    }
+}
+
+/// The members of a schema object named in `keys`, as annotations: each once, in document
+/// order, under its JSON Schema spelling; a value holding a reference is left out (it names
+/// a place in this document, which the export does not keep).
+fn annotations(
+    members: &[Member<'_>],
+    keys: &[String],
+    dialect: Dialect,
+) -> Vec<(String, Value<'static>)> {
+    let mut kept: Vec<(String, Value<'static>)> = Vec::new();
+    for (key, value) in members {
+        let name = canonical(key, dialect);
+        let wanted = keys.iter().any(|skipped| skipped == key.as_ref());
+        if wanted && !kept.iter().any(|(other, _)| other == name) && !holds_reference(value) {
+            kept.push((name.to_string(), value.clone().into_owned()));
+        }
+    }
+    kept
+}
+
+/// True if a `$ref` (or `$dynamicRef`, `$recursiveRef`, Gemini's `ref`) stands anywhere
+/// inside `value` as a member name. Walked with an explicit stack: the value is as deep as
+/// the document allows.
+fn holds_reference(value: &Value<'_>) -> bool {
+    let mut stack: Vec<&Value<'_>> = vec![value];
+    while let Some(next) = stack.pop() {
+        match next {
+            Value::Object(members) => {
+                for (key, inner) in members {
+                    if matches!(
+                        key.as_ref(),
+                        "$ref" | "$dynamicRef" | "$recursiveRef" | "ref"
+                    ) {
+                        return true;
+                    }
+                    stack.push(inner);
+                }
+            }
+            Value::Array(items) => stack.extend(items.iter()),
+            _ => {}
+        }
+    }
+    false
 }

@@ -209,3 +209,40 @@ pub(super) fn static_name(keyword: &str) -> &'static str {
         .copied()
         .unwrap_or("")
 }
+
+/// The JSON Schema (or OpenAPI) keyword named `keyword`, with a `'static` lifetime, if it is
+/// one toolgate knows of, enforced or not: for messages about a keyword kept from a lenient
+/// load, which carry its name as data. `None` for a keyword no draft defines.
+pub(crate) fn known_keyword(keyword: &str) -> Option<&'static str> {
+    const REFUSED: &[&str] = &[
+        "not",
+        "if",
+        "then",
+        "else",
+        "pattern",
+        "patternProperties",
+        "prefixItems",
+        "contains",
+        "minContains",
+        "maxContains",
+        "minProperties",
+        "maxProperties",
+        "dependentRequired",
+        "dependentSchemas",
+        "dependencies",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+        "additionalItems",
+        "$dynamicRef",
+        "$dynamicAnchor",
+        "$recursiveRef",
+        "$recursiveAnchor",
+        "$vocabulary",
+        "$id",
+        "$schema",
+    ];
+    match static_name(keyword) {
+        "" => REFUSED.iter().find(|name| **name == keyword).copied(),
+        name => Some(name),
+    }
+}

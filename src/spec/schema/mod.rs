@@ -21,21 +21,27 @@ mod keywords;
 mod pointer;
 mod rules;
 
+use super::names::Quoted;
 use super::{Kinds, Schema, SpecError, ToolSpec};
-use crate::json::{ParseError, Value};
+use crate::json::{ParseError, Path, Value};
 use std::fmt;
 
+pub(crate) use graph::find_cycle;
 pub(crate) use import::{import_schema, Dialect};
-pub(crate) use pointer::{fragment, push_index, push_key};
+pub(crate) use keywords::known_keyword;
+pub(crate) use pointer::fragment;
 
 /// How deeply schemas may nest (each `properties`, `items`, `anyOf` entry… is one level).
 /// Deeper schemas are refused with [`LoadError::TooDeep`], so that neither loading,
-/// validation nor export can exhaust the stack.
-pub const MAX_SCHEMA_DEPTH: usize = 64;
+/// validation nor export can exhaust the stack. Half of
+/// [`Limits::DEFAULT_MAX_DEPTH`](crate::json::Limits::DEFAULT_MAX_DEPTH): `properties` and
+/// `anyOf` put two JSON levels between a schema and the next, so that is as deep as a
+/// schema file the parser reads under its default limits can nest.
+pub const MAX_SCHEMA_DEPTH: usize = crate::json::Limits::DEFAULT_MAX_DEPTH / 2;
 
 /// A schema or tools file that cannot be loaded.
 ///
-/// Every variant carries where the problem stands: a dotted path such as
+/// Every variant carries where the problem stands: a [`Path`] in its location form such as
 /// `tools[2].input_schema.properties.zip` (empty for the root of a schema loaded on its
 /// own), or for [`LoadError::Syntax`] the line and column.
 #[derive(Clone, Debug, PartialEq)]
@@ -76,7 +82,8 @@ pub enum LoadError {
         keyword: Option<String>,
         /// What JSON Schema allows there.
         expected: &'static str,
-        /// What arrived, as compact JSON cut at 120 characters.
+        /// What arrived, as compact JSON cut at [`PREVIEW_CHARS`](crate::json::PREVIEW_CHARS)
+        /// characters.
         found: String,
     },
     /// Schemas nested deeper than [`MAX_SCHEMA_DEPTH`].
@@ -92,7 +99,8 @@ pub enum LoadError {
         path: String,
         /// What was expected there.
         expected: &'static str,
-        /// What arrived, as compact JSON cut at 120 characters.
+        /// What arrived, as compact JSON cut at [`PREVIEW_CHARS`](crate::json::PREVIEW_CHARS)
+        /// characters.
         found: String,
     },
     /// A provider's built-in tool (Anthropic `bash_20250124`, OpenAI `web_search`, Gemini
@@ -180,7 +188,7 @@ impl Schema {
     /// - [`LoadError::Invalid`]: a keyword whose value JSON Schema does not allow.
     /// - [`LoadError::TooDeep`]: nesting beyond [`MAX_SCHEMA_DEPTH`].
     pub fn from_json_schema(schema: &Value<'_>) -> Result<Schema, LoadError> {
-        import_schema(schema, "", Dialect::JsonSchema, false).map(|(schema, _)| schema)
+        import_schema(schema, &Path::root(), Dialect::JsonSchema, false).map(|(schema, _)| schema)
     }
 
     /// Like [`Schema::from_json_schema`], but a keyword toolgate does not enforce is skipped
@@ -195,7 +203,7 @@ impl Schema {
     pub fn from_json_schema_lenient(
         schema: &Value<'_>,
     ) -> Result<(Schema, Vec<Unenforced>), LoadError> {
-        import_schema(schema, "", Dialect::JsonSchema, true)
+        import_schema(schema, &Path::root(), Dialect::JsonSchema, true)
     }
 }
 
@@ -222,9 +230,22 @@ impl ToolSpec {
         description: impl Into<String>,
         schema: &Value<'_>,
     ) -> Result<ToolSpec, LoadError> {
-        let (schema, _) = import_schema(schema, "", Dialect::JsonSchema, false)?;
-        tool_spec(name.into(), description.into(), schema, "")
+        let (schema, _) = import_schema(schema, &Path::root(), Dialect::JsonSchema, false)?;
+        tool_spec(name.into(), description.into(), schema, &Path::root())
     }
+}
+
+/// A key's value, unless it is absent or `null`: SDK dumps write absent fields as `null`,
+/// so in a schema or a tools file `null` means "not given" (the importer also skips a
+/// `null` keyword, except `const`, where `null` is the value).
+pub(crate) fn present<'v, 'a>(
+    members: &'v [crate::json::Member<'a>],
+    key: &str,
+) -> Option<&'v Value<'a>> {
+    members
+        .iter()
+        .find(|(name, value)| name == key && !value.is_null())
+        .map(|(_, value)| value)
 }
 
 /// A spec from a compiled arguments schema, the root read as an object; errors at `path`.
@@ -232,7 +253,7 @@ pub(crate) fn tool_spec(
     name: String,
     description: String,
     mut schema: Schema,
-    path: &str,
+    path: &Path,
 ) -> Result<ToolSpec, LoadError> {
     if schema.root.kinds.contains(Kinds::OBJECT) {
         schema.root.kinds = Kinds::OBJECT;
@@ -322,7 +343,7 @@ impl fmt::Display for LoadError {
         match self {
             LoadError::Syntax(error) => write!(f, "not valid JSON: {error}"),
             LoadError::Unsupported { path, keyword } => {
-                write!(f, "{}: '{keyword}' is not enforced", place(path))?;
+                write!(f, "{}: {} is not enforced", place(path), Quoted(keyword))?;
                 match keywords::hint(keyword) {
                     Some(hint) => write!(f, " ({hint})"),
                     None => Ok(()),
@@ -334,15 +355,17 @@ impl fmt::Display for LoadError {
                 problem,
             } => write!(
                 f,
-                "{}: '$ref' to '{reference}' {}",
+                "{}: '$ref' to {} {}",
                 place(path),
+                Quoted(reference),
                 problem.explain()
             ),
             LoadError::RefSibling { path, keyword } => write!(
                 f,
-                "{}: '{keyword}' beside '$ref' is ignored by draft-07 but applied by draft \
-                 2020-12; say which with \"$schema\", or move it into 'allOf'",
-                place(path)
+                "{}: {} beside '$ref' is ignored by draft-07 but applied by draft 2020-12; \
+                 say which with \"$schema\", or move it into 'allOf'",
+                place(path),
+                Quoted(keyword)
             ),
             LoadError::Invalid {
                 path,
@@ -351,8 +374,9 @@ impl fmt::Display for LoadError {
                 found,
             } => write!(
                 f,
-                "{}: '{keyword}' must be {expected}; found {found}",
-                place(path)
+                "{}: {} must be {expected}; found {found}",
+                place(path),
+                Quoted(keyword)
             ),
             LoadError::Invalid {
                 path,
@@ -379,10 +403,11 @@ impl fmt::Display for LoadError {
             }
             LoadError::BuiltIn { path, kind } => write!(
                 f,
-                "{}: '{kind}' is a provider's built-in tool; its arguments' schema is not in \
+                "{}: {} is a provider's built-in tool; its arguments' schema is not in \
                  the file, so its calls cannot be checked (declare it as a function tool, \
                  or load leniently to skip it)",
-                place(path)
+                place(path),
+                Quoted(kind)
             ),
             LoadError::DuplicateTool { path, name, first } => write!(
                 f,
@@ -401,9 +426,9 @@ impl fmt::Display for Unenforced {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{}: '{}' is not enforced",
+            "{}: {} is not enforced",
             place(&self.path),
-            self.keyword
+            Quoted(&self.keyword)
         )
     }
 }

@@ -2,12 +2,12 @@
 //!
 //! A `$ref` inside a document is a URI fragment holding a JSON pointer (RFC 6901):
 //! percent-decoded first (RFC 3986), then split on `/` with `~1` read as `/` and `~0` as `~`.
-//! Paths in messages are the dotted form a person reads (`properties.zip`, `anyOf[1]`), with
-//! names that are not plain identifiers quoted (`properties["a b"]`).
+//! The place a pointer names is shown in messages as a [`Path`] (`properties.zip`,
+//! `anyOf[1]`, `properties["a b"]`).
 
 use super::keywords::{schema_slot, Slot};
 use super::Dialect;
-use crate::json::Value;
+use crate::json::{Path, Segment, Value};
 
 /// What a `$ref` string names.
 pub(super) enum Target {
@@ -97,42 +97,41 @@ pub(super) fn resolve<'v, 'a>(
     }
 }
 
-/// Writes pointer tokens as a `$ref` fragment: `~` and `/` escaped (RFC 6901), then every
-/// byte a URI fragment may not hold percent-encoded (RFC 3986).
-pub(crate) fn fragment(tokens: &[&str]) -> String {
-    let mut out = String::from("#");
-    for token in tokens {
-        out.push('/');
-        for byte in token.bytes() {
-            match byte {
-                b'~' => out.push_str("~0"),
-                b'/' => out.push_str("~1"),
-                b'A'..=b'Z'
-                | b'a'..=b'z'
-                | b'0'..=b'9'
-                | b'-'
-                | b'.'
-                | b'_'
-                | b'!'
-                | b'$'
-                | b'&'
-                | b'\''
-                | b'('
-                | b')'
-                | b'*'
-                | b'+'
-                | b','
-                | b';'
-                | b'='
-                | b':'
-                | b'@' => out.push(char::from(byte)),
-                _ => {
-                    const HEX: &[u8; 16] = b"0123456789ABCDEF";
-                    out.push('%');
-                    for nibble in [byte >> 4, byte & 0xf] {
-                        if let Some(&digit) = HEX.get(usize::from(nibble)) {
-                            out.push(char::from(digit));
-                        }
+/// A place as a `$ref` fragment: its JSON pointer (RFC 6901), with every byte a URI
+/// fragment may not hold percent-encoded (RFC 3986).
+pub(crate) fn fragment(place: &Path) -> String {
+    let pointer = place.pointer();
+    let mut out = String::with_capacity(pointer.len() + 1);
+    out.push('#');
+    for byte in pointer.bytes() {
+        match byte {
+            b'A'..=b'Z'
+            | b'a'..=b'z'
+            | b'0'..=b'9'
+            | b'-'
+            | b'.'
+            | b'_'
+            | b'~'
+            | b'/'
+            | b'!'
+            | b'$'
+            | b'&'
+            | b'\''
+            | b'('
+            | b')'
+            | b'*'
+            | b'+'
+            | b','
+            | b';'
+            | b'='
+            | b':'
+            | b'@' => out.push(char::from(byte)),
+            _ => {
+                const HEX: &[u8; 16] = b"0123456789ABCDEF";
+                out.push('%');
+                for nibble in [byte >> 4, byte & 0xf] {
+                    if let Some(&digit) = HEX.get(usize::from(nibble)) {
+                        out.push(char::from(digit));
                     }
                 }
             }
@@ -141,59 +140,22 @@ pub(crate) fn fragment(tokens: &[&str]) -> String {
     out
 }
 
-/// Appends a member name to a dotted path: `.name`, or `["a b"]` for a name that is not
-/// a plain identifier.
-pub(crate) fn push_key(path: &mut String, key: &str) {
-    let plain = !key.is_empty()
-        && key
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '$');
-    if plain {
-        if !path.is_empty() {
-            path.push('.');
-        }
-        path.push_str(key);
-    } else {
-        path.push('[');
-        push_quoted(path, key);
-        path.push(']');
-    }
-}
-
-/// Appends an array index to a dotted path: `[2]`.
-pub(crate) fn push_index(path: &mut String, index: usize) {
-    path.push('[');
-    path.push_str(&index.to_string());
-    path.push(']');
-}
-
-/// The dotted path of the place pointer tokens name, from `base`.
-pub(super) fn path_of(base: &str, tokens: &[String]) -> String {
-    let mut path = base.to_string();
+/// The place pointer tokens name, as a path from `base`: a token that is a decimal
+/// number is read as an item's index (`anyOf[1]`), any other as a member's key.
+pub(super) fn path_of(base: &Path, tokens: &[String]) -> Path {
+    let mut path = base.clone();
     for token in tokens {
         match token.parse::<usize>() {
-            Ok(index) if !token.starts_with('+') => push_index(&mut path, index),
-            _ => push_key(&mut path, token),
+            Ok(index) if !token.starts_with('+') => path.push(Segment::Index(index)),
+            _ => path.push(Segment::Key(token.clone())),
         }
     }
     path
 }
 
-/// A JSON string literal, for names that need quoting in paths.
-fn push_quoted(out: &mut String, text: &str) {
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+/// The place pointer tokens name, every token a key: the same pointer written back.
+pub(super) fn place_of(tokens: &[String]) -> Path {
+    tokens.iter().cloned().map(Segment::Key).collect()
 }
 
 /// RFC 6901 token unescaping: `~1` is `/`, `~0` is `~`, any other `~` is an error.
@@ -293,22 +255,12 @@ mod tests {
         for name in [
             "plain", "tilde~x", "slash/x", "per%cent", "quo\"te", "sp ace", "ü", "",
         ] {
-            let written = fragment(&["$defs", name]);
+            let written = fragment(&Path::root().key("$defs").key(name));
             assert_eq!(
                 local(&written),
                 Some(vec!["$defs".to_string(), name.to_string()]),
                 "{written}"
             );
         }
-    }
-
-    #[test]
-    fn paths_quote_names_that_are_not_identifiers() {
-        let mut path = String::new();
-        push_key(&mut path, "properties");
-        push_key(&mut path, "zip");
-        push_index(&mut path, 2);
-        push_key(&mut path, "a b");
-        assert_eq!(path, "properties.zip[2][\"a b\"]");
     }
 }

@@ -7,9 +7,8 @@
 //! `nullable`, and numeric `enum` values written as strings.
 
 use super::import::{Dialect, Importer, Seen};
-use super::pointer::{push_index, push_key};
 use super::LoadError;
-use crate::json::{Member, Number, Value};
+use crate::json::{repeated_key, Member, Number, Path, Value};
 use crate::spec::validate::number::compare;
 use crate::spec::{Additional, ArrayRules, Bound, Field, Kinds, NumberRules, ObjectType};
 use crate::spec::{StringRules, Type};
@@ -19,26 +18,21 @@ impl<'v, 'a> Importer<'v, 'a> {
     pub(super) fn build(
         &mut self,
         seen: &Seen<'v, 'a>,
-        path: &str,
+        path: &Path,
         depth: usize,
     ) -> Result<Type, LoadError> {
         let mut ty = Type::default();
         if let Some((key, value)) = seen.get("type") {
             ty.kinds = self.kinds(value, path, key)?;
         }
-        if let Some((key, value)) = seen.get("enum") {
-            let values = value
-                .as_array()
-                .ok_or_else(|| invalid(path, Some(key), "an array", value))?;
+        if let Some((key, values)) = typed(seen, "enum", path, "an array", Value::as_array)? {
             ty.enumeration = Some(self.enum_values(values, ty.kinds, path, key)?);
         }
         if let Some((_, value)) = seen.get("const") {
             ty.constant = Some(value.clone().into_owned());
         }
-        if let Some((key, value)) = seen.get("nullable") {
-            let nullable = value
-                .as_bool()
-                .ok_or_else(|| invalid(path, Some(key), "true or false", value))?;
+        if let Some((_, nullable)) = typed(seen, "nullable", path, "true or false", Value::as_bool)?
+        {
             if nullable {
                 if ty.kinds != Kinds::ANY {
                     ty.kinds = ty.kinds.union(Kinds::NULL);
@@ -64,7 +58,7 @@ impl<'v, 'a> Importer<'v, 'a> {
                 }
                 Some((key, value)) => Some(Box::new(self.compile(
                     value,
-                    &child(path, key),
+                    &path.key(key),
                     depth + 1,
                     false,
                 )?)),
@@ -72,12 +66,8 @@ impl<'v, 'a> Importer<'v, 'a> {
             },
             min_items: self.count(seen.get("minItems"), path)?,
             max_items: self.count(seen.get("maxItems"), path)?,
-            unique: match seen.get("uniqueItems") {
-                Some((key, value)) => value
-                    .as_bool()
-                    .ok_or_else(|| invalid(path, Some(key), "true or false", value))?,
-                None => false,
-            },
+            unique: typed(seen, "uniqueItems", path, "true or false", Value::as_bool)?
+                .is_some_and(|(_, unique)| unique),
         };
         ty.object = self.object_rules(seen, path, depth)?;
         if let Some((key, value)) = seen.get("anyOf") {
@@ -92,22 +82,13 @@ impl<'v, 'a> Importer<'v, 'a> {
         if let Some((key, value)) = seen.get("$ref") {
             ty.reference = self.reference(value, path, key)?;
         }
-        if let Some((key, value)) = seen.get("description") {
-            let text = value
-                .as_str()
-                .ok_or_else(|| invalid(path, Some(key), "a string", value))?;
-            ty.description = Some(text.to_string());
-        }
-        if let Some((key, value)) = seen.get("format") {
-            let text = value
-                .as_str()
-                .ok_or_else(|| invalid(path, Some(key), "a string", value))?;
-            ty.format = Some(text.to_string());
-        }
+        let text = |keyword| typed(seen, keyword, path, "a string", Value::as_str);
+        ty.description = text("description")?.map(|(_, text)| text.to_string());
+        ty.format = text("format")?.map(|(_, text)| text.to_string());
         Ok(ty)
     }
 
-    fn kinds(&self, value: &Value<'_>, path: &str, key: &str) -> Result<Kinds, LoadError> {
+    fn kinds(&self, value: &Value<'_>, path: &Path, key: &str) -> Result<Kinds, LoadError> {
         const EXPECTED: &str = "a type name (null, boolean, object, array, number, string, \
                                 integer) or a non-empty array of them";
         let kind_of = |name: &str| -> Option<Kinds> {
@@ -121,16 +102,7 @@ impl<'v, 'a> Importer<'v, 'a> {
             } else {
                 name
             };
-            Some(match name {
-                "null" => Kinds::NULL,
-                "boolean" => Kinds::BOOLEAN,
-                "object" => Kinds::OBJECT,
-                "array" => Kinds::ARRAY,
-                "number" => Kinds::NUMBER,
-                "string" => Kinds::STRING,
-                "integer" => Kinds::INTEGER,
-                _ => return None,
-            })
+            Kinds::named(name)
         };
         match value {
             Value::String(name) => {
@@ -157,7 +129,7 @@ impl<'v, 'a> Importer<'v, 'a> {
         &self,
         values: &[Value<'_>],
         kinds: Kinds,
-        path: &str,
+        path: &Path,
         key: &str,
     ) -> Result<Vec<Value<'static>>, LoadError> {
         let without_null = Kinds(kinds.0 & !Kinds::NULL.0);
@@ -186,7 +158,7 @@ impl<'v, 'a> Importer<'v, 'a> {
     fn number_rules(
         &mut self,
         seen: &Seen<'v, 'a>,
-        path: &str,
+        path: &Path,
         ty: &mut Type,
     ) -> Result<(), LoadError> {
         let number = |name: &str| -> Result<Option<Number<'static>>, LoadError> {
@@ -222,7 +194,7 @@ impl<'v, 'a> Importer<'v, 'a> {
     fn count(
         &self,
         entry: Option<(&str, &Value<'_>)>,
-        path: &str,
+        path: &Path,
     ) -> Result<Option<u64>, LoadError> {
         let Some((key, value)) = entry else {
             return Ok(None);
@@ -253,7 +225,7 @@ impl<'v, 'a> Importer<'v, 'a> {
     fn object_rules(
         &mut self,
         seen: &Seen<'v, 'a>,
-        path: &str,
+        path: &Path,
         depth: usize,
     ) -> Result<Option<Box<ObjectType>>, LoadError> {
         let properties = seen.get("properties");
@@ -264,16 +236,12 @@ impl<'v, 'a> Importer<'v, 'a> {
             return Ok(None);
         }
         let mut fields: Vec<Field> = Vec::new();
-        if let Some((key, value)) = properties {
-            let map = value
-                .as_object()
-                .ok_or_else(|| invalid(path, Some(key), "an object of schemas", value))?;
-            let map_path = child(path, key);
+        let expected = "an object of schemas";
+        if let Some((key, map)) = typed(seen, "properties", path, expected, Value::as_object)? {
+            let map_path = path.key(key);
             check_unique(map, &map_path)?;
             for (name, schema) in map {
-                let mut field_path = map_path.clone();
-                push_key(&mut field_path, name);
-                let ty = self.compile(schema, &field_path, depth + 1, false)?;
+                let ty = self.compile(schema, &map_path.key(name.as_ref()), depth + 1, false)?;
                 fields.push(Field {
                     name: name.to_string(),
                     ty,
@@ -286,7 +254,7 @@ impl<'v, 'a> Importer<'v, 'a> {
             Some((_, Value::Bool(false))) => Additional::Forbidden,
             Some((key, value)) => Additional::Typed(Box::new(self.compile(
                 value,
-                &child(path, key),
+                &path.key(key),
                 depth + 1,
                 false,
             )?)),
@@ -325,7 +293,7 @@ impl<'v, 'a> Importer<'v, 'a> {
         let property_names = match names {
             Some((key, value)) => Some(Box::new(self.compile(
                 value,
-                &child(path, key),
+                &path.key(key),
                 depth + 1,
                 false,
             )?)),
@@ -341,7 +309,7 @@ impl<'v, 'a> Importer<'v, 'a> {
     fn schema_list(
         &mut self,
         value: &'v Value<'a>,
-        path: &str,
+        path: &Path,
         key: &str,
         depth: usize,
     ) -> Result<Vec<Type>, LoadError> {
@@ -356,12 +324,10 @@ impl<'v, 'a> Importer<'v, 'a> {
                 ))
             }
         };
-        let list_path = child(path, key);
+        let list_path = path.key(key);
         let mut out = Vec::with_capacity(items.len());
         for (index, item) in items.iter().enumerate() {
-            let mut item_path = list_path.clone();
-            push_index(&mut item_path, index);
-            out.push(self.compile(item, &item_path, depth + 1, false)?);
+            out.push(self.compile(item, &list_path.index(index), depth + 1, false)?);
         }
         Ok(out)
     }
@@ -370,7 +336,7 @@ impl<'v, 'a> Importer<'v, 'a> {
     fn one_of(
         &mut self,
         value: &'v Value<'a>,
-        path: &str,
+        path: &Path,
         key: &str,
         depth: usize,
     ) -> Result<Vec<Type>, LoadError> {
@@ -431,34 +397,39 @@ fn tighter(
 }
 
 /// Refuses an object with a duplicate key: two readers may keep different ones.
-pub(super) fn check_unique(members: &[Member<'_>], path: &str) -> Result<(), LoadError> {
-    let mut names: Vec<&str> = members.iter().map(|(key, _)| key.as_ref()).collect();
-    names.sort_unstable();
-    for pair in names.windows(2) {
-        if let [first, second] = pair {
-            if first == second {
-                return Err(LoadError::Invalid {
-                    path: path.to_string(),
-                    keyword: Some((*first).to_string()),
-                    expected: "declared once (two JSON readers may keep different copies)",
-                    found: "it twice".to_string(),
-                });
-            }
-        }
-    }
-    Ok(())
+pub(super) fn check_unique(members: &[Member<'_>], path: &Path) -> Result<(), LoadError> {
+    let Some((key, _)) = repeated_key(members, |(key, _)| key).and_then(|i| members.get(i)) else {
+        return Ok(());
+    };
+    Err(LoadError::Invalid {
+        path: path.to_string(),
+        keyword: Some(key.to_string()),
+        expected: "declared once (two JSON readers may keep different copies)",
+        found: "it twice".to_string(),
+    })
 }
 
-/// `path.key`.
-pub(super) fn child(path: &str, key: &str) -> String {
-    let mut out = path.to_string();
-    push_key(&mut out, key);
-    out
+/// A keyword's value, as written and read by `read` (`Value::as_str`…); an
+/// [`LoadError::Invalid`] saying it must be `expected` when `read` finds nothing.
+fn typed<'v, 'a, T>(
+    seen: &Seen<'v, 'a>,
+    keyword: &str,
+    path: &Path,
+    expected: &'static str,
+    read: impl Fn(&'v Value<'a>) -> Option<T>,
+) -> Result<Option<(&'v str, T)>, LoadError> {
+    let Some((key, value)) = seen.get(keyword) else {
+        return Ok(None);
+    };
+    match read(value) {
+        Some(read) => Ok(Some((key, read))),
+        None => Err(invalid(path, Some(key), expected, value)),
+    }
 }
 
 /// An [`LoadError::Invalid`] showing what arrived.
 pub(crate) fn invalid(
-    path: &str,
+    path: &Path,
     keyword: Option<&str>,
     expected: &'static str,
     found: &Value<'_>,
@@ -467,11 +438,6 @@ pub(crate) fn invalid(
         path: path.to_string(),
         keyword: keyword.map(str::to_string),
         expected,
-        found: shown(found),
+        found: crate::json::preview(found, crate::json::PREVIEW_CHARS),
     }
-}
-
-/// A value as compact JSON, cut at 120 characters on a character boundary.
-pub(crate) fn shown(value: &Value<'_>) -> String {
-    crate::json::preview(value, 120)
 }

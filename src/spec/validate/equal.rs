@@ -11,7 +11,7 @@ use std::cmp::Ordering;
 
 /// Nesting this deep compares as unequal instead of recursing further; every value the
 /// validator sees has passed its own depth check, so this bounds only hand-built values.
-const MAX_DEPTH: usize = 512;
+const MAX_DEPTH: usize = super::MAX_CHECK_DEPTH;
 
 /// Arrays up to this length are checked for repeats pair by pair, without allocating;
 /// longer ones sort a list of hashes (one allocation) so the check stays `O(n log n)`.

@@ -7,6 +7,7 @@ use super::{
     check, check_name, same_name, Broken, Checked, Cx, Fail, MAPPED_FIELDS, MAPPED_MEMBERS,
 };
 use crate::json::{Member, Value};
+use crate::spec::absent::reads_as_absent;
 use crate::spec::{Additional, Field, ObjectType};
 
 /// One object against its rules; `value` is the object itself (where violations point).
@@ -63,7 +64,7 @@ pub(super) fn check_object<'s, 'v>(
             .checked_sub(1)
             .and_then(|index| members.get(index))
         {
-            check(cx, &field.ty, item, depth + 1)?;
+            check_field(cx, field, item, depth)?;
         }
     }
     if let Additional::Typed(additional) = &object.additional {
@@ -75,6 +76,24 @@ pub(super) fn check_object<'s, 'v>(
         }
     }
     Ok(())
+}
+
+/// A declared field's value against its type, where strict mode's `null` for an optional
+/// field whose type refuses it reads as absent ([`absent`](crate::spec::absent)).
+#[inline(always)]
+fn check_field<'s, 'v>(
+    cx: &mut Cx<'s>,
+    field: &'s Field,
+    item: &'v Value<'v>,
+    depth: usize,
+) -> Checked<'s, 'v> {
+    match check(cx, &field.ty, item, depth + 1) {
+        Err(fail) if !fail.is_fatal() && reads_as_absent(field, item, || true) => {
+            cx.read_absent = true;
+            Ok(())
+        }
+        checked => checked,
+    }
 }
 
 /// The index of the declared field named `key`, comparing lengths and first bytes before
@@ -114,7 +133,7 @@ fn check_object_by_name<'s, 'v>(
     }
     for field in fields {
         if let Some((_, item)) = find(&field.name) {
-            check(cx, &field.ty, item, depth + 1)?;
+            check_field(cx, field, item, depth)?;
         }
     }
     if let Additional::Typed(additional) = &object.additional {

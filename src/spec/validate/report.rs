@@ -1,6 +1,6 @@
 //! Turning the validator's internal report ([`Fail`](super::Fail): borrowed references
 //! and the failing value's address) into a [`Violation`]: the path, the rule as owned data,
-//! and the received value cut at 120 characters. This runs only when a value is refused,
+//! and the received value cut at `PREVIEW_CHARS`. This runs only when a value is refused,
 //! so it may allocate freely.
 
 use super::{Broken, Fail, NameRule, MAX_VALUE_DEPTH, RECEIVED_CHARS, STEP_BUDGET};

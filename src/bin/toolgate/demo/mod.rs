@@ -1,7 +1,9 @@
 //! The demo (`toolgate` with no arguments, what `cargo run --release` runs): an agent loop
 //! on four example tools against a scripted model that makes the real mistakes. Each turn
 //! prints the raw call, the gate's answer, the model's one retry and the outcome; the last
-//! turns trip the rejection guard, and the counters close the run.
+//! turns trip the rejection guard, and the counters close the run. A second part
+//! ([`turns`]) shows whole turns: one message with parallel calls, answered together, and the
+//! model's next turn correcting the refused ones.
 //!
 //! It teaches the gate logic in about two screens, so it is written to be read without
 //! colour: colour only marks what the words already say, is used only when standard output
@@ -10,6 +12,7 @@
 
 mod script;
 mod tools;
+mod turns;
 
 use script::SCRIPT;
 use std::fmt::Write as _;
@@ -26,7 +29,9 @@ usage: toolgate [demo]
 Runs an agent loop on four example tools against a scripted model that makes the real
 mistakes (a misspelled name, a missing field, a wrong type, an enum near-miss, a truncated
 call, a spec it cannot satisfy), and prints each call, the gate's answer, the retry and the
-outcome, then the counters. Colour only on a terminal, never when NO_COLOR is set.";
+outcome, then the counters; then one turn of parallel calls, its result message, and the
+model's next turn correcting the refused calls. Colour only on a terminal, never when
+NO_COLOR is set.";
 
 /// Runs the demo.
 pub fn run() -> ExitCode {
@@ -121,7 +126,7 @@ fn play(out: &mut String, paint: Paint) -> Result<(), String> {
         paint.bold("Counters: rejections point at our declarations, failures at a dependency."),
         counters.snapshot()
     );
-    Ok(())
+    turns::play(out, paint, &registry)
 }
 
 /// The outcome of a turn: what ran, or the retry's rejection and that nothing ran.

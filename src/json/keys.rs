@@ -1,0 +1,43 @@
+//! A key given twice: the one rule for finding it, wherever names are read (a schema's
+//! members, a tools file, a spec's declared fields, the envelope; the validator's reader is
+//! to use it too).
+//!
+//! RFC 8259 section 4 says the names in an object "SHOULD be unique" and leaves a repeat's
+//! meaning to each reader: some keep the first, most the last. Two readers of one text can
+//! then act on different values, so toolgate refuses a repeat wherever it reads names, and
+//! always reports the same one: the first name, in input order, that repeats an earlier
+//! one.
+
+/// Up to this many names, each is compared with those before it: no allocation, and for
+/// the few members real objects have, faster than sorting.
+const PAIRWISE_UP_TO: usize = 32;
+
+/// The index of the first item whose name repeats an earlier item's name, in input order;
+/// `None` if every name is distinct. `name` reads an item's name (`|(key, _)| key` for an
+/// object's members). Quadratic only up to [`PAIRWISE_UP_TO`] items; beyond, one sort.
+pub(crate) fn repeated_key<T>(items: &[T], name: impl Fn(&T) -> &str) -> Option<usize> {
+    if items.len() <= PAIRWISE_UP_TO {
+        return (1..items.len()).find(|&index| {
+            let Some((item, earlier)) = items.get(..=index).and_then(<[T]>::split_last) else {
+                return false;
+            };
+            earlier.iter().any(|other| name(other) == name(item))
+        });
+    }
+    // Sorted by (name, index), each run of equal names lists its items in input order, so
+    // the second of each equal pair of neighbours is a repeat, and the smallest such index
+    // is the first repeat in input order.
+    let mut order: Vec<(&str, usize)> = items
+        .iter()
+        .enumerate()
+        .map(|(index, item)| (name(item), index))
+        .collect();
+    order.sort_unstable();
+    order
+        .windows(2)
+        .filter_map(|pair| match pair {
+            [(first, _), (second, index)] if first == second => Some(*index),
+            _ => None,
+        })
+        .min()
+}

@@ -1,0 +1,151 @@
+//! Strict mode's `null`: a member of an optional field whose value is `null`, where the
+//! field's own schema refuses `null`, is read as absent. Accepted by validation, and removed
+//! from the value the tool receives ([`Schema::remove_absent_nulls`]).
+//!
+//! Why: OpenAI's strict mode (Structured Outputs) requires every property to be listed in
+//! `required`, so the strict export turns each optional field `T` into a required `T or null`
+//! (see [`strict`](super::export::strict)), and a model in strict mode sends `null` for
+//! every field it means to leave out. The gate checks the declaration as written, where the
+//! field is an optional `T`: without this rule it would refuse exactly what its own export
+//! told the model to send (`search_flights rejected: date must be a string; received
+//! null.`). The rule holds always, not under a setting: the gate cannot know how the tools
+//! were shown to the model (one registry may serve a strict and a plain request), the SDKs
+//! that dump optional fields (pydantic's `None`, the OpenAI SDK's `Optional`) write `null`
+//! for "not given" in every mode, and a `null` the field's schema refuses has no other
+//! reading that could be accepted, so no call that means something else is let through.
+//! What the rule never does: accept `null` for a required field, change a field whose
+//! schema accepts `null` (the tool then receives the `null`, as declared), or let `null`
+//! through where a field is declared `false` (declared only to be forbidden).
+//!
+//! The rule is decided per object, as every JSON Schema keyword is: under `anyOf` or
+//! `oneOf` the removal follows the alternative that accepts the value (the first one), and
+//! under `allOf` each branch's object rules remove what they read as absent (a branch that
+//! requires a field another branch declares optional is a contradiction strict mode cannot
+//! express anyway: the strict export refuses `allOf`).
+
+use super::validate::{accepts, STEP_BUDGET};
+use super::{Additional, Field, Kinds, Schema, Type};
+use crate::json::Value;
+
+/// True if `value`, the member holding the declared `field`, is read as absent: the field
+/// is optional, the value is `null`, the field is declared as something (not `false`), and
+/// `refuses_null` says its schema refuses `null` (asked last: it may validate). The one
+/// statement of the rule; the validator and [`Schema::remove_absent_nulls`] both ask it.
+pub(crate) fn reads_as_absent(
+    field: &Field,
+    value: &Value<'_>,
+    refuses_null: impl FnOnce() -> bool,
+) -> bool {
+    !field.required && value.is_null() && field.ty.kinds != Kinds::NONE && refuses_null()
+}
+
+impl Schema {
+    /// Removes from `value` every member that validation read as absent: the `null` of an
+    /// optional field whose schema refuses `null` (see [`absent`](super::absent)), at any
+    /// depth. The [`Gate`](crate::Gate) does this to every accepted call, so a tool never
+    /// receives a `null` its declaration does not allow; call it after
+    /// [`Schema::validate`] when checking values yourself.
+    ///
+    /// ```
+    /// use toolgate::{json, ToolSpec, Type};
+    /// let spec = ToolSpec::new("search_flights", "Find flights.")
+    ///     .required("from", Type::string())
+    ///     .optional("date", Type::string())
+    ///     .optional("note", Type::string().nullable())
+    ///     .build()?;
+    /// // What a model in strict mode sends for "no date, no note".
+    /// let mut args = json::parse(r#"{"from":"OSL","date":null,"note":null}"#)?;
+    /// assert!(spec.validate(&args).is_ok());
+    /// spec.params().remove_absent_nulls(&mut args);
+    /// // `note` accepts null, so its null is a value and stays.
+    /// assert_eq!(args.to_string(), r#"{"from":"OSL","note":null}"#);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn remove_absent_nulls(&self, value: &mut Value<'_>) {
+        let mut walk = Walk {
+            defs: &self.defs,
+            fuel: STEP_BUDGET,
+        };
+        walk.strip(&self.root, value, 0);
+    }
+}
+
+/// One removal: the definitions references point into, and the validation steps left for
+/// choosing alternatives and asking whether a field refuses `null` (shared by the whole
+/// walk, so that it costs at most one more validation's budget; a value that exhausts it
+/// keeps the rest of its nulls, which validation accepted anyway).
+struct Walk<'s> {
+    defs: &'s [(String, Type)],
+    fuel: u32,
+}
+
+impl Walk<'_> {
+    fn strip(&mut self, ty: &Type, value: &mut Value<'_>, depth: usize) {
+        // Types nest at least as deep as the values they describe; validation refused
+        // anything deeper than this, so the walk never needs to go further.
+        if depth >= super::validate::MAX_CHECK_DEPTH {
+            return;
+        }
+        // The alternatives are chosen on the value as validation saw it, before any of
+        // this type's own removals.
+        let any_of = self.first_accepting(&ty.any_of, value);
+        let one_of = self.first_accepting(&ty.one_of, value);
+        if let Some(target) = ty.reference.and_then(|index| self.defs.get(index)) {
+            self.strip(&target.1, value, depth + 1);
+        }
+        for branch in &ty.all_of {
+            self.strip(branch, value, depth + 1);
+        }
+        for branch in [any_of, one_of].into_iter().flatten() {
+            self.strip(branch, value, depth + 1);
+        }
+        match value {
+            Value::Object(members) => {
+                let Some(rules) = &ty.object else { return };
+                members.retain(|(key, item)| {
+                    let field = rules.fields.iter().find(|field| field.name == **key);
+                    // Out of budget, nothing more is removed (`Some(false)` only).
+                    !field.is_some_and(|field| {
+                        reads_as_absent(field, item, || {
+                            self.accepts(&field.ty, &Value::Null) == Some(false)
+                        })
+                    })
+                });
+                for (key, item) in members.iter_mut() {
+                    match rules.fields.iter().find(|field| field.name == **key) {
+                        Some(field) => self.strip(&field.ty, item, depth + 1),
+                        None => {
+                            if let Additional::Typed(values) = &rules.additional {
+                                self.strip(values, item, depth + 1);
+                            }
+                        }
+                    }
+                }
+            }
+            Value::Array(items) => {
+                if let Some(item_type) = &ty.array.items {
+                    for item in items {
+                        self.strip(item_type, item, depth + 1);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The first of `alternatives` that accepts `value`.
+    fn first_accepting<'t>(
+        &mut self,
+        alternatives: &'t [Type],
+        value: &Value<'_>,
+    ) -> Option<&'t Type> {
+        alternatives
+            .iter()
+            .find(|alternative| self.accepts(alternative, value) == Some(true))
+    }
+
+    /// Whether `ty` accepts `value`; `None` once the budget is spent.
+    fn accepts(&mut self, ty: &Type, value: &Value<'_>) -> Option<bool> {
+        accepts(self.defs, ty, value, &mut self.fuel)
+    }
+}

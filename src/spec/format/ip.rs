@@ -1,0 +1,128 @@
+//! IP addresses in text: the `ipv4` and `ipv6` formats, the IP literals inside a URI's
+//! brackets (RFC 3986), and the address literals of an email domain (RFC 5321), which
+//! differ in two details and so are spelled out here beside the others.
+//!
+//! One parser reads every IPv6 form ([`ipv6`]); a [`Dialect`] names the two places the
+//! RFCs disagree: how many groups `::` may stand for, and how the embedded IPv4 address is
+//! written.
+
+/// The longest IPv6 address in text: six groups of four hex digits, then the longest IPv4
+/// address (`ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255`).
+pub(super) const MAX_IPV6_LEN: usize = 45;
+
+/// `ipv4`: RFC 3986 section 3.2.2 `IPv4address` (the dotted-decimal form of RFC 2673
+/// section 3.2): four `dec-octet`s 0 to 255 with no leading zeros, so `010.0.0.1` (which
+/// `inet_aton` reads as octal 8) and shorthands like `127.1` are refused.
+pub(super) fn is_ipv4(text: &str) -> bool {
+    dotted_quad(text, is_dec_octet)
+}
+
+/// `ipv6`: RFC 4291 section 2.2's three text forms: eight groups of 1 to 4 hex digits
+/// (`2001:db8:0:0:0:0:0:1`), one `::` standing for one or more groups of zeros
+/// (`2001:db8::1`, `::`), and the last 32 bits as an IPv4 address (`::ffff:192.0.2.1`,
+/// written as [`is_ipv4`] requires). A zone id (`fe80::1%eth0`, RFC 4007) and a prefix
+/// length (`/64`) are not part of an address and are refused.
+pub(super) fn is_ipv6(text: &str) -> bool {
+    ipv6(text, Dialect::RFC_4291)
+}
+
+/// RFC 5321 section 4.1.3 `IPv4-address-literal`: four `Snum`s, `1*3DIGIT` from 0 to 255.
+/// Unlike [`is_ipv4`], a leading zero is allowed (`127.000.0.1`): the grammar says so.
+pub(super) fn is_smtp_ipv4(text: &str) -> bool {
+    dotted_quad(text, is_snum)
+}
+
+/// RFC 5321 section 4.1.3 `IPv6-addr` (after the `IPv6:` tag): RFC 4291's forms, except
+/// that `::` "represents at least 2 16-bit groups of zeros" and the IPv4 part is an
+/// [`is_smtp_ipv4`] literal.
+pub(super) fn is_smtp_ipv6(text: &str) -> bool {
+    ipv6(text, Dialect::RFC_5321)
+}
+
+/// Where the IPv6 grammars differ.
+#[derive(Clone, Copy)]
+struct Dialect {
+    /// The most groups that may be written beside a `::` (an IPv4 part counts as two).
+    max_groups_beside_gap: usize,
+    /// The grammar of an IPv4 address in the last 32 bits.
+    ipv4: fn(&str) -> bool,
+}
+
+impl Dialect {
+    /// `::` stands for one or more groups: up to 7 written beside it.
+    const RFC_4291: Dialect = Dialect {
+        max_groups_beside_gap: 7,
+        ipv4: is_ipv4,
+    };
+    /// `::` stands for two or more groups: up to 6 written beside it.
+    const RFC_5321: Dialect = Dialect {
+        max_groups_beside_gap: 6,
+        ipv4: is_smtp_ipv4,
+    };
+}
+
+/// An IPv6 address in `dialect`: split at the one `::`, if any, the groups on each side
+/// are counted; without `::` there must be eight.
+fn ipv6(text: &str, dialect: Dialect) -> bool {
+    match text.split_once("::") {
+        None => groups(text, true, dialect) == Some(8),
+        Some((head, tail)) => {
+            // A second `::` (or a `:::`) leaves an empty group in `tail`, which `groups`
+            // refuses.
+            let Some(n_head) = groups(head, false, dialect) else {
+                return false;
+            };
+            let Some(n_tail) = groups(tail, true, dialect) else {
+                return false;
+            };
+            n_head.saturating_add(n_tail) <= dialect.max_groups_beside_gap
+        }
+    }
+}
+
+/// The number of 16-bit groups in `text`, colon-separated groups of 1 to 4 hex digits
+/// (`""` is none); the last may be an IPv4 address, worth two, when `ipv4_last`. `None`
+/// if a group is empty or malformed, or if there are more than eight.
+fn groups(text: &str, ipv4_last: bool, dialect: Dialect) -> Option<usize> {
+    if text.is_empty() {
+        return Some(0);
+    }
+    let mut n_groups: usize = 0;
+    let mut pieces = text.split(':').peekable();
+    while let Some(piece) = pieces.next() {
+        let is_last = pieces.peek().is_none();
+        n_groups = n_groups.checked_add(if is_last && ipv4_last && piece.contains('.') {
+            if !(dialect.ipv4)(piece) {
+                return None;
+            }
+            2
+        } else {
+            if !((1..=4).contains(&piece.len()) && piece.bytes().all(|b| b.is_ascii_hexdigit())) {
+                return None;
+            }
+            1
+        })?;
+        if n_groups > 8 {
+            return None;
+        }
+    }
+    Some(n_groups)
+}
+
+/// Four dot-separated parts, each accepted by `octet`.
+fn dotted_quad(text: &str, octet: fn(&str) -> bool) -> bool {
+    let mut parts = text.split('.');
+    (0..4).all(|_| parts.next().is_some_and(octet)) && parts.next().is_none()
+}
+
+/// RFC 3986 `dec-octet`: `0` to `255` in decimal, with no leading zero.
+fn is_dec_octet(text: &str) -> bool {
+    !(text.len() > 1 && text.starts_with('0')) && is_snum(text)
+}
+
+/// RFC 5321 `Snum`: 1 to 3 decimal digits with a value of at most 255.
+fn is_snum(text: &str) -> bool {
+    (1..=3).contains(&text.len())
+        && text.bytes().all(|b| b.is_ascii_digit())
+        && text.parse::<u16>().is_ok_and(|value| value <= 255)
+}

@@ -1,0 +1,78 @@
+//! [`Scan`]: the cursor every format grammar reads its text with, one byte at a time.
+//!
+//! Every format is ASCII (a byte outside ASCII is simply one no rule accepts), so reading
+//! bytes is exact, and each method looks only at the bytes it consumes: a grammar written
+//! with it reads each byte once and cannot index past the end.
+
+/// A position in a text, moving forward only.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Scan<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Scan<'a> {
+    pub(super) fn new(text: &'a str) -> Scan<'a> {
+        Scan {
+            rest: text.as_bytes(),
+        }
+    }
+
+    /// True once every byte has been read.
+    pub(super) fn is_done(&self) -> bool {
+        self.rest.is_empty()
+    }
+
+    /// The next byte, not consumed.
+    pub(super) fn peek(&self) -> Option<u8> {
+        self.rest.first().copied()
+    }
+
+    /// The next byte, consumed.
+    pub(super) fn bump(&mut self) -> Option<u8> {
+        let (&first, rest) = self.rest.split_first()?;
+        self.rest = rest;
+        Some(first)
+    }
+
+    /// Consumes `byte` if it is next.
+    pub(super) fn eat(&mut self, byte: u8) -> bool {
+        self.eat_if(|next| next == byte)
+    }
+
+    /// Consumes the letter `letter` in either case if it is next (an ABNF quoted string
+    /// is case-insensitive, RFC 5234 section 2.3).
+    pub(super) fn eat_ignore_case(&mut self, letter: u8) -> bool {
+        self.eat_if(|next| next.eq_ignore_ascii_case(&letter))
+    }
+
+    /// Consumes the next byte if `accept` holds for it.
+    pub(super) fn eat_if(&mut self, accept: impl Fn(u8) -> bool) -> bool {
+        match self.peek() {
+            Some(next) if accept(next) => {
+                self.bump();
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Consumes the longest run of bytes for which `accept` holds; returns its length.
+    pub(super) fn eat_while(&mut self, accept: impl Fn(u8) -> bool) -> usize {
+        let len = self.rest.iter().take_while(|&&b| accept(b)).count();
+        self.rest = self.rest.get(len..).unwrap_or_default();
+        len
+    }
+
+    /// Consumes exactly `n` ASCII digits and returns their value (saturating; the grammars
+    /// read at most 4), or `None` (consuming what it read) if fewer than `n` digits come next.
+    pub(super) fn digits(&mut self, n: usize) -> Option<u32> {
+        let mut value: u32 = 0;
+        for _ in 0..n {
+            let digit = self.bump().filter(u8::is_ascii_digit)?;
+            value = value
+                .saturating_mul(10)
+                .saturating_add(u32::from(digit - b'0'));
+        }
+        Some(value)
+    }
+}

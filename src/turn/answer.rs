@@ -1,0 +1,302 @@
+//! [`Answers`]: the outputs of a turn's accepted calls, handed back by whoever ran them.
+//!
+//! Nothing in the turn API calls the caller back: a caller with async handlers (or a queue,
+//! or another process) checks the turn, runs the accepted calls however it likes, and hands
+//! each output back here, by the call's position or by its id, in any order. The refused
+//! calls are answered already (their answer is the rejection). When every call has its
+//! answer, [`Answers::into_outcomes`] gives one [`Outcome`] per call in call order, and
+//! [`Answers::result_message`] the provider's message for the next request, so the pairing
+//! rule holds whatever order the outputs arrived in.
+
+use super::{result_message, Turn};
+use crate::json::Value;
+use crate::registry::Outcome;
+use crate::spec::Provider;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// One answer per call of a turn, filled in as the accepted calls finish.
+///
+/// ```
+/// use toolgate::{Answers, Gate, ToolSpec, Type};
+/// use toolgate::spec::Provider;
+///
+/// let gate = Gate::new(vec![ToolSpec::new("get_weather", "Current weather.")
+///     .required("city", Type::string())
+///     .build()?])?;
+/// let turn = gate.check_turn(r#"[
+///     {"type":"tool_use","id":"toolu_1","name":"get_weather","input":{"city":"Oslo"}},
+///     {"type":"tool_use","id":"toolu_2","name":"get_weather","input":{"city":7}}]"#)?;
+/// let mut answers = Answers::new(&turn);
+/// // Run the accepted calls anywhere (an async runtime, a worker pool), then hand back.
+/// for (index, call) in turn.accepted() {
+///     assert_eq!(call.id.as_deref(), Some("toolu_1"));
+///     answers.answer(index, Ok("Oslo: sunny".into()))?;
+/// }
+/// assert_eq!(
+///     answers.result_message(Provider::Anthropic)?.to_string(),
+///     r#"{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"Oslo: sunny"},{"type":"tool_result","tool_use_id":"toolu_2","content":"get_weather rejected: city must be a string; received 7.","is_error":true}]}"#
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answers {
+    /// One per call, in call order.
+    slots: Vec<Slot>,
+    /// Positions of the accepted calls by id, built at the first [`Answers::answer_id`].
+    by_id: Option<BTreeMap<String, Vec<usize>>>,
+}
+
+/// A call's answer, or what is needed to make one.
+#[derive(Clone, Debug, PartialEq)]
+enum Slot {
+    /// Refused, or accepted and answered.
+    Done(Outcome),
+    /// Accepted, waiting for its output.
+    Waiting {
+        id: Option<String>,
+        tool: String,
+        first_rejection: Option<Box<crate::Rejection>>,
+    },
+}
+
+/// An answer that cannot be taken, or a result message that cannot be built yet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AnswerError {
+    /// There is no call at this position.
+    NoSuchCall {
+        /// The position given.
+        index: usize,
+        /// How many calls the turn has.
+        calls: usize,
+    },
+    /// No accepted call has this id.
+    UnknownId {
+        /// The id given.
+        id: String,
+    },
+    /// The call was refused: its answer is its rejection, given already, and nothing may
+    /// run for it.
+    Refused {
+        /// Its position.
+        index: usize,
+    },
+    /// The call has its answer already; each is answered exactly once.
+    AlreadyAnswered {
+        /// Its position.
+        index: usize,
+    },
+    /// An accepted call has no answer yet: the result message must answer every call.
+    Unanswered {
+        /// Its position.
+        index: usize,
+        /// Its id, when it has one.
+        id: Option<String>,
+        /// Its tool.
+        tool: String,
+    },
+}
+
+impl Answers {
+    /// The answers of `turn`: its refused calls answered with their rejections (and, when a
+    /// [`Session`](super::Session) linked them, the rejection they correct), its accepted
+    /// calls waiting.
+    pub fn new(turn: &Turn<'_>) -> Answers {
+        let slots = turn
+            .calls
+            .iter()
+            .map(|call| match &call.verdict {
+                Ok(checked) => Slot::Waiting {
+                    id: checked.id.as_deref().map(String::from),
+                    tool: checked.name.clone().into_owned(),
+                    first_rejection: call.corrects.clone(),
+                },
+                Err(rejection) => Slot::Done(Outcome::Rejected {
+                    id: rejection.id().map(String::from),
+                    error: rejection.clone(),
+                    first_rejection: call.corrects.clone(),
+                }),
+            })
+            .collect();
+        Answers { slots, by_id: None }
+    }
+
+    /// Hands back the output of the accepted call at `index` (its position in
+    /// [`Turn::calls`]): `Ok` is the tool's output, `Err` its failure, which the model reads
+    /// as a tool failure, never as a rejection.
+    ///
+    /// # Errors
+    /// [`AnswerError::NoSuchCall`] past the last call, [`AnswerError::Refused`] for a refused
+    /// call, [`AnswerError::AlreadyAnswered`] for one answered before. The answers are
+    /// unchanged.
+    pub fn answer(
+        &mut self,
+        index: usize,
+        result: Result<String, String>,
+    ) -> Result<(), AnswerError> {
+        let calls = self.slots.len();
+        let slot = self
+            .slots
+            .get_mut(index)
+            .ok_or(AnswerError::NoSuchCall { index, calls })?;
+        let Slot::Waiting {
+            id,
+            tool,
+            first_rejection,
+        } = slot
+        else {
+            return Err(match slot {
+                Slot::Done(Outcome::Rejected { .. }) => AnswerError::Refused { index },
+                _ => AnswerError::AlreadyAnswered { index },
+            });
+        };
+        let (id, tool, first_rejection) = (id.take(), std::mem::take(tool), first_rejection.take());
+        *slot = Slot::Done(match result {
+            Ok(output) => Outcome::Dispatched {
+                id,
+                tool,
+                output,
+                first_rejection,
+            },
+            Err(error) => Outcome::ToolFailed {
+                id,
+                tool,
+                error,
+                panicked: false,
+                first_rejection,
+            },
+        });
+        Ok(())
+    }
+
+    /// Hands back the output of the accepted call with this id: the first one not yet
+    /// answered, when a turn (wrongly) gives one id to several calls.
+    ///
+    /// # Errors
+    /// [`AnswerError::UnknownId`] when no accepted call has this id, and
+    /// [`AnswerError::AlreadyAnswered`] when every one that has it is answered.
+    pub fn answer_id(
+        &mut self,
+        id: &str,
+        result: Result<String, String>,
+    ) -> Result<(), AnswerError> {
+        let slots = &self.slots;
+        let by_id = self.by_id.get_or_insert_with(|| {
+            let mut by_id: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+            for (index, slot) in slots.iter().enumerate() {
+                if let Slot::Waiting { id: Some(id), .. } = slot {
+                    by_id.entry(id.clone()).or_default().push(index);
+                }
+            }
+            by_id
+        });
+        let positions = by_id
+            .get(id)
+            .ok_or_else(|| AnswerError::UnknownId { id: id.to_owned() })?;
+        let waiting = positions
+            .iter()
+            .copied()
+            .find(|index| matches!(self.slots.get(*index), Some(Slot::Waiting { .. })));
+        let last = positions.last().copied();
+        match (waiting, last) {
+            (Some(index), _) => self.answer(index, result),
+            (None, Some(index)) => Err(AnswerError::AlreadyAnswered { index }),
+            (None, None) => Err(AnswerError::UnknownId { id: id.to_owned() }),
+        }
+    }
+
+    /// The positions of the accepted calls still waiting for their output, in order.
+    pub fn unanswered(&self) -> impl Iterator<Item = usize> + '_ {
+        self.slots
+            .iter()
+            .enumerate()
+            .filter(|(_, slot)| matches!(slot, Slot::Waiting { .. }))
+            .map(|(index, _)| index)
+    }
+
+    /// One outcome per call, in call order.
+    ///
+    /// # Errors
+    /// [`AnswerError::Unanswered`] for the first accepted call without its output.
+    pub fn into_outcomes(self) -> Result<Vec<Outcome>, AnswerError> {
+        self.slots
+            .into_iter()
+            .enumerate()
+            .map(|(index, slot)| match slot {
+                Slot::Done(outcome) => Ok(outcome),
+                Slot::Waiting { id, tool, .. } => Err(AnswerError::Unanswered { index, id, tool }),
+            })
+            .collect()
+    }
+
+    /// The provider's result message answering every call of the turn, in order (see
+    /// [`result_message`]).
+    ///
+    /// # Errors
+    /// [`AnswerError::Unanswered`] for the first accepted call without its output: a
+    /// message missing an answer would break the pairing rule, and the provider would refuse
+    /// the request.
+    pub fn result_message(&self, provider: Provider) -> Result<Value<'static>, AnswerError> {
+        let mut outcomes = Vec::with_capacity(self.slots.len());
+        for (index, slot) in self.slots.iter().enumerate() {
+            match slot {
+                Slot::Done(outcome) => outcomes.push(outcome),
+                Slot::Waiting { id, tool, .. } => {
+                    return Err(AnswerError::Unanswered {
+                        index,
+                        id: id.clone(),
+                        tool: tool.clone(),
+                    })
+                }
+            }
+        }
+        Ok(result_message(outcomes, provider))
+    }
+
+    /// Sets the outcome of the call at `index` (the registry's dispatch, which knows a
+    /// caught panic from an error).
+    pub(crate) fn set(&mut self, index: usize, outcome: Outcome) {
+        if let Some(slot) = self.slots.get_mut(index) {
+            *slot = Slot::Done(outcome);
+        }
+    }
+}
+
+impl fmt::Display for AnswerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnswerError::NoSuchCall { index, calls } => write!(
+                f,
+                "there is no call {index}: the turn has {calls} (counted from 0)"
+            ),
+            AnswerError::UnknownId { id } => {
+                write!(
+                    f,
+                    "no accepted call of the turn has the id '{}'",
+                    id.escape_debug()
+                )
+            }
+            AnswerError::Refused { index } => write!(
+                f,
+                "call {index} was refused: its answer is its rejection, and nothing may run for it"
+            ),
+            AnswerError::AlreadyAnswered { index } => write!(
+                f,
+                "call {index} is answered already; each call is answered exactly once"
+            ),
+            AnswerError::Unanswered { index, id, tool } => {
+                write!(f, "call {index} ({tool}")?;
+                if let Some(id) = id {
+                    write!(f, ", id '{}'", id.escape_debug())?;
+                }
+                write!(
+                    f,
+                    ") has no answer yet; the result message must answer every call of the turn"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for AnswerError {}

@@ -1,0 +1,285 @@
+//! Turns: a whole assistant message, every call in it checked, and the one message that
+//! answers them all.
+//!
+//! A model does not send one call at a time. Its *turn* (an OpenAI chat message with a
+//! `tool_calls` list, an Anthropic message whose `content` mixes `text` and `tool_use`
+//! blocks, a Responses `output` list, a Gemini `Content` with `functionCall` parts) may hold
+//! several calls made in parallel, some right and some wrong. [`Gate::check_turn`] reads the
+//! turn in the form its SDK dumps it (the table below), checks every call with the same
+//! three gates as [`Gate::check_call`], and returns one [`TurnCall`] per call, in
+//! call order: the checked [`Call`], or its [`Rejection`].
+//!
+//! # Forms read
+//!
+//! | Form | Calls | Text |
+//! |---|---|---|
+//! | OpenAI chat message `{"role":"assistant","content","tool_calls"}`; a chat completion `{"choices":[…]}` (its first choice's `message`) or one choice | each `tool_calls` element, then a legacy `function_call` | `content`: a string, or the `text` of its parts |
+//! | Anthropic message `{"role":"assistant","content":[…]}`, or its bare `content` list | `tool_use` blocks | `text` blocks |
+//! | Responses `output` list, or a whole response `{"output":[…]}` | `function_call` items | the `output_text` parts of `message` items |
+//! | Gemini `Content` `{"role":"model","parts":[…]}`, a candidate `{"content":{…}}`, a `GenerateContentResponse` `{"candidates":[…]}` (its first candidate) | parts with `functionCall` (`function_call` in google-genai dumps) | `text` parts that are not thoughts |
+//! | a list of calls, each in any single-call shape | every element | — |
+//!
+//! Everything else (Anthropic `thinking` blocks, Responses `reasoning` items and hosted tool
+//! calls, Gemini thoughts) passes by untouched; `null` members are absent ones and members
+//! toolgate does not read are ignored, as SDK dumps need.
+//!
+//! # The pairing rule
+//!
+//! Every provider refuses the next request unless **every call id of the turn is answered
+//! exactly once, in order, in the message that follows** (OpenAI: `400 ... did not have
+//! response messages: call_C`; Anthropic: `tool_use ids were found without tool_result
+//! blocks`). So the answers to one turn are built together, never one by one:
+//!
+//! - every call gets one answer, whatever became of it: the tool's output, the tool's
+//!   failure, or the rejection's sentence. A call refused for any reason is still answered,
+//!   so the turn keeps every id it can read, even from a call whose arguments are cut off;
+//! - the answers come in the turn's call order, each exactly once;
+//! - they travel in one message, the provider's *result message* ([`result_message`]):
+//!   OpenAI, one `{"role":"tool","tool_call_id"}` message per call; Anthropic, one
+//!   `{"role":"user","content":[tool_result…]}`; Responses, a list of `function_call_output`
+//!   items; Gemini, one `{"role":"user","parts":[{"functionResponse"}…]}`.
+//!
+//! That is also why the retry is not asked from inside a call's check, as
+//! [`handle_tool_call`](crate::handle_tool_call) does for a single call: the model cannot
+//! be asked for a correction while other calls of its turn are unanswered. The rejection
+//! goes back in the result message, and the correction comes in the model's next turn. A
+//! [`Session`] links the two, counts the retry and keeps the guard, per turn.
+//!
+//! # Three ways to use it
+//!
+//! - [`Registry::handle_turn`](crate::Registry::handle_turn): check, run the accepted calls
+//!   through their handlers (catching panics), return one [`Outcome`](crate::Outcome) per
+//!   call; [`result_message`] turns them into the next request's message.
+//! - [`Session::handle_turn`]: the same, for a whole conversation: it links each refused call
+//!   to its correction in the next turn, counts, and stops the run when one tool is refused
+//!   turn after turn ([`Guard::record_turn`](crate::Guard::record_turn)).
+//! - Async, or any dispatch of your own: [`Gate::check_turn`] (or [`Session::check_turn`]),
+//!   run the accepted calls however you like, hand each output back to [`Answers`] by index
+//!   or by id, and build the result message from it. Nothing here calls you back.
+//!
+//! ```
+//! use toolgate::{Registry, ToolSpec, Type};
+//! use toolgate::spec::Provider;
+//!
+//! let mut registry = Registry::new();
+//! let weather = ToolSpec::new("get_weather", "Current weather.").required("city", Type::string());
+//! registry.register(weather.build()?, |args| {
+//!     Ok(format!("{}: sunny", args.get("city").and_then(|c| c.as_str()).unwrap_or("?")))
+//! })?;
+//!
+//! // Two parallel calls, as OpenAI's SDK dumps the message; the second forgot its city.
+//! let message = r#"{"role":"assistant","content":null,"refusal":null,"tool_calls":[
+//!   {"id":"call_A","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Oslo\"}"}},
+//!   {"id":"call_B","type":"function","function":{"name":"get_weather","arguments":"{}"}}]}"#;
+//! let outcomes = registry.handle_turn(message)?;
+//! assert_eq!(
+//!     toolgate::result_message(&outcomes, Provider::OpenAi).to_string(),
+//!     r#"[{"role":"tool","tool_call_id":"call_A","content":"Oslo: sunny"},{"role":"tool","tool_call_id":"call_B","content":"Error: get_weather rejected: missing required field 'city'."}]"#
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod answer;
+mod dispatch;
+mod error;
+mod read;
+mod reply;
+mod session;
+
+pub use answer::{AnswerError, Answers};
+pub use error::TurnError;
+pub use reply::result_message;
+pub use session::{Session, SessionError};
+
+use crate::envelope::Call;
+use crate::gate::Gate;
+use crate::json::{self, Limits, Value};
+use crate::rejection::Rejection;
+use crate::spec::Provider;
+use std::borrow::Cow;
+
+/// One assistant turn, read and checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Turn<'a> {
+    /// The form the turn came in.
+    pub form: TurnForm,
+    /// One entry per call, in call order: the order the result message answers them in.
+    pub calls: Vec<TurnCall<'a>>,
+    /// The turn's text parts, in order, untouched (the model's words around its calls).
+    pub text: Vec<Cow<'a, str>>,
+}
+
+/// One call of a turn: what the gate said of it, and, in a [`Session`], the refused call of
+/// the previous turn it corrects.
+///
+/// `verdict` is exactly what [`Gate::check_call`] returns for the call alone, so a call
+/// checked any other way (streamed, say) gives the same entry.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnCall<'a> {
+    /// The checked call, ready to run, or why it was refused (nothing may run).
+    pub verdict: Result<Call<'a>, Rejection>,
+    /// The refused call of the previous turn that this call corrects, when a [`Session`]
+    /// linked them (see [`Session`] for the rule); `None` otherwise.
+    pub corrects: Option<Box<Rejection>>,
+}
+
+/// The form a turn came in (see the table in the [module docs](self)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum TurnForm {
+    /// An OpenAI chat message, one choice, or a whole chat completion.
+    OpenAiChat,
+    /// An Anthropic message or its `content` list.
+    Anthropic,
+    /// A Responses `output` list or a whole response.
+    Responses,
+    /// A Gemini `Content`, a candidate, or a whole `GenerateContentResponse`.
+    Gemini,
+    /// A list of calls in single-call shapes, none of which says its provider.
+    Calls,
+}
+
+impl TurnForm {
+    /// The provider whose result message answers a turn of this form; `None` for a plain
+    /// list of calls, whose provider the caller knows and the text does not say.
+    pub fn provider(self) -> Option<Provider> {
+        match self {
+            TurnForm::OpenAiChat => Some(Provider::OpenAi),
+            TurnForm::Anthropic => Some(Provider::Anthropic),
+            TurnForm::Responses => Some(Provider::Responses),
+            TurnForm::Gemini => Some(Provider::Gemini),
+            TurnForm::Calls => None,
+        }
+    }
+}
+
+impl<'a> Turn<'a> {
+    /// The calls that passed every gate, with their positions in [`Turn::calls`]: what may
+    /// run.
+    pub fn accepted(&self) -> impl Iterator<Item = (usize, &Call<'a>)> {
+        self.calls
+            .iter()
+            .enumerate()
+            .filter_map(|(index, call)| call.verdict.as_ref().ok().map(|call| (index, call)))
+    }
+
+    /// The refused calls, with their positions in [`Turn::calls`].
+    pub fn rejected(&self) -> impl Iterator<Item = (usize, &Rejection)> {
+        self.calls
+            .iter()
+            .enumerate()
+            .filter_map(|(index, call)| call.verdict.as_ref().err().map(|error| (index, error)))
+    }
+}
+
+impl TurnCall<'_> {
+    /// The call id, when it could be read (refused calls keep it too).
+    pub fn id(&self) -> Option<&str> {
+        match &self.verdict {
+            Ok(call) => call.id.as_deref(),
+            Err(rejection) => rejection.id(),
+        }
+    }
+
+    /// The tool name the call used, when it could be read.
+    pub fn tool(&self) -> Option<&str> {
+        match &self.verdict {
+            Ok(call) => Some(&call.name),
+            Err(rejection) => rejection.tool(),
+        }
+    }
+}
+
+/// Nesting a turn's form adds above its deepest call: a `GenerateContentResponse`'s
+/// `candidates[0].content.parts[i]` and a chat completion's
+/// `choices[0].message.tool_calls[i]` put a call five levels down.
+const TURN_NESTING: usize = 5;
+
+impl Gate {
+    /// Reads an assistant turn in any provider's form and checks each of its calls.
+    ///
+    /// The turn is parsed under the gate's [`Limits`], with its own nesting (five levels, a
+    /// response's `candidates[0].content.parts[i]`) added to the depth, so that a call may
+    /// be as deep inside a turn as alone; each call is then held to the limits as if alone.
+    /// The size limit holds for the turn as a whole.
+    ///
+    /// ```
+    /// use toolgate::{Gate, ToolSpec, Type};
+    ///
+    /// let gate = Gate::new(vec![ToolSpec::new("get_weather", "Current weather.")
+    ///     .required("city", Type::string())
+    ///     .build()?])?;
+    /// // An Anthropic message as the SDK dumps it: text, then two calls; the second misspells.
+    /// let message = r#"{"id":"msg_01","type":"message","role":"assistant","content":[
+    ///     {"type":"text","text":"Checking both.","citations":null},
+    ///     {"type":"tool_use","id":"toolu_1","name":"get_weather","input":{"city":"Oslo"}},
+    ///     {"type":"tool_use","id":"toolu_2","name":"get_wether","input":{"city":"Rome"}}],
+    ///   "stop_reason":"tool_use","stop_sequence":null}"#;
+    /// let turn = gate.check_turn(message)?;
+    /// assert_eq!(turn.text, ["Checking both."]);
+    /// assert_eq!(turn.calls.len(), 2);
+    /// assert_eq!(turn.calls[0].verdict.as_ref().map(|call| &*call.name), Ok("get_weather"));
+    /// let refused = turn.calls[1].verdict.as_ref().unwrap_err();
+    /// assert_eq!((refused.kind().label(), refused.id()), ("unknown_tool", Some("toolu_2")));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// A [`TurnError`] when the text cannot be read as a turn at all (then there are no
+    /// calls to answer): [`TurnError::NotJson`] (not JSON, or cut off), or JSON in no turn
+    /// form ([`TurnError::NotATurn`]) or with a member the form reads that is of the wrong
+    /// kind, empty, missing or given twice. A call that cannot be read is not an error of
+    /// the turn: it is a [`TurnCall`] whose verdict is its [`Rejection`].
+    pub fn check_turn<'a>(&self, raw: &'a str) -> Result<Turn<'a>, TurnError> {
+        let limits = self.limits();
+        let turn_limits = Limits {
+            max_depth: limits
+                .max_depth
+                .saturating_add(TURN_NESTING)
+                .min(Limits::DEPTH_CEILING),
+            ..limits
+        };
+        let value = json::parse_with(raw, turn_limits).map_err(Box::new)?;
+        let parts = read::read(&value)?;
+        let calls = parts
+            .calls
+            .iter()
+            .map(|element| TurnCall {
+                verdict: check_element(self, element),
+                corrects: None,
+            })
+            .collect();
+        Ok(Turn {
+            form: parts.form,
+            calls,
+            text: parts.text,
+        })
+    }
+}
+
+impl From<Box<json::ParseError>> for TurnError {
+    fn from(error: Box<json::ParseError>) -> Self {
+        TurnError::NotJson(error)
+    }
+}
+
+/// Checks one call element of a turn: the one place where a turn meets the envelope.
+///
+/// For now the element is written back as compact JSON (`Value`'s `Display`) and that text
+/// goes through [`Gate::check_call`], exactly as if the call had come alone. (The parser
+/// does not report where a value stands in its text, so the element's own bytes cannot be
+/// sliced out.) The rewritten text is the same call: members keep their order and
+/// duplicates, numbers their text, and a string is unescaped and escaped again, so an
+/// OpenAI arguments text is the model's, byte for byte, and a position in it (`cut off after
+/// 46 bytes`) is the model's too. Only positions in the element's own text would differ, and
+/// an element of a turn that parsed has no JSON error there.
+///
+/// When the envelope reads events (the one resumable reader of issue #9), this becomes
+/// `json::replay(element, &mut envelope_sink)`, or better the turn reader hands each
+/// element's events to the envelope sink as it reads them, with no tree and no second
+/// text; a streamed call's verdict then fills a [`TurnCall`] the same way. Nothing else in
+/// this module changes.
+fn check_element(gate: &Gate, element: &Value<'_>) -> Result<Call<'static>, Rejection> {
+    let text = element.to_string();
+    gate.check_call(&text).map(Call::into_owned)
+}

@@ -1,0 +1,425 @@
+//! Reading a turn: every provider's form of an assistant message, as its official SDK dumps
+//! it, down to the call elements and the text it holds, in order.
+//!
+//! The forms and what is read from each are in the table of the [module docs](super).
+//!
+//! Everything else passes by untouched: Anthropic `thinking` blocks and server tool blocks,
+//! Responses `reasoning` items and hosted tool calls (`web_search_call`, …), Gemini thoughts,
+//! inline data and code parts. Those are not calls toolgate checks: the provider runs its
+//! hosted tools itself, and a client tool of another kind (a `computer_call`) has no
+//! [`ToolSpec`](crate::ToolSpec) to check it against, so it is the caller's to answer.
+//!
+//! SDK dumps (`model_dump()`, `to_dict()`, `toJSON()`) write every field, `null` when unset,
+//! and fields of their own (`refusal`, `annotations`, `index`, `parsed_arguments`,
+//! `thoughtSignature`, `finish_reason`, `usage`). So, as in the envelope, a `null` member is
+//! an absent one and members toolgate does not read are ignored; a member it does read,
+//! given twice, is refused, since which one holds the calls would be a guess.
+//!
+//! The form is told by the members present, in this order: `choices`, `candidates`,
+//! `output`, `parts`, a `message` object (one choice), a `content` object (a candidate),
+//! `tool_calls` or `function_call` (an OpenAI chat message, even when they are `null`), a
+//! `content` list (Anthropic), then `role`: `"assistant"` is an OpenAI message without calls,
+//! `"model"` a Gemini content without parts. A bare list takes its form from its first
+//! element whose `type` one provider alone uses, which only matters for
+//! [`TurnForm::provider`].
+//!
+//! In a list (of content blocks, output items or calls), an element is a call when its `type`
+//! is `tool_use`, `function_call` or `function`, or is not a string; when it has no `type` and
+//! holds a `name`, `function`, `functionCall` or `function_call`; and when it holds nothing
+//! else toolgate knows (no text): so every element of a list of broken calls is answered, with
+//! the gate's reason. In Gemini's `parts`, only a part holding a `functionCall` is a call.
+
+use super::error::{cut, TurnError};
+use super::TurnForm;
+use crate::json::{self, Value};
+use crate::rejection::PREVIEW_CHARS;
+use crate::spec::names::with_article;
+use std::borrow::Cow;
+
+/// What a turn holds, in order.
+pub(crate) struct Parts<'v, 'a> {
+    /// The form the turn came in.
+    pub(crate) form: TurnForm,
+    /// The call elements, still to be checked. Borrowed from the turn, except OpenAI's
+    /// legacy `function_call`, whose call is the member itself: it is wrapped as
+    /// `{"function_call": …}`, the shape the envelope reads.
+    pub(crate) calls: Vec<Cow<'v, Value<'a>>>,
+    /// The text parts, untouched.
+    pub(crate) text: Vec<Cow<'a, str>>,
+}
+
+/// Reads a parsed turn into its call elements and text.
+///
+/// # Errors
+/// [`TurnError::NotATurn`] when the value is in no form above; [`TurnError::WrongType`],
+/// [`TurnError::Empty`], [`TurnError::Missing`] and [`TurnError::DuplicateKey`] when a
+/// member the form reads is not what the form needs.
+pub(crate) fn read<'v, 'a>(turn: &'v Value<'a>) -> Result<Parts<'v, 'a>, TurnError> {
+    let mut parts = Parts {
+        form: TurnForm::Calls,
+        calls: Vec::new(),
+        text: Vec::new(),
+    };
+    match turn {
+        Value::Array(items) => {
+            parts.form = list_form(items);
+            read_items(items, Fallback::Call, &mut parts);
+        }
+        Value::Object(_) => read_object(turn, &mut parts)?,
+        other => {
+            return Err(TurnError::NotATurn {
+                found: describe(other),
+            })
+        }
+    }
+    Ok(parts)
+}
+
+/// What an element of a list is when nothing in it says: a call (in a list of calls,
+/// content blocks or output items, so that a broken call is answered) or nothing to
+/// answer (in Gemini's parts, where inline data and code parts are not calls).
+#[derive(Clone, Copy)]
+enum Fallback {
+    Call,
+    Other,
+}
+
+/// What one element of a list is.
+enum Class<'v, 'a> {
+    Call,
+    Text(Cow<'a, str>),
+    /// A Responses `message` item, whose text is in its `content`.
+    Message(&'v Value<'a>),
+    Other,
+}
+
+/// Reads a top-level object in whichever form its members tell (see the module docs).
+fn read_object<'v, 'a>(turn: &'v Value<'a>, parts: &mut Parts<'v, 'a>) -> Result<(), TurnError> {
+    if let Some(choices) = member(turn, "", "choices")? {
+        parts.form = TurnForm::OpenAiChat;
+        let choice = first(choices, "choices", "a list of choices", "a choice")?;
+        let choice = object(choice, "choices.0", "a choice object")?;
+        let message = member(choice, "choices.0", "message")?.ok_or(TurnError::Missing {
+            path: "choices.0.message".into(),
+            expected: "the choice's assistant message",
+        })?;
+        return read_chat_message(message, "choices.0.message", parts);
+    }
+    if let Some(candidates) = member(turn, "", "candidates")? {
+        parts.form = TurnForm::Gemini;
+        let candidate = first(
+            candidates,
+            "candidates",
+            "a list of candidates",
+            "a candidate",
+        )?;
+        return read_candidate(candidate, "candidates.0", parts);
+    }
+    if let Some(output) = member(turn, "", "output")? {
+        parts.form = TurnForm::Responses;
+        let Value::Array(items) = output else {
+            return Err(wrong_type("output", "a list of output items", output));
+        };
+        read_items(items, Fallback::Call, parts);
+        return Ok(());
+    }
+    if member(turn, "", "parts")?.is_some() {
+        parts.form = TurnForm::Gemini;
+        return read_content(turn, "", parts);
+    }
+    if let Some(message @ Value::Object(_)) = member(turn, "", "message")? {
+        parts.form = TurnForm::OpenAiChat;
+        return read_chat_message(message, "message", parts);
+    }
+    let content = member(turn, "", "content")?;
+    if let Some(Value::Object(_)) = content {
+        parts.form = TurnForm::Gemini;
+        return read_candidate(turn, "", parts);
+    }
+    if has_key(turn, "tool_calls") || has_key(turn, "function_call") {
+        parts.form = TurnForm::OpenAiChat;
+        return read_chat_message(turn, "", parts);
+    }
+    if let Some(Value::Array(blocks)) = content {
+        parts.form = TurnForm::Anthropic;
+        read_items(blocks, Fallback::Call, parts);
+        return Ok(());
+    }
+    match member(turn, "", "role")?.and_then(Value::as_str) {
+        Some("assistant") => {
+            parts.form = TurnForm::OpenAiChat;
+            read_chat_message(turn, "", parts)
+        }
+        Some("model") => {
+            parts.form = TurnForm::Gemini;
+            read_content(turn, "", parts)
+        }
+        _ => Err(TurnError::NotATurn {
+            found: describe(turn),
+        }),
+    }
+}
+
+/// An OpenAI chat message: its `content` is text; its `tool_calls` elements are calls, and
+/// so is a legacy `function_call`.
+fn read_chat_message<'v, 'a>(
+    message: &'v Value<'a>,
+    path: &str,
+    parts: &mut Parts<'v, 'a>,
+) -> Result<(), TurnError> {
+    let message = object(message, path, "an assistant message object")?;
+    match member(message, path, "content")? {
+        None => {}
+        Some(Value::String(text)) => parts.text.push(text.clone()),
+        Some(Value::Array(content_parts)) => {
+            for part in content_parts {
+                if part.get("type").and_then(Value::as_str) == Some("text") {
+                    parts.text.extend(text_of(part));
+                }
+            }
+        }
+        Some(other) => {
+            return Err(wrong_type(
+                &join(path, "content"),
+                "a string, null or a list of content parts",
+                other,
+            ))
+        }
+    }
+    match member(message, path, "tool_calls")? {
+        None => {}
+        Some(Value::Array(calls)) => parts.calls.extend(calls.iter().map(Cow::Borrowed)),
+        Some(other) => {
+            return Err(wrong_type(
+                &join(path, "tool_calls"),
+                "a list of tool calls",
+                other,
+            ))
+        }
+    }
+    if let Some(legacy) = member(message, path, "function_call")? {
+        let wrapped = vec![(Cow::Borrowed("function_call"), legacy.clone())];
+        parts.calls.push(Cow::Owned(Value::Object(wrapped)));
+    }
+    Ok(())
+}
+
+/// A Gemini candidate: its `content`, when it has one (a candidate stopped for safety may
+/// have none, and then holds no calls).
+fn read_candidate<'v, 'a>(
+    candidate: &'v Value<'a>,
+    path: &str,
+    parts: &mut Parts<'v, 'a>,
+) -> Result<(), TurnError> {
+    let candidate = object(candidate, path, "a candidate object")?;
+    match member(candidate, path, "content")? {
+        None => Ok(()),
+        Some(content) => read_content(content, &join(path, "content"), parts),
+    }
+}
+
+/// A Gemini `Content`: its `parts`, when it has any.
+fn read_content<'v, 'a>(
+    content: &'v Value<'a>,
+    path: &str,
+    parts: &mut Parts<'v, 'a>,
+) -> Result<(), TurnError> {
+    let content = object(content, path, "a content object with parts")?;
+    match member(content, path, "parts")? {
+        None => Ok(()),
+        Some(Value::Array(items)) => {
+            read_items(items, Fallback::Other, parts);
+            Ok(())
+        }
+        Some(other) => Err(wrong_type(&join(path, "parts"), "a list of parts", other)),
+    }
+}
+
+/// A list of content blocks, output items, parts or calls, element by element.
+fn read_items<'v, 'a>(items: &'v [Value<'a>], fallback: Fallback, parts: &mut Parts<'v, 'a>) {
+    for item in items {
+        match classify(item, fallback) {
+            Class::Call => parts.calls.push(Cow::Borrowed(item)),
+            Class::Text(text) => parts.text.push(text),
+            Class::Message(message) => match message.get("content") {
+                Some(Value::String(text)) => parts.text.push(text.clone()),
+                Some(Value::Array(content_parts)) => {
+                    let is_text = |part: &&Value<'a>| {
+                        matches!(
+                            part.get("type").and_then(Value::as_str),
+                            Some("output_text" | "text")
+                        )
+                    };
+                    let texts = content_parts.iter().filter(is_text).filter_map(text_of);
+                    parts.text.extend(texts);
+                }
+                _ => {}
+            },
+            Class::Other => {}
+        }
+    }
+}
+
+/// What one element of a list is (see the module docs).
+fn classify<'v, 'a>(item: &'v Value<'a>, fallback: Fallback) -> Class<'v, 'a> {
+    let otherwise = match fallback {
+        Fallback::Call => Class::Call,
+        Fallback::Other => Class::Other,
+    };
+    if !matches!(item, Value::Object(_)) {
+        return otherwise;
+    }
+    match item.get("type") {
+        Some(Value::String(kind)) => match kind.as_ref() {
+            "tool_use" | "function_call" | "function" => Class::Call,
+            "text" => text_of(item).map_or(Class::Other, Class::Text),
+            "message" => Class::Message(item),
+            _ => Class::Other,
+        },
+        None | Some(Value::Null) => {
+            let holds = |key: &&str| item.get(key).is_some_and(|value| !value.is_null());
+            let call_keys = ["name", "function", "functionCall", "function_call"];
+            if call_keys.iter().any(holds) {
+                Class::Call
+            } else if item.get("thought") == Some(&Value::Bool(true)) {
+                Class::Other
+            } else if let Some(text) = text_of(item) {
+                Class::Text(text)
+            } else {
+                otherwise
+            }
+        }
+        // Not a string: the gate says why that is no call.
+        Some(_) => Class::Call,
+    }
+}
+
+/// The form of a bare list: from its first element whose `type` only one provider uses.
+fn list_form(items: &[Value<'_>]) -> TurnForm {
+    for item in items {
+        match item.get("type").and_then(Value::as_str) {
+            Some("text" | "tool_use" | "thinking" | "redacted_thinking" | "server_tool_use") => {
+                return TurnForm::Anthropic
+            }
+            Some("message" | "reasoning" | "function_call") => return TurnForm::Responses,
+            _ => {}
+        }
+    }
+    TurnForm::Calls
+}
+
+/// The `text` member, when it is a string.
+fn text_of<'a>(item: &Value<'a>) -> Option<Cow<'a, str>> {
+    match item.get("text") {
+        Some(Value::String(text)) => Some(text.clone()),
+        _ => None,
+    }
+}
+
+/// The value of `key` in `object` (`None` when absent or `null`).
+///
+/// # Errors
+/// [`TurnError::DuplicateKey`] when `key` is given twice.
+fn member<'v, 'a>(
+    object: &'v Value<'a>,
+    path: &str,
+    key: &str,
+) -> Result<Option<&'v Value<'a>>, TurnError> {
+    let mut found = object
+        .as_object()
+        .unwrap_or_default()
+        .iter()
+        .filter(|(name, _)| name == key)
+        .map(|(_, value)| value);
+    let value = found.next();
+    if found.next().is_some() {
+        return Err(TurnError::DuplicateKey {
+            path: join(path, key),
+        });
+    }
+    Ok(value.filter(|value| !value.is_null()))
+}
+
+/// True if `object` has a member named `key`, even `null`.
+fn has_key(object: &Value<'_>, key: &str) -> bool {
+    object
+        .as_object()
+        .is_some_and(|members| members.iter().any(|(name, _)| name == key))
+}
+
+/// `value` when it is an object.
+///
+/// # Errors
+/// [`TurnError::WrongType`] otherwise.
+fn object<'v, 'a>(
+    value: &'v Value<'a>,
+    path: &str,
+    expected: &'static str,
+) -> Result<&'v Value<'a>, TurnError> {
+    match value {
+        Value::Object(_) => Ok(value),
+        other => Err(wrong_type(path, expected, other)),
+    }
+}
+
+/// The first element of the list at `path`.
+///
+/// # Errors
+/// [`TurnError::WrongType`] when it is not a list, [`TurnError::Empty`] when it is empty.
+fn first<'v, 'a>(
+    list: &'v Value<'a>,
+    path: &str,
+    expected_list: &'static str,
+    expected_item: &'static str,
+) -> Result<&'v Value<'a>, TurnError> {
+    let Value::Array(items) = list else {
+        return Err(wrong_type(path, expected_list, list));
+    };
+    items.first().ok_or_else(|| TurnError::Empty {
+        path: path.to_owned(),
+        expected: expected_item,
+    })
+}
+
+fn wrong_type(path: &str, expected: &'static str, received: &Value<'_>) -> TurnError {
+    TurnError::WrongType {
+        path: path.to_owned(),
+        expected,
+        received: json::preview(received, PREVIEW_CHARS),
+    }
+}
+
+/// `path.key`, or `key` at the top level.
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_owned()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// What arrived, for [`TurnError::NotATurn`]: an object's keys, or a value's kind and text.
+fn describe(value: &Value<'_>) -> String {
+    match value {
+        Value::Object(members) if members.is_empty() => "an empty object".to_owned(),
+        Value::Object(members) => {
+            let mut keys = String::from("an object with keys ");
+            for (index, (key, _)) in members.iter().enumerate() {
+                if index > 0 {
+                    keys.push_str(", ");
+                }
+                // Writing to a `String` cannot fail.
+                let _ = json::write_escaped_str(&mut keys, key);
+                if keys.len() > PREVIEW_CHARS.saturating_mul(4) {
+                    break;
+                }
+            }
+            cut(keys)
+        }
+        other => format!(
+            "{}: {}",
+            with_article(other.kind().label()),
+            json::preview(other, PREVIEW_CHARS)
+        ),
+    }
+}

@@ -1,0 +1,302 @@
+//! [`Session`]: one conversation, turn by turn: each refused call linked to its correction in
+//! the model's next turn, the guard kept per turn, and every call counted once.
+//!
+//! With a single call, the retry is a callback ([`handle_tool_call`](crate::handle_tool_call)
+//! asks the model once). With turns it cannot be: the model may only be asked again once
+//! every call of its turn is answered (the pairing rule), so the rejection travels in the
+//! result message and the correction arrives in the next turn, among the model's other
+//! calls. A session is what remembers the refused calls between the two, so that the retry
+//! is still *one* retry and is still counted.
+//!
+//! # Which call corrects which
+//!
+//! A refused call of one turn is corrected by a call of the very next turn to the same tool:
+//! the first such call not already taken, the refused calls taking theirs in call order. A
+//! call refused as an unknown tool is corrected by a call to the same name, or else by a call
+//! to one of the names its rejection suggested (the model picked one). A refused call whose
+//! name could not be read (not JSON, no name) is never linked: nothing in the next turn says
+//! which call fixes it. The link is kept in [`TurnCall::corrects`](super::TurnCall), and the
+//! outcome of the correction carries it as its `first_rejection`, while keeping its own id:
+//! the refused call was answered in the previous turn's message.
+//!
+//! Ids do not link calls: every provider gives a new call a new id.
+//!
+//! # Retried at most once
+//!
+//! Each refused call is linked to at most one correction, and each call corrects at most one
+//! refused call. A correction that is refused too is final: it is not linked to anything in
+//! the turn after, where a call to the same tool is a new call with its own first try. So
+//! each call counts once in the [`Counters`]: a refused call and its correction are one call,
+//! [`Outcome::Rejected`] after its retry or dispatched (or failed) after it, with one retry
+//! asked and, when the correction passed, one retry that succeeded. A refused call nothing
+//! corrects counts as rejected without a retry; that is known only once the next turn is
+//! read, so it is counted then (or at [`Session::end`]).
+//!
+//! # The guard, per turn
+//!
+//! The session's [`Guard`] records each turn as one step ([`Guard::record_turn`]): a tool
+//! refused in `limit` turns in a row (3 by default) ends the run, however many of its calls
+//! each turn held. When it trips, [`Session::check_turn`] returns
+//! [`SessionError::Stopped`] and nothing of that turn runs: the run ends there, so running
+//! its other calls would spend tool work that no next request will read.
+
+use super::{AnswerError, Answers, Turn, TurnError};
+use crate::counters::{Counters, Counts};
+use crate::gate::Gate;
+use crate::guard::{Guard, Unrecoverable};
+use crate::registry::{Outcome, Registry};
+use crate::rejection::Rejection;
+use std::collections::{BTreeMap, VecDeque};
+use std::fmt;
+use std::sync::Arc;
+
+/// One conversation's turns: retry links, the guard and the counters.
+///
+/// ```
+/// use toolgate::{Registry, Session, ToolSpec, Type};
+///
+/// let mut registry = Registry::new();
+/// let refund = ToolSpec::new("issue_refund", "Refund, in cents.")
+///     .required("amount_cents", Type::integer().min(1).max(50000));
+/// registry.register(refund.build()?, |_| Ok("refunded".into()))?;
+/// let mut session = Session::default();
+///
+/// // Turn 1: the amount is a string; the result message tells the model why.
+/// let first = r#"[{"type":"tool_use","id":"toolu_1","name":"issue_refund","input":{"amount_cents":"1999"}}]"#;
+/// let outcomes = session.handle_turn(&registry, first)?;
+/// assert!(outcomes[0].is_error());
+/// // Turn 2: the model's correction, a new call with a new id, linked to the refused one.
+/// let second = r#"[{"type":"tool_use","id":"toolu_2","name":"issue_refund","input":{"amount_cents":1999}}]"#;
+/// let outcomes = session.handle_turn(&registry, second)?;
+/// assert!(outcomes[0].retried() && !outcomes[0].is_error());
+///
+/// let counts = session.end();
+/// assert_eq!((counts.calls(), counts.dispatched), (1, 1));
+/// assert_eq!((counts.retries_asked, counts.retries_succeeded), (1, 1));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct Session {
+    guard: Guard,
+    counters: Arc<Counters>,
+    /// The refused calls of the last turn checked that its next turn may correct, in call
+    /// order: not yet counted.
+    pending: Vec<Rejection>,
+}
+
+/// Why a session's turn goes no further.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum SessionError {
+    /// The text is not a turn at all; nothing ran and the session is unchanged.
+    Unreadable(TurnError),
+    /// The guard ended the run: one tool was refused in too many turns in a row. Nothing of
+    /// this turn ran; its refusals are counted, final (its calls that passed are not: they
+    /// never ran).
+    Stopped(Unrecoverable),
+}
+
+impl Default for Session {
+    /// A session with the default [`Guard`] and counters of its own.
+    fn default() -> Self {
+        Session::new(Guard::default(), Arc::new(Counters::new()))
+    }
+}
+
+impl Session {
+    /// A session with this guard, counting into `counters` (share one between sessions to
+    /// count a whole service).
+    pub fn new(guard: Guard, counters: Arc<Counters>) -> Session {
+        Session {
+            guard,
+            counters,
+            pending: Vec::new(),
+        }
+    }
+
+    /// The guard, with each tool's streak of refused turns.
+    pub fn guard(&self) -> &Guard {
+        &self.guard
+    }
+
+    /// The counters this session counts into.
+    pub fn counters(&self) -> &Counters {
+        &self.counters
+    }
+
+    /// The refused calls of the last turn that the next turn may still correct.
+    pub fn pending(&self) -> &[Rejection] {
+        &self.pending
+    }
+
+    /// Checks the model's next turn: reads it and checks every call
+    /// ([`Gate::check_turn`]), links each call that corrects a refused call of the previous
+    /// turn ([`TurnCall::corrects`](super::TurnCall)), and records the turn in the guard.
+    /// Run its accepted calls, then hand their outputs back with [`Session::finish_turn`].
+    ///
+    /// # Errors
+    /// - [`SessionError::Unreadable`]: the text is not a turn; nothing changed.
+    /// - [`SessionError::Stopped`]: the guard ended the run (see the module docs); the
+    ///   turn's refusals are counted and nothing is pending.
+    pub fn check_turn<'a>(&mut self, gate: &Gate, raw: &'a str) -> Result<Turn<'a>, SessionError> {
+        let mut turn = gate.check_turn(raw).map_err(SessionError::Unreadable)?;
+        let pending = std::mem::take(&mut self.pending);
+        let links = link(&pending, &turn);
+        for (rejection, link) in pending.into_iter().zip(links) {
+            match link.and_then(|index| turn.calls.get_mut(index)) {
+                Some(correction) => correction.corrects = Some(Box::new(rejection)),
+                None => self.counters.record(&not_retried(rejection, None)),
+            }
+        }
+        // A refused correction is final (a call is retried at most once); the other refusals
+        // wait for the next turn.
+        self.pending = turn
+            .calls
+            .iter()
+            .filter(|call| call.corrects.is_none())
+            .filter_map(|call| call.verdict.as_ref().err().cloned())
+            .collect();
+        let verdicts = turn.calls.iter().map(|call| match &call.verdict {
+            Ok(checked) => Ok(&*checked.name),
+            Err(rejection) => Err(rejection),
+        });
+        if let Err(stop) = self.guard.record_turn(verdicts) {
+            // Every refusal of the turn is final now. A correction that passed never runs,
+            // so the call it corrects ends refused, without a retry that ran.
+            self.pending.clear();
+            for call in &turn.calls {
+                let outcome = match (&call.verdict, &call.corrects) {
+                    (Err(rejection), corrects) => not_retried(rejection.clone(), corrects.clone()),
+                    (Ok(_), Some(first)) => not_retried((**first).clone(), None),
+                    (Ok(_), None) => continue,
+                };
+                self.counters.record(&outcome);
+            }
+            return Err(SessionError::Stopped(stop));
+        }
+        Ok(turn)
+    }
+
+    /// Takes the answers to the turn [`Session::check_turn`] returned last, counts them, and
+    /// returns one outcome per call in call order, for
+    /// [`result_message`](super::result_message).
+    ///
+    /// # Errors
+    /// [`AnswerError::Unanswered`] when an accepted call has no output yet; nothing is
+    /// counted.
+    pub fn finish_turn(&mut self, answers: Answers) -> Result<Vec<Outcome>, AnswerError> {
+        let outcomes = answers.into_outcomes()?;
+        self.count(&outcomes);
+        Ok(outcomes)
+    }
+
+    /// [`Session::check_turn`], then the accepted calls run through `registry` (each handler
+    /// once, panics caught), then [`Session::finish_turn`]: one outcome per call, in call
+    /// order, for [`result_message`](super::result_message).
+    ///
+    /// # Errors
+    /// As [`Session::check_turn`].
+    pub fn handle_turn(
+        &mut self,
+        registry: &Registry,
+        raw: &str,
+    ) -> Result<Vec<Outcome>, SessionError> {
+        let turn = self.check_turn(registry.gate(), raw)?;
+        let outcomes = registry.run_turn(&turn);
+        self.count(&outcomes);
+        Ok(outcomes)
+    }
+
+    /// Ends the conversation: the refused calls no turn will correct now are counted as
+    /// rejected without a retry, and the counts are returned.
+    pub fn end(self) -> Counts {
+        for rejection in self.pending {
+            self.counters.record(&not_retried(rejection, None));
+        }
+        self.counters.snapshot()
+    }
+
+    /// Counts a turn's outcomes, except the refusals still pending (counted once the next
+    /// turn shows whether they were corrected).
+    fn count(&self, outcomes: &[Outcome]) {
+        for outcome in outcomes {
+            let pending = matches!(
+                outcome,
+                Outcome::Rejected {
+                    first_rejection: None,
+                    ..
+                }
+            );
+            if !pending {
+                self.counters.record(outcome);
+            }
+        }
+    }
+}
+
+/// A refusal that stands: `first` is the refusal it corrected, if it was a correction.
+fn not_retried(rejection: Rejection, first: Option<Box<Rejection>>) -> Outcome {
+    Outcome::Rejected {
+        id: rejection.id().map(String::from),
+        error: rejection,
+        first_rejection: first,
+    }
+}
+
+/// For each refused call of the previous turn, in order, the position in `turn` of the call
+/// that corrects it (the rule is in the module docs): first every refusal whose name could
+/// be read takes the first free call to that same name; then each unknown name still
+/// unlinked takes the earliest free call to one of its suggested names.
+fn link(pending: &[Rejection], turn: &Turn<'_>) -> Vec<Option<usize>> {
+    // The free calls of this turn by tool name, in call order; a link takes the front one.
+    let mut free: BTreeMap<&str, VecDeque<usize>> = BTreeMap::new();
+    for (index, call) in turn.calls.iter().enumerate() {
+        if let Some(tool) = call.tool() {
+            free.entry(tool).or_default().push_back(index);
+        }
+    }
+    let mut links: Vec<Option<usize>> = pending
+        .iter()
+        .map(|rejection| {
+            let tool = rejection.tool()?;
+            free.get_mut(tool).and_then(VecDeque::pop_front)
+        })
+        .collect();
+    for (rejection, link) in pending.iter().zip(links.iter_mut()) {
+        let Rejection::UnknownTool { closest, .. } = rejection else {
+            continue;
+        };
+        if link.is_some() {
+            continue;
+        }
+        let earliest = closest
+            .iter()
+            .filter_map(|name| {
+                let front = free.get(name.as_str()).and_then(|queue| queue.front());
+                front.map(|index| (*index, name.as_str()))
+            })
+            .min();
+        if let Some((_, name)) = earliest {
+            *link = free.get_mut(name).and_then(VecDeque::pop_front);
+        }
+    }
+    links
+}
+
+impl fmt::Display for SessionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SessionError::Unreadable(error) => error.fmt(f),
+            SessionError::Stopped(stop) => stop.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for SessionError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SessionError::Unreadable(error) => Some(error),
+            SessionError::Stopped(stop) => Some(stop),
+        }
+    }
+}
