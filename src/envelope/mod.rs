@@ -20,17 +20,17 @@
 //!
 //! Rules shared by every shape, because the official SDKs' dumps need them:
 //! - Fields toolgate does not read (`caller`, `status`, `index`, `parsed_arguments`, …) are
-//!   ignored, though the parser still checks them: the call must be valid JSON throughout.
+//!   ignored, though the reader still checks them: the call must be valid JSON throughout.
 //! - A `null` field is an absent one; absent arguments are `{}`.
-//! - Arguments *text* is parsed by the same parser under the same [`Limits`]; an empty text
+//! - Arguments *text* is read by the same reader under the same [`Limits`]; an empty text
 //!   is truncated (the reply was cut before the arguments began), and a text that is JSON but
 //!   not an object (`"null"`, `"[1]"`) is left for the object gate to refuse.
 //! - A key given twice in the envelope is refused: two readers may pick different ones.
 //! - The call id is kept whenever it can be read, even from a call cut off after it, since
 //!   the answer to the model must carry it.
 //!
-//! How it is read: in one pass of the one JSON [`Reader`], whose events
-//! go to the envelope's sink (`read`). The sink reads the envelope member by member without
+//! How it is read: in one pass of the one JSON [`Reader`], whose events go to the
+//! envelope's sink (`read`). The sink reads the envelope member by member without
 //! building its tree, keeps the id and name borrowed from the raw call, and sends the
 //! arguments' events on to a downstream sink: a `Value` builder today. Arguments given as
 //! text are fed, piece by piece and through the literal's escapes, into a second reader
