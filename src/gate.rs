@@ -190,33 +190,16 @@ impl Gate {
         self.check(raw).map(|(_, call)| call)
     }
 
-    /// Like [`Gate::check_call`] for bytes that should be UTF-8 (a line read from a log):
-    /// bytes that are not UTF-8 are a malformed call, never a crash.
+    /// Like [`Gate::check_call`] for bytes that should be UTF-8 (a line read from a log),
+    /// read by the same reader: a call cut inside a multi-byte character is truncated, with
+    /// its id and tool, like any other cut.
     ///
     /// # Errors
-    /// As [`Gate::check_call`]; invalid UTF-8 is [`Rejection::MalformedJson`] at the first
-    /// bad byte.
+    /// As [`Gate::check_call`]; bytes that are not UTF-8 are [`Rejection::MalformedJson`] at
+    /// the first bad byte.
     pub fn check_call_bytes<'a>(&self, raw: &'a [u8]) -> Result<Call<'a>, Rejection> {
-        match std::str::from_utf8(raw) {
-            Ok(text) => self.check_call(text),
-            Err(_) => {
-                let error = match crate::json::parse_bytes_with(raw, self.limits) {
-                    Err(error) => error,
-                    // The parser accepted bytes std refused: should not happen; read them
-                    // lossily rather than give up.
-                    Ok(_) => {
-                        let text = String::from_utf8_lossy(raw).into_owned();
-                        return self.check_call(&text).map(Call::into_owned);
-                    }
-                };
-                Err(Rejection::MalformedJson {
-                    id: None,
-                    tool: None,
-                    part: Part::Call,
-                    error: Box::new(error),
-                })
-            }
-        }
+        let call = envelope::read_call_bytes(raw, self.limits)?;
+        self.checked(call).map(|(_, call)| call)
     }
 
     /// The check-only verdict on a raw call: [`Gate::check_call`]'s answer, without handing
@@ -249,7 +232,12 @@ impl Gate {
     /// [`Schema::remove_absent_nulls`](crate::spec::Schema::remove_absent_nulls)) is removed
     /// from its arguments here, the one place every accepted call passes.
     pub(crate) fn check<'a>(&self, raw: &'a str) -> Result<(usize, Call<'a>), Rejection> {
-        let mut call = envelope::read_call(raw, self.limits)?;
+        let call = envelope::read_call(raw, self.limits)?;
+        self.checked(call)
+    }
+
+    /// [`Gate::check`] on a call the envelope has read.
+    fn checked<'a>(&self, mut call: Call<'a>) -> Result<(usize, Call<'a>), Rejection> {
         let (index, spec, read_absent) = self.check_read(&call)?;
         if read_absent {
             spec.params().remove_absent_nulls(&mut call.args);

@@ -278,9 +278,9 @@
 //!
 //! # Layout
 //!
-//! Modules form floors, each using only those below it: [`json`] (parser, values, writer) →
-//! [`spec`] (tool contracts) and [`envelope`] (provider shapes) with [`rejection`] (why a
-//! call is refused) and [`suggest`] (edit distance) → [`gate`] (the three gates) →
+//! Modules form floors, each using only those below it: [`json`] (the one reader, values,
+//! writer) → [`spec`] (tool contracts) and [`envelope`] (provider shapes) with [`rejection`]
+//! (why a call is refused) and [`suggest`] (edit distance) → [`gate`] (the three gates) →
 //! [`registry`] (handlers, `handle_tool_call`) and [`mod@result_block`] → [`guard`] and
 //! [`counters`] (loop safety) → [`turn`] (whole turns, result messages, sessions) → the
 //! command line.

@@ -484,3 +484,28 @@ fn bytes_that_are_not_utf8_are_a_malformed_call() {
         .check_call_bytes(br#"{"name":"get_shipment","arguments":{"order_id":"A"}}"#)
         .is_ok());
 }
+
+#[test]
+fn bytes_cut_inside_a_character_are_a_truncated_call_with_its_tool_and_id() {
+    // The same cut in bytes and in a `str` (which cannot hold half a character, so it ends
+    // just before it) is the same rejection: truncated, naming the tool and the id.
+    let gate = support_gate();
+    let whole = "{\"type\":\"tool_use\",\"id\":\"toolu_9\",\"name\":\"lookup_policy\",\
+                 \"input\":{\"topic\":\"Zürich\"}}";
+    let cut = whole.find('ü').unwrap() + 1;
+    let rejection = gate.check_call_bytes(&whole.as_bytes()[..cut]).unwrap_err();
+    assert_eq!(rejection.kind().label(), "truncated_json");
+    assert_eq!(rejection.tool(), Some("lookup_policy"));
+    assert_eq!(rejection.id(), Some("toolu_9"));
+    assert_eq!(
+        rejection.to_string(),
+        "The call to lookup_policy was cut off after 77 bytes, inside a string. Do not send \
+         the same call again: make it smaller, with fewer or shorter items."
+    );
+    let as_str = gate.check_call(&whole[..cut - 1]).unwrap_err();
+    assert_eq!(as_str.kind(), rejection.kind());
+    assert_eq!(
+        (as_str.tool(), as_str.id()),
+        (rejection.tool(), rejection.id())
+    );
+}

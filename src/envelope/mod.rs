@@ -6,7 +6,7 @@
 //!
 //! | Shape | Call id | Name | Arguments |
 //! |---|---|---|---|
-//! | the exercise's, MCP's `tools/call` params | `id` (optional) | `name` | `arguments`: object or text |
+//! | plain `{name, arguments}` (also MCP `tools/call` params) | `id` (optional) | `name` | `arguments`: object or text |
 //! | OpenAI chat `{"type":"function","function":{…}}` | `id` | `function.name` | `function.arguments`: text |
 //! | Anthropic `{"type":"tool_use",…}` | `id` | `name` | `input`: object |
 //! | OpenAI Responses `{"type":"function_call",…}` | `call_id` (not `id`, the item's `fc_…`) | `name` | `arguments`: text |
@@ -20,33 +20,40 @@
 //!
 //! Rules shared by every shape, because the official SDKs' dumps need them:
 //! - Fields toolgate does not read (`caller`, `status`, `index`, `parsed_arguments`, …) are
-//!   ignored, though the parser still checks them: the call must be valid JSON throughout.
+//!   ignored, though the reader still checks them: the call must be valid JSON throughout.
 //! - A `null` field is an absent one; absent arguments are `{}`.
-//! - Arguments *text* is parsed by the same parser under the same [`Limits`]; an empty text
+//! - Arguments *text* is read by the same reader under the same [`Limits`]; an empty text
 //!   is truncated (the reply was cut before the arguments began), and a text that is JSON but
 //!   not an object (`"null"`, `"[1]"`) is left for the object gate to refuse.
 //! - A key given twice in the envelope is refused: two readers may pick different ones.
 //! - The call id is kept whenever it can be read, even from a call cut off after it, since
 //!   the answer to the model must carry it.
 //!
-//! How it stays cheap (a checked call costs about two heap allocations, most of them the
-//! arguments' own objects): the envelope's object is read without building its tree
-//! (`scan`); the arguments are parsed straight from the raw text where they stand, in one
-//! pass that also finds their end, and straight into the slot that keeps them (a value
-//! returned through a chain of calls is copied at every step), so a call borrows its name,
-//! id and strings from the input instead of copying them; arguments text is parsed straight
-//! from its string literal, or, when that reader is unsure, unescaped into a buffer kept per
-//! thread (`text`) and its strings re-borrowed from the raw call (`rebase`). Each of these
-//! defers to the parser whenever it is unsure, and the property tests hold the reader to a
-//! plain reading of the parser's tree.
+//! How it is read: in one pass of the one JSON [`Reader`], whose events go to the
+//! envelope's sink (`read`). The sink reads the envelope member by member without
+//! building its tree, keeps the id and name borrowed from the raw call, and sends the
+//! arguments' events on to a downstream sink: a `Value` builder today. Arguments given as
+//! text are fed, piece by piece and through the literal's escapes, into a second reader
+//! (`text`), whose strings are borrowed from the raw call wherever they stand in it
+//! unescaped. A checked call costs about two heap allocations, most of them the arguments'
+//! own objects.
+//!
+//! Two things this shape of reading leaves room for. A validator compiled from the tool's
+//! spec can take the builder's place as the arguments' downstream sink once the name is
+//! known; when the arguments come before the name (Anthropic's SDK dumps `id`, `input`,
+//! `name`, `type` in that order), the sink keeps the arguments' byte span (their first and
+//! last event's offsets) instead, and replays that span through a fresh reader once the name
+//! is known. And since the sink only takes events, a call fed to the reader in chunks as it
+//! streams is read by the same sink (what it keeps must then own its text: the chunks do not
+//! outlive the call).
 
-mod rebase;
-mod scan;
+mod keys;
+mod read;
 mod text;
 
-use crate::json::{self, Limits, Value};
+use crate::json::{self, ErrorKind, Kind, Limits, Reader, Stop, Value};
 use crate::rejection::{EnvelopeProblem, Part, Rejection, PREVIEW_CHARS};
-use scan::{Cursor, KeySet, Stop};
+use read::Envelope;
 use std::borrow::Cow;
 
 /// One tool call, whatever shape it arrived in.
@@ -97,47 +104,95 @@ impl Call<'_> {
 ///   object, no name, a field of the wrong kind, a key given twice, a `"type"` that is not a
 ///   tool call, or two places for the arguments filled at once.
 pub fn read_call(raw: &str, limits: Limits) -> Result<Call<'_>, Rejection> {
-    let mut outer = Outer::default();
-    match scan_outer(raw, limits, &mut outer) {
-        Ok(()) => resolve(&mut outer),
-        Err(Stop) => Err(unscannable(raw, limits, &outer)),
+    let mut envelope = Envelope::new(limits);
+    let mut reader = Reader::new(limits);
+    let read = reader.feed_str(raw, &mut envelope);
+    let read = read.and_then(|()| reader.finish(&mut envelope));
+    into_call(read, &mut envelope, raw.as_bytes())
+}
+
+/// [`read_call`] for bytes that should be UTF-8 (a line read from a log), read by the same
+/// reader: a call cut inside a multi-byte character is truncated, like any other cut.
+///
+/// # Errors
+/// As [`read_call`]; bytes that are not UTF-8 are [`Rejection::MalformedJson`] at the first
+/// bad byte.
+pub(crate) fn read_call_bytes(raw: &[u8], limits: Limits) -> Result<Call<'_>, Rejection> {
+    let mut envelope = Envelope::new(limits);
+    let mut reader = Reader::new(limits);
+    let read = reader.feed(raw, &mut envelope);
+    let read = read.and_then(|()| reader.finish(&mut envelope));
+    into_call(read, &mut envelope, raw)
+}
+
+/// The call the envelope read, or the rejection: the reader's error first (the call must be
+/// JSON throughout), then what is wrong with the envelope.
+fn into_call<'a>(
+    read: Result<(), Stop>,
+    envelope: &mut Envelope<'a>,
+    raw: &[u8],
+) -> Result<Call<'a>, Rejection> {
+    let outer = &mut envelope.outer;
+    match (read, envelope.root) {
+        (Err(Stop::Invalid(error)), _) => {
+            let error = error.locate(raw);
+            // Bytes that are not UTF-8 are refused as a whole, naming neither the id nor
+            // the tool read before them (as `toolgate check` has always printed them).
+            if *error.kind() == ErrorKind::InvalidUtf8 {
+                return Err(json_rejection(error, Part::Call, None, None));
+            }
+            let id = recovered_id(outer).map(String::from);
+            let tool = recovered_name(outer).map(String::from);
+            Err(json_rejection(error, Part::Call, id, tool))
+        }
+        (Ok(()), Some(Kind::Object)) => resolve(outer, raw),
+        (Ok(()), Some(found)) => Err(Rejection::BadEnvelope {
+            id: None,
+            problem: EnvelopeProblem::NotAnObject { found },
+        }),
+        // The envelope's sink never breaks, and a text the reader accepts has a value.
+        (Err(Stop::Sink) | Ok(()), _) => Err(Rejection::BadEnvelope {
+            id: recovered_id(outer).map(String::from),
+            problem: EnvelopeProblem::Unreadable,
+        }),
     }
 }
 
 /// The envelope's top-level members that toolgate reads; `null` ones are left `None`.
-#[derive(Default)]
-struct Outer<'a> {
-    type_: Option<Value<'a>>,
-    id: Option<Value<'a>>,
-    call_id: Option<Value<'a>>,
-    name: Option<Value<'a>>,
-    arguments: Option<Arguments<'a>>,
-    input: Option<Value<'a>>,
-    args: Option<Value<'a>>,
-    parameters: Option<Value<'a>>,
+#[derive(Debug, Default)]
+pub(crate) struct Outer<'a> {
+    pub(crate) type_: Option<Value<'a>>,
+    pub(crate) id: Option<Value<'a>>,
+    pub(crate) call_id: Option<Value<'a>>,
+    pub(crate) name: Option<Value<'a>>,
+    pub(crate) arguments: Option<Arguments<'a>>,
+    pub(crate) input: Option<Value<'a>>,
+    pub(crate) args: Option<Value<'a>>,
+    pub(crate) parameters: Option<Value<'a>>,
     /// OpenAI chat's `function`.
-    function: Option<Nested<'a>>,
+    pub(crate) function: Option<Nested<'a>>,
     /// Gemini's wire form `functionCall`.
-    function_call_camel: Option<Nested<'a>>,
+    pub(crate) function_call_camel: Option<Nested<'a>>,
     /// google-genai's dump and OpenAI's legacy form, `function_call`.
-    function_call: Option<Nested<'a>>,
-    duplicate: Option<Cow<'a, str>>,
+    pub(crate) function_call: Option<Nested<'a>>,
+    pub(crate) duplicate: Option<Cow<'a, str>>,
 }
 
 /// A member that holds the call's own fields: read member by member when it is an object.
-enum Nested<'a> {
+#[derive(Debug)]
+pub(crate) enum Nested<'a> {
     Object(Inner<'a>),
     Other(Value<'a>),
 }
 
 /// The members of a nested call object that toolgate reads.
-#[derive(Default)]
-struct Inner<'a> {
-    id: Option<Value<'a>>,
-    name: Option<Value<'a>>,
-    arguments: Option<Arguments<'a>>,
-    args: Option<Value<'a>>,
-    duplicate: Option<Cow<'a, str>>,
+#[derive(Debug, Default)]
+pub(crate) struct Inner<'a> {
+    pub(crate) id: Option<Value<'a>>,
+    pub(crate) name: Option<Value<'a>>,
+    pub(crate) arguments: Option<Arguments<'a>>,
+    pub(crate) args: Option<Value<'a>>,
+    pub(crate) duplicate: Option<Cow<'a, str>>,
 }
 
 /// The shapes, as told by the envelope.
@@ -149,147 +204,6 @@ enum Shape {
     Responses,
     /// Gemini or OpenAI legacy, under this key.
     Nested(&'static str),
-}
-
-/// Walks the top-level object, filling `outer` as it goes (so a scan that stops early
-/// leaves what it read, for the id of a cut-off call).
-fn scan_outer<'a>(raw: &'a str, limits: Limits, outer: &mut Outer<'a>) -> Result<(), Stop> {
-    if raw.len() > limits.max_bytes || limits.max_depth < 1 {
-        return Err(Stop);
-    }
-    let mut cursor = Cursor::new(raw);
-    cursor.skip_whitespace();
-    if !cursor.at_object() {
-        return Err(Stop);
-    }
-    let mut keys = KeySet::new();
-    cursor.walk_object(&mut keys, |cursor, key| {
-        let slot = match key.as_ref() {
-            "type" => &mut outer.type_,
-            "id" => &mut outer.id,
-            "call_id" => &mut outer.call_id,
-            "name" => &mut outer.name,
-            "arguments" => {
-                return read_arguments(cursor, limits, 1, &mut outer.arguments);
-            }
-            "input" => &mut outer.input,
-            "args" => &mut outer.args,
-            "parameters" => &mut outer.parameters,
-            "function" | "functionCall" | "function_call" => {
-                let nested = match key.as_ref() {
-                    "function" => &mut outer.function,
-                    "functionCall" => &mut outer.function_call_camel,
-                    _ => &mut outer.function_call,
-                };
-                return scan_nested(cursor, limits, nested);
-            }
-            _ => {
-                // Not read, but it must still be valid JSON.
-                cursor.parse_value(limits, 1)?;
-                return Ok(());
-            }
-        };
-        cursor.keep_value(slot, limits, 1)
-    })?;
-    outer.duplicate = keys.duplicate();
-    if cursor.at_end() {
-        Ok(())
-    } else {
-        Err(Stop)
-    }
-}
-
-/// Reads an `arguments` member into `slot`: a string is arguments text, read and parsed now
-/// (its errors wait in the slot until the envelope has been judged); anything else is a
-/// value. `null` is absent.
-fn read_arguments<'a>(
-    cursor: &mut Cursor<'a>,
-    limits: Limits,
-    depth: usize,
-    slot: &mut Option<Arguments<'a>>,
-) -> Result<(), Stop> {
-    if slot.is_none() && cursor.at_container() {
-        // Parsed straight into the slot; a failure leaves it as it was, empty.
-        let parsed = match slot.insert(Arguments::Value(Value::Null)) {
-            Arguments::Value(place) => cursor.parse_container_into(place, limits, depth),
-            Arguments::Text(_) => Err(Stop),
-        };
-        if parsed.is_err() {
-            *slot = None;
-        }
-        return parsed;
-    }
-    if !cursor.at_string() {
-        *slot = match cursor.parse_value(limits, depth)? {
-            Value::Null => None,
-            value => Some(Arguments::Value(value)),
-        };
-        return Ok(());
-    }
-    let (text, length) = text::read_text(cursor.rest(), limits)?;
-    cursor.advance(length);
-    *slot = Some(Arguments::Text(text));
-    Ok(())
-}
-
-/// Reads `function`, `functionCall` or `function_call`: member by member when it is an
-/// object (filling the slot as it goes), else as one value for the error message.
-fn scan_nested<'a>(
-    cursor: &mut Cursor<'a>,
-    limits: Limits,
-    slot: &mut Option<Nested<'a>>,
-) -> Result<(), Stop> {
-    if !cursor.at_object() || limits.max_depth < 2 {
-        *slot = match cursor.parse_value(limits, 1)? {
-            Value::Null => None,
-            value => Some(Nested::Other(value)),
-        };
-        return Ok(());
-    }
-    let Nested::Object(inner) = slot.insert(Nested::Object(Inner::default())) else {
-        return Err(Stop);
-    };
-    let mut keys = KeySet::new();
-    cursor.walk_object(&mut keys, |cursor, key| {
-        let slot = match key.as_ref() {
-            "id" => &mut inner.id,
-            "name" => &mut inner.name,
-            "arguments" => {
-                return read_arguments(cursor, limits, 2, &mut inner.arguments);
-            }
-            "args" => &mut inner.args,
-            _ => {
-                cursor.parse_value(limits, 2)?;
-                return Ok(());
-            }
-        };
-        cursor.keep_value(slot, limits, 2)
-    })?;
-    inner.duplicate = keys.duplicate();
-    Ok(())
-}
-
-/// The rejection for a text the scan could not read: the parser's own error when it is not
-/// JSON, else the envelope problem.
-fn unscannable(raw: &str, limits: Limits, outer: &Outer<'_>) -> Rejection {
-    match json::parse_with(raw, limits) {
-        Err(error) => json_rejection(
-            error,
-            Part::Call,
-            recovered_id(outer).map(String::from),
-            recovered_name(outer).map(String::from),
-        ),
-        Ok(Value::Object(_)) => Rejection::BadEnvelope {
-            id: recovered_id(outer).map(String::from),
-            problem: EnvelopeProblem::Unreadable,
-        },
-        Ok(other) => Rejection::BadEnvelope {
-            id: None,
-            problem: EnvelopeProblem::NotAnObject {
-                found: other.kind(),
-            },
-        },
-    }
 }
 
 /// A parse error as a rejection: truncated when the text simply stopped.
@@ -347,7 +261,7 @@ fn recovered_name<'o>(outer: &'o Outer<'_>) -> Option<&'o str> {
 }
 
 /// Turns the members read into a call, or the envelope problem that prevents it.
-fn resolve<'a>(outer: &mut Outer<'a>) -> Result<Call<'a>, Rejection> {
+fn resolve<'a>(outer: &mut Outer<'a>, raw: &[u8]) -> Result<Call<'a>, Rejection> {
     let fail = |outer: &Outer<'_>, problem| Rejection::BadEnvelope {
         id: recovered_id(outer).map(String::from),
         problem,
@@ -457,7 +371,7 @@ fn resolve<'a>(outer: &mut Outer<'a>) -> Result<Call<'a>, Rejection> {
         Some(Arguments::Value(value) | Arguments::Text(Ok(value))) => value,
         Some(Arguments::Text(Err(error))) => {
             return Err(json_rejection(
-                *error,
+                error.locate(raw),
                 Part::Arguments,
                 id.map(Cow::into_owned),
                 Some(name.into_owned()),
@@ -571,10 +485,11 @@ fn one_of<'a>(outer: &mut Outer<'a>) -> Result<Option<Arguments<'a>>, Rejection>
 
 /// Arguments as the envelope holds them. Only `arguments` holds text; a string under
 /// `input` or `args` is just a string, which the object gate refuses.
-enum Arguments<'a> {
+#[derive(Debug)]
+pub(crate) enum Arguments<'a> {
     /// A value: the arguments themselves.
     Value(Value<'a>),
-    /// Text holding the arguments, already parsed (or the parser's error for it).
+    /// Text holding the arguments, already read (or why it is not JSON).
     Text(text::TextArgs<'a>),
 }
 

@@ -9,7 +9,9 @@ use std::fmt;
 /// A JSON text that could not be parsed: the condition and its byte offset.
 ///
 /// Line and column (1-based, columns counted in characters) are computed from the input
-/// only when an error is made, never on the success path.
+/// only when an error is made, never on the success path. A [`Reader`](super::Reader) keeps
+/// no text, so its errors know byte offsets only (line and column 0) until whoever holds the
+/// text counts them with [`ParseError::locate`]; the `parse` functions do.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
     pub(crate) kind: ErrorKind,
@@ -105,6 +107,28 @@ pub enum Inside {
 }
 
 impl ParseError {
+    /// This error with its line and column counted in `input`, the text the reader was fed
+    /// (and, for [`ErrorKind::Truncated`], those of the value that was open).
+    pub fn locate(mut self, input: &[u8]) -> ParseError {
+        self.at = Position::locate(input, self.at.offset);
+        if let ErrorKind::Truncated { start, .. } = &mut self.kind {
+            *start = Position::locate(input, start.offset);
+        }
+        self
+    }
+
+    /// Records `found` as the character at the error's offset (in an
+    /// [`ErrorKind::Unexpected`], too).
+    pub(crate) fn set_found(&mut self, found: char) {
+        self.found = Some(found);
+        if let ErrorKind::Unexpected {
+            found: kind_found, ..
+        } = &mut self.kind
+        {
+            *kind_found = found;
+        }
+    }
+
     /// The condition.
     pub fn kind(&self) -> &ErrorKind {
         &self.kind
@@ -225,6 +249,16 @@ impl Inside {
 }
 
 impl Position {
+    /// The position of byte `offset` before its line and column are counted (both 0): what
+    /// a reader, which keeps no text, knows.
+    pub(crate) fn offset_only(offset: usize) -> Position {
+        Position {
+            offset,
+            line: 0,
+            column: 0,
+        }
+    }
+
     /// The position of byte `offset` in `input`: lines are counted by `\n`, columns in
     /// characters (UTF-8 continuation bytes are not counted), both from 1.
     ///

@@ -92,9 +92,10 @@ pub fn replay<'v, 'a: 'v, S: Sink<'v>>(value: &'v Value<'a>, sink: &mut S) -> Co
             match value {
                 Value::Null => sink.event(Event::Null, 0)?,
                 Value::Bool(b) => sink.event(Event::Bool(*b), 0)?,
-                Value::Number(n) => {
-                    sink.event(Event::Number(Number::from_checked(n.as_str())), 0)?
-                }
+                Value::Number(n) => sink.event(
+                    Event::Number(Number::from_checked(Cow::Borrowed(n.as_str()))),
+                    0,
+                )?,
                 Value::String(text) => sink.event(Event::String(text), 0)?,
                 Value::Array(items) => {
                     sink.event(Event::ArrayStart, 0)?;

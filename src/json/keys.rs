@@ -1,6 +1,6 @@
 //! A key given twice: the one rule for finding it, wherever names are read (a schema's
-//! members, a tools file, a spec's declared fields; the envelope's and the validator's
-//! readers are to use it too).
+//! members, a tools file, a spec's declared fields, the envelope; the validator's reader is
+//! to use it too).
 //!
 //! RFC 8259 section 4 says the names in an object "SHOULD be unique" and leaves a repeat's
 //! meaning to each reader: some keep the first, most the last. Two readers of one text can

@@ -1,7 +1,10 @@
-//! The JSON layer every gate stands on: a strict RFC 8259 parser, the `Value` it builds and
-//! the writer that prints it back. Nothing else in the crate parses or prints JSON.
+//! The JSON layer every gate stands on: one strict RFC 8259 reader ([`Reader`]: bytes to
+//! [`Event`]s, fed whole or in chunks), the `Value` that [`parse`] builds from its events,
+//! and the writer that prints it back. Nothing else in the crate reads or prints JSON: every
+//! consumer (the `Value` builder, the envelope, a check that reads a call as it streams) is
+//! a [`Sink`] of the one reader.
 //!
-//! The parser is bounded ([`Limits`]: depth and size) so that no input can exhaust the stack
+//! The reader is bounded ([`Limits`]: depth and size) so that no input can exhaust the stack
 //! or memory, and it tells input that *stops* ([`ErrorKind::Truncated`], a reply cut off at
 //! the model's token limit) apart from input that is *wrong*: the model's fix differs (make a
 //! smaller call, versus correct the syntax).
@@ -46,16 +49,17 @@ mod event;
 mod keys;
 mod parse;
 mod path;
+mod reader;
+mod stack;
 mod value;
 mod write;
 
 pub use error::{ErrorKind, Inside, ParseError, Position};
 pub use event::{replay, Event, Sink};
 pub(crate) use keys::repeated_key;
-pub use parse::{parse, parse_bytes, parse_bytes_with, parse_with, Limits};
-pub(crate) use parse::{
-    parse_embedded, parse_prefix_into, scan_plain, short_escape, surrogate_pair,
-};
+pub(crate) use parse::Builder;
+pub use parse::{parse, parse_bytes, parse_bytes_with, parse_with};
 pub use path::{Path, Segment};
+pub use reader::{Limits, Reader, Stop};
 pub use value::{Kind, Member, Number, Value};
 pub use write::{preview, to_pretty_string, write_escaped_str, PREVIEW_CHARS};

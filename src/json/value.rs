@@ -181,18 +181,16 @@ impl<'a> Number<'a> {
     /// (`"01"`, `"+1"`, `"1."`, `".5"`, `"NaN"` are not).
     pub fn from_text(text: impl Into<Cow<'a, str>>) -> Option<Number<'a>> {
         let text = text.into();
-        if is_json_number(text.as_bytes()) {
+        if super::reader::is_number(text.as_bytes()) {
             Some(Number { text })
         } else {
             None
         }
     }
 
-    /// Wraps text the parser has already checked against the number grammar.
-    pub(crate) fn from_checked(text: &'a str) -> Number<'a> {
-        Number {
-            text: Cow::Borrowed(text),
-        }
+    /// Wraps text the reader has already checked against the number grammar.
+    pub(crate) fn from_checked(text: Cow<'a, str>) -> Number<'a> {
+        Number { text }
     }
 
     /// The number as written.
@@ -228,46 +226,6 @@ impl<'a> Number<'a> {
             text: Cow::Owned(self.text.into_owned()),
         }
     }
-}
-
-/// The RFC 8259 section 6 number grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
-fn is_json_number(bytes: &[u8]) -> bool {
-    let mut i = 0;
-    let at = |i: usize| bytes.get(i).copied();
-    if at(i) == Some(b'-') {
-        i += 1;
-    }
-    match at(i) {
-        Some(b'0') => i += 1,
-        Some(b'1'..=b'9') => {
-            while matches!(at(i), Some(b'0'..=b'9')) {
-                i += 1;
-            }
-        }
-        _ => return false,
-    }
-    if at(i) == Some(b'.') {
-        i += 1;
-        if !matches!(at(i), Some(b'0'..=b'9')) {
-            return false;
-        }
-        while matches!(at(i), Some(b'0'..=b'9')) {
-            i += 1;
-        }
-    }
-    if matches!(at(i), Some(b'e' | b'E')) {
-        i += 1;
-        if matches!(at(i), Some(b'+' | b'-')) {
-            i += 1;
-        }
-        if !matches!(at(i), Some(b'0'..=b'9')) {
-            return false;
-        }
-        while matches!(at(i), Some(b'0'..=b'9')) {
-            i += 1;
-        }
-    }
-    i == bytes.len()
 }
 
 impl From<bool> for Value<'static> {

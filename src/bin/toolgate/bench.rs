@@ -122,7 +122,7 @@ fn print_parse_row(documents: &Documents, passes: usize) {
         }
         n_ok
     };
-    let n_ok = parse_all(); // also warms caches and the parser's spare stacks
+    let n_ok = parse_all(); // also warms the caches
     let mut seconds = time_passes(passes, || {
         black_box(parse_all());
     });

@@ -1,0 +1,374 @@
+//! Reading a call's envelope: a [`Sink`] of the one reader, member by member, in one pass.
+//!
+//! Each member's key says where its value goes: a field the envelope reads (`type`, `id`,
+//! `call_id`, `name`), kept as the string it nearly always is or built as a `Value` for the
+//! message when it is not; a place the arguments may be, whose events go on to a downstream
+//! sink (a [`Builder`] today); a nested call object (`function`, `functionCall`,
+//! `function_call`), read member by member in turn; or nothing, and the value is skipped
+//! (the reader still checks it). `arguments` given as a string is arguments text, fed piece
+//! by piece into a second reader ([`Text`]). Every key goes into a [`KeySet`], so a key
+//! given twice is refused once the object ends.
+//!
+//! The sink only takes what it is given and keeps what it read so far in [`Outer`]: a call
+//! the reader stops inside (cut off, or not JSON) still tells its id and name, and a call
+//! fed in chunks would be read by the same sink.
+
+use super::keys::KeySet;
+use super::text::{Text, TextArgs};
+use super::{Arguments, Inner, Nested, Outer};
+use crate::json::{Builder, Event, Kind, Limits, Sink, Value};
+use std::borrow::Cow;
+use std::ops::ControlFlow;
+
+/// The envelope sink.
+#[derive(Debug)]
+pub(crate) struct Envelope<'a> {
+    /// What has been read.
+    pub(crate) outer: Outer<'a>,
+    /// The kind of the top-level value, known from its first event.
+    pub(crate) root: Option<Kind>,
+    /// Containers open, the envelope object included.
+    depth: usize,
+    doing: Doing,
+    keys: KeySet<'a>,
+    /// The keys of the nested call object being read.
+    nested_keys: KeySet<'a>,
+    /// The nested call object being read, if any.
+    nested: Option<NestedKey>,
+    /// Builds the member value being read (and the values of an arguments text).
+    builder: Builder<'a>,
+    /// The arguments text being read, while `doing` is [`Doing::Text`].
+    text: Option<Text<'a>>,
+    limits: Limits,
+}
+
+/// What the next event belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Doing {
+    /// The envelope's own structure: a key, or the end of an object.
+    Members,
+    /// The first event of the value of a member that goes to `Target`.
+    Value(Target),
+    /// A value being built for `Target`; it ends when the depth is back to the one given.
+    Build(Target, usize),
+    /// A value not read; it ends when the depth is back to the one given.
+    Skip(usize),
+    /// The pieces of an arguments text for `Target`.
+    Text(Target),
+    /// Nothing more to read: the top-level value is not an object.
+    Done,
+}
+
+/// Where a member's value goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Target {
+    Ignore,
+    Type,
+    Id,
+    CallId,
+    Name,
+    Arguments,
+    Input,
+    Args,
+    Parameters,
+    Nested(NestedKey),
+    InnerId,
+    InnerName,
+    InnerArguments,
+    InnerArgs,
+}
+
+/// The keys of the nested call objects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum NestedKey {
+    /// OpenAI chat's `function`.
+    Function,
+    /// Gemini's wire form `functionCall`.
+    FunctionCallCamel,
+    /// google-genai's dump and OpenAI's legacy form, `function_call`.
+    FunctionCall,
+}
+
+impl<'a> Envelope<'a> {
+    pub(crate) fn new(limits: Limits) -> Envelope<'a> {
+        Envelope {
+            outer: Outer::default(),
+            root: None,
+            depth: 0,
+            doing: Doing::Members,
+            keys: KeySet::new(),
+            nested_keys: KeySet::new(),
+            nested: None,
+            builder: Builder::new(),
+            text: None,
+            limits,
+        }
+    }
+
+    /// An event of the envelope's own structure.
+    fn member(&mut self, event: Event<'a>) {
+        match event {
+            Event::Key(key) => {
+                let target = if self.depth == 1 {
+                    let target = top_target(&key);
+                    self.keys.insert(key);
+                    target
+                } else {
+                    let target = inner_target(&key);
+                    self.nested_keys.insert(key);
+                    target
+                };
+                self.doing = Doing::Value(target);
+            }
+            Event::ObjectStart if self.depth == 0 => {
+                self.root = Some(Kind::Object);
+                self.depth = 1;
+            }
+            Event::ObjectEnd => {
+                self.depth = self.depth.saturating_sub(1);
+                if self.depth == 0 {
+                    self.outer.duplicate = self.keys.duplicate();
+                } else {
+                    let duplicate = self.nested_keys.duplicate();
+                    if let Some(inner) = self.inner() {
+                        inner.duplicate = duplicate;
+                    }
+                    self.nested = None;
+                }
+            }
+            // The first event of a top-level value that is not an object.
+            other if self.depth == 0 => {
+                self.root = Some(kind_of(&other));
+                self.doing = Doing::Done;
+            }
+            // The reader sends nothing else between members.
+            _ => {}
+        }
+    }
+
+    /// The first event of the value of a member that goes to `target`.
+    fn value(&mut self, target: Target, event: Event<'a>, at: usize) {
+        self.doing = Doing::Members;
+        match (target, event) {
+            (Target::Ignore, event) => {
+                if !ends_value(&event) {
+                    self.doing = Doing::Skip(self.depth);
+                    self.track(&event);
+                }
+            }
+            (_, Event::Null) => self.store(target, None),
+            (Target::Arguments | Target::InnerArguments, Event::String(text)) => {
+                let text = Text::whole(text, at, self.limits, &mut self.builder);
+                self.store_text(target, text);
+            }
+            (Target::Arguments | Target::InnerArguments, Event::StringStart) => {
+                self.text = Some(Text::new(self.limits, at));
+                self.doing = Doing::Text(target);
+            }
+            (Target::Nested(key), Event::ObjectStart) => {
+                self.depth += 1;
+                self.nested = Some(key);
+                self.nested_keys = KeySet::new();
+                *self.nested_slot(key) = Some(Nested::Object(Inner::default()));
+            }
+            (_, Event::String(text)) => {
+                self.store(target, Some(Value::String(Cow::Borrowed(text))))
+            }
+            (_, event) => {
+                let depth = self.depth;
+                let done = ends_value(&event);
+                self.track(&event);
+                let _ = self.builder.event(event, at);
+                if done {
+                    let value = self.builder.take_value();
+                    self.store(target, Some(value));
+                } else {
+                    self.doing = Doing::Build(target, depth);
+                }
+            }
+        }
+    }
+
+    /// Follows the depth through an event of a value.
+    #[inline]
+    fn track(&mut self, event: &Event<'_>) {
+        match event {
+            Event::ArrayStart | Event::ObjectStart => self.depth += 1,
+            Event::ArrayEnd | Event::ObjectEnd => self.depth = self.depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+
+    /// Stores a member's value; `None` for `null`, which makes the member absent.
+    fn store(&mut self, target: Target, value: Option<Value<'a>>) {
+        match target {
+            Target::Ignore => {}
+            Target::Type => self.outer.type_ = value,
+            Target::Id => self.outer.id = value,
+            Target::CallId => self.outer.call_id = value,
+            Target::Name => self.outer.name = value,
+            Target::Arguments => self.outer.arguments = value.map(Arguments::Value),
+            Target::Input => self.outer.input = value,
+            Target::Args => self.outer.args = value,
+            Target::Parameters => self.outer.parameters = value,
+            Target::Nested(key) => *self.nested_slot(key) = value.map(Nested::Other),
+            Target::InnerId | Target::InnerName | Target::InnerArguments | Target::InnerArgs => {
+                if let Some(inner) = self.inner() {
+                    match target {
+                        Target::InnerId => inner.id = value,
+                        Target::InnerName => inner.name = value,
+                        Target::InnerArguments => inner.arguments = value.map(Arguments::Value),
+                        _ => inner.args = value,
+                    }
+                }
+            }
+        }
+    }
+
+    fn store_text(&mut self, target: Target, text: TextArgs<'a>) {
+        let arguments = Some(Arguments::Text(text));
+        if target == Target::Arguments {
+            self.outer.arguments = arguments;
+        } else if let Some(inner) = self.inner() {
+            inner.arguments = arguments;
+        }
+    }
+
+    fn nested_slot(&mut self, key: NestedKey) -> &mut Option<Nested<'a>> {
+        match key {
+            NestedKey::Function => &mut self.outer.function,
+            NestedKey::FunctionCallCamel => &mut self.outer.function_call_camel,
+            NestedKey::FunctionCall => &mut self.outer.function_call,
+        }
+    }
+
+    /// The nested call object being read.
+    fn inner(&mut self) -> Option<&mut Inner<'a>> {
+        let key = self.nested?;
+        match self.nested_slot(key) {
+            Some(Nested::Object(inner)) => Some(inner),
+            _ => None,
+        }
+    }
+}
+
+impl<'a> Sink<'a> for Envelope<'a> {
+    // Inlined where the reader sends each kind of event, so that the arguments' events (the
+    // most of a call) go on to the builder or the text's reader without a turn through the
+    // envelope's own structure, which stays out of line.
+    #[inline(always)]
+    fn event(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
+        match (self.doing, event) {
+            (Doing::Build(target, depth), event) => {
+                let done = ends_value(&event);
+                self.track(&event);
+                let _ = self.builder.event(event, at);
+                if done && self.depth == depth {
+                    self.built(target);
+                }
+            }
+            (Doing::Text(_), Event::StringPart(run)) => {
+                if let Some(text) = &mut self.text {
+                    text.part(run, &mut self.builder);
+                }
+            }
+            (Doing::Text(_), Event::StringChar(c)) => {
+                if let Some(text) = &mut self.text {
+                    text.char(c, &mut self.builder);
+                }
+            }
+            (_, event) => self.structure(event, at),
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+impl<'a> Envelope<'a> {
+    /// Every event but the pieces of an arguments text and those of a value being built.
+    #[inline(never)]
+    fn structure(&mut self, event: Event<'a>, at: usize) {
+        match self.doing {
+            Doing::Members => self.member(event),
+            Doing::Value(target) => self.value(target, event, at),
+            Doing::Skip(depth) => {
+                let done = ends_value(&event);
+                self.track(&event);
+                if done && self.depth == depth {
+                    self.doing = Doing::Members;
+                }
+            }
+            Doing::Text(target) => {
+                // The end of the literal (its pieces take the inlined path).
+                if let (Event::StringEnd, Some(text)) = (event, self.text.take()) {
+                    let text = text.end(&mut self.builder);
+                    self.store_text(target, text);
+                }
+                self.doing = Doing::Members;
+            }
+            Doing::Build(..) | Doing::Done => {}
+        }
+    }
+
+    /// The value being built is complete.
+    #[inline(never)]
+    fn built(&mut self, target: Target) {
+        let value = self.builder.take_value();
+        self.store(target, Some(value));
+        self.doing = Doing::Members;
+    }
+}
+
+/// True for the events that end a value: a scalar, the end of a string in parts, a closing
+/// bracket (whether it ends the value is a matter of depth).
+fn ends_value(event: &Event<'_>) -> bool {
+    matches!(
+        event,
+        Event::Null
+            | Event::Bool(_)
+            | Event::Number(_)
+            | Event::String(_)
+            | Event::StringEnd
+            | Event::ArrayEnd
+            | Event::ObjectEnd
+    )
+}
+
+fn kind_of(event: &Event<'_>) -> Kind {
+    match event {
+        Event::Null => Kind::Null,
+        Event::Bool(_) => Kind::Bool,
+        Event::Number(_) => Kind::Number,
+        Event::ArrayStart => Kind::Array,
+        Event::ObjectStart => Kind::Object,
+        _ => Kind::String,
+    }
+}
+
+/// Where the value of a top-level member goes.
+fn top_target(key: &str) -> Target {
+    match key {
+        "type" => Target::Type,
+        "id" => Target::Id,
+        "call_id" => Target::CallId,
+        "name" => Target::Name,
+        "arguments" => Target::Arguments,
+        "input" => Target::Input,
+        "args" => Target::Args,
+        "parameters" => Target::Parameters,
+        "function" => Target::Nested(NestedKey::Function),
+        "functionCall" => Target::Nested(NestedKey::FunctionCallCamel),
+        "function_call" => Target::Nested(NestedKey::FunctionCall),
+        _ => Target::Ignore,
+    }
+}
+
+/// Where the value of a member of a nested call object goes.
+fn inner_target(key: &str) -> Target {
+    match key {
+        "id" => Target::InnerId,
+        "name" => Target::InnerName,
+        "arguments" => Target::InnerArguments,
+        "args" => Target::InnerArgs,
+        _ => Target::Ignore,
+    }
+}

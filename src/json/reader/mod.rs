@@ -1,0 +1,1542 @@
+//! The reader: the one JSON tokenizer of the crate, bytes to [`Event`]s, strict RFC 8259,
+//! bounded in depth and size, resumable at any byte.
+//!
+//! Every consumer drives it: the `Value` builder behind [`parse`](super::parse), the
+//! envelope, the arguments text inside a string literal (fed, piece by piece, through the
+//! literal's escapes), and a check that reads a call while it streams. Feeding a text whole or
+//! in chunks cut anywhere (inside an escape, a multi-byte character, a number, a literal) is
+//! the same code and gives the same events and the same errors: a token that a chunk cuts is
+//! finished from a small carry (an escape's bytes, a character's bytes, a number's or a key's
+//! text) when the next chunk comes, and a string value comes in parts instead of being
+//! buffered. The reader keeps no borrow of the input between calls.
+//!
+//! Within a chunk the work is tight loops: string bodies are scanned eight bytes at a time
+//! for the bytes that end a plain run, runs of digits and whitespace byte by byte, and a
+//! string without escapes goes out whole, borrowed from the input. The state machine only
+//! matters where a chunk ends.
+//!
+//! Nesting is a [`Stack`] of the open containers' start offsets, inline for the first levels:
+//! no recursion, so a million `[` meet the depth limit instead of the thread's stack.
+//!
+//! Input that stops early is [`ErrorKind::Truncated`] exactly when it is a proper prefix of
+//! some valid text: `-`, `1.`, `tru`, `"\u12`, `[1,` are; `-x`, `[1,]`, `"\uDC` are not.
+
+mod escape;
+mod number;
+
+pub(crate) use number::is_number;
+
+use super::error::{ErrorKind, Inside, ParseError, Position};
+use super::event::{Event, Sink};
+use super::stack::Stack;
+use super::value::Number;
+use escape::{scan_plain, Broken, Escape};
+use number::{End, Grammar};
+use std::borrow::Cow;
+use std::ops::ControlFlow;
+
+/// Bounds on what one read may take.
+///
+/// The reader itself never recurses, but the derived `Drop`, `Clone`, `PartialEq` and
+/// `Debug` of a [`Value`](super::Value) built from it do, one stack frame chain per level.
+/// So that no setting can turn a deep input into a stack overflow (an abort, not an error),
+/// depth is capped at [`Limits::DEPTH_CEILING`] whatever `max_depth` says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest nesting of arrays and objects accepted (the top-level value is level 1),
+    /// at most [`Limits::DEPTH_CEILING`].
+    pub max_depth: usize,
+    /// Longest input accepted, in bytes.
+    pub max_bytes: usize,
+}
+
+impl Limits {
+    /// The default `max_depth`, and the one depth every other limit in the crate derives
+    /// from (schemas, types, the validator): tool arguments nest a handful of levels, so
+    /// 128 refuses nothing real, while it bounds every walk over a value or a schema.
+    pub const DEFAULT_MAX_DEPTH: usize = 128;
+
+    /// The deepest nesting any read accepts, whatever `max_depth` says: a value this deep
+    /// is dropped, cloned, compared and debug-printed within a 2 MiB thread stack (the size
+    /// std gives spawned threads) even in a debug build, which measured safe up to about
+    /// 2,000 levels. Tool arguments never come near it.
+    pub const DEPTH_CEILING: usize = 1000;
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_depth: Limits::DEFAULT_MAX_DEPTH,
+            max_bytes: 1 << 20,
+        }
+    }
+}
+
+/// A resumable JSON tokenizer: feed it a text's bytes, whole or in chunks, and it hands a
+/// [`Sink`] the text's [`Event`]s, each with the byte offset it starts at.
+///
+/// ```
+/// use std::ops::ControlFlow;
+/// use toolgate::json::{Event, Limits, Reader, Sink};
+///
+/// // Counts the strings of a text, whatever chunks it comes in.
+/// struct Strings(usize);
+/// impl<'a> Sink<'a> for Strings {
+///     fn event(&mut self, event: Event<'a>, _at: usize) -> ControlFlow<()> {
+///         if matches!(event, Event::String(_) | Event::StringEnd) {
+///             self.0 += 1;
+///         }
+///         ControlFlow::Continue(())
+///     }
+/// }
+///
+/// let mut reader = Reader::new(Limits::default());
+/// let mut strings = Strings(0);
+/// for chunk in [&b"{\"city\": \"Z\xc3"[..], b"\xbcrich\", \"days\": [1, 2]}"] {
+///     reader.feed(chunk, &mut strings).unwrap();
+/// }
+/// reader.finish(&mut strings).unwrap();
+/// assert_eq!(strings.0, 1);
+/// ```
+///
+/// After any `Err`, the reader has stopped: every later call returns the same `Err`.
+#[derive(Clone, Debug)]
+pub struct Reader {
+    max_depth: usize,
+    max_bytes: usize,
+    /// Offset, in the whole input, of the next byte to be fed. Invariant: at most
+    /// `max_bytes`, so the chunk positions added to it below cannot overflow.
+    offset: usize,
+    /// What the next token may be (for a token a chunk cut, what may follow it).
+    expect: Expect,
+    /// The open arrays and objects, innermost last: each its start offset times two, plus
+    /// one for an object. At most `max_depth` entries.
+    open: Stack,
+    /// The token the last chunk ended inside, if any.
+    cut: Option<Cut>,
+    carry: Carry,
+    stopped: Option<Stop>,
+}
+
+/// Why a [`Reader`] stopped.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stop {
+    /// The text is not JSON, or breaks the [`Limits`]. Its positions know byte offsets only:
+    /// [`ParseError::locate`] counts lines and columns in the text. (Boxed, so that the
+    /// reader's results stay small on the path where nothing fails.)
+    Invalid(Box<ParseError>),
+    /// The sink returned [`ControlFlow::Break`]; it knows why.
+    Sink,
+}
+
+impl Reader {
+    /// A reader at the start of a text, under `limits`.
+    pub fn new(limits: Limits) -> Reader {
+        Reader {
+            max_depth: limits.max_depth.min(Limits::DEPTH_CEILING),
+            max_bytes: limits.max_bytes,
+            offset: 0,
+            expect: Expect::Value,
+            open: Stack::new(),
+            cut: None,
+            carry: Carry {
+                number: String::new(),
+                key: String::new(),
+                escape: [0; 12],
+                char: [0; 4],
+            },
+            stopped: None,
+        }
+    }
+
+    /// How many bytes have been fed (a [`Reader::feed_char`] counts its UTF-8 length).
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// Reads the next chunk of the text, which may end anywhere. Bytes that are not UTF-8
+    /// are an error at the first of them.
+    ///
+    /// # Errors
+    /// [`Stop::Invalid`] with the first error of the text (see [`parse_with`](super::parse_with)
+    /// for the kinds; [`ErrorKind::InvalidUtf8`] at the first byte that is not UTF-8), or
+    /// [`Stop::Sink`] when the sink broke. A chunk that takes the input past
+    /// [`Limits::max_bytes`] is [`ErrorKind::TooLarge`] before any of it is read.
+    pub fn feed<'a, S: Sink<'a>>(&mut self, chunk: &'a [u8], sink: &mut S) -> Result<(), Stop> {
+        self.run(Bytes(chunk), &mut None, sink)
+    }
+
+    /// [`Reader::feed`] for a chunk known to be UTF-8, which is not checked again.
+    ///
+    /// # Errors
+    /// As [`Reader::feed`].
+    pub fn feed_str<'a, S: Sink<'a>>(&mut self, chunk: &'a str, sink: &mut S) -> Result<(), Stop> {
+        self.run(Text(chunk), &mut None, sink)
+    }
+
+    /// Reads one character of the text that does not stand in the input as itself: a
+    /// text read through the escapes of an enclosing string literal gets the character an
+    /// escape stands for this way. Inside a string, it arrives as [`Event::StringChar`].
+    ///
+    /// # Errors
+    /// As [`Reader::feed`].
+    pub fn feed_char<'a, S: Sink<'a>>(&mut self, c: char, sink: &mut S) -> Result<(), Stop> {
+        if c == '"' && self.open_quote() {
+            return Ok(());
+        }
+        if let Some(read) = self.body_char(c, sink) {
+            return read;
+        }
+        // Each byte of the character is read as a chunk of its own, from a static table, so
+        // that the one byte-level machine reads it (a character never stands whole in it).
+        let mut utf8 = [0; 4];
+        for &byte in c.encode_utf8(&mut utf8).as_bytes() {
+            self.run(Bytes(byte_chunk(byte)), &mut None, sink)?;
+        }
+        Ok(())
+    }
+
+    /// [`Reader::feed_str`], then [`Reader::feed_char`] with `next`, as one step: a string or
+    /// key that runs to the end of `chunk` and that `next` closes (a text read through a
+    /// literal's escapes, where `\"city\"` is `"`, `city`, `"`) arrives whole and borrowed,
+    /// and so does a number that runs to the end of `chunk`, instead of being carried.
+    ///
+    /// # Errors
+    /// As [`Reader::feed`].
+    pub fn feed_str_then<'a, S: Sink<'a>>(
+        &mut self,
+        chunk: &'a str,
+        next: char,
+        sink: &mut S,
+    ) -> Result<(), Stop> {
+        if next == '"' {
+            if let Some(read) = self.close_run(chunk, sink) {
+                return read;
+            }
+            if self.punctuation_then_quote(chunk.as_bytes()) {
+                return Ok(());
+            }
+        }
+        let mut next = Some(next);
+        self.run(Text(chunk), &mut next, sink)?;
+        match next {
+            Some(c) => self.feed_char(c, sink),
+            None => Ok(()),
+        }
+    }
+
+    /// Ends the text: a number that ends it is complete and goes to the sink; inside any
+    /// other value, or before one, the text is truncated.
+    ///
+    /// # Errors
+    /// As [`Reader::feed`], with [`ErrorKind::Truncated`] when the text stopped inside a
+    /// value or before the first one.
+    pub fn finish<'a, S: Sink<'a>>(&mut self, sink: &mut S) -> Result<(), Stop> {
+        if let Some(stop) = &self.stopped {
+            return Err(stop.clone());
+        }
+        let result = self.end(sink);
+        if let Err(stop) = &result {
+            self.stopped = Some(stop.clone());
+        }
+        result
+    }
+}
+
+/// The steps a text read through a literal's escapes takes at nearly every `\"`, taken
+/// without a turn of the byte machine, which would do the same (the property tests feed
+/// texts both ways): a quote that opens a string or key, a run that is a whole string's or
+/// key's body closed by the quote after it, a character of a body, and the punctuation
+/// between strings.
+impl Reader {
+    /// A `"` where a string or key may begin and no token is cut: opens it.
+    #[inline]
+    fn open_quote(&mut self) -> bool {
+        if self.stopped.is_some() || self.cut.is_some() || self.offset >= self.max_bytes {
+            return false;
+        }
+        let key = match self.expect {
+            Expect::Value | Expect::FirstElement => false,
+            Expect::FirstKey | Expect::Key => true,
+            _ => return false,
+        };
+        self.cut = Some(Cut::Str(Str {
+            quote: self.offset,
+            key,
+            started: false,
+        }));
+        self.expect = if key {
+            Expect::Colon
+        } else {
+            self.after_value()
+        };
+        self.offset += 1;
+        true
+    }
+
+    /// A character of a string's or key's body (not `"` or a control character; a
+    /// backslash begins an escape) while one is open and nothing is cut inside it.
+    #[inline]
+    fn body_char<'a, S: Sink<'a>>(&mut self, c: char, sink: &mut S) -> Option<Result<(), Stop>> {
+        let mut string = match &self.cut {
+            Some(Cut::Str(string)) if self.stopped.is_none() => *string,
+            _ => return None,
+        };
+        if c < ' ' || c == '"' {
+            return None;
+        }
+        let at = self.offset;
+        let end = at.checked_add(c.len_utf8())?;
+        if end > self.max_bytes {
+            return None;
+        }
+        self.offset = end;
+        if c == '\\' {
+            // An escape of the text begins: its backslash is carried, as a chunk would.
+            if let Some(slot) = self.carry.escape.first_mut() {
+                *slot = b'\\';
+            }
+            self.cut = Some(Cut::Escape { string, at, len: 1 });
+            return Some(Ok(()));
+        }
+        let emitted = self.string_char(&mut string, c, at, sink);
+        self.cut = Some(Cut::Str(string));
+        if let Err(stop) = &emitted {
+            self.stopped = Some(stop.clone());
+        }
+        Some(emitted)
+    }
+
+    /// A chunk of nothing but whitespace and the `:` or `,` that may come next (between two
+    /// `\"` of a text read through a literal's escapes), then the quote that opens a string
+    /// or key: steps over both, or over neither.
+    #[inline]
+    fn punctuation_then_quote(&mut self, chunk: &[u8]) -> bool {
+        if self.stopped.is_some() || self.cut.is_some() {
+            return false;
+        }
+        // The quote counts with the chunk.
+        match self.offset.checked_add(chunk.len()) {
+            Some(end) if end < self.max_bytes => {}
+            _ => return false,
+        }
+        let mut expect = self.expect;
+        for &byte in chunk {
+            expect = match (byte, expect) {
+                (b' ' | b'\n' | b'\r' | b'\t', expect) => expect,
+                (b':', Expect::Colon) => Expect::Value,
+                (b',', Expect::AfterValue) if self.in_object() => Expect::Key,
+                (b',', Expect::AfterValue) => Expect::Value,
+                _ => return false,
+            };
+        }
+        if !matches!(expect, Expect::Value | Expect::Key) {
+            return false;
+        }
+        self.expect = expect;
+        self.offset += chunk.len();
+        self.open_quote()
+    }
+
+    /// `run` then `"`, right after a quote opened a string or key: its whole body, when
+    /// `run` holds nothing that would end or escape it. `None` when that is not the case.
+    #[inline]
+    fn close_run<'a, S: Sink<'a>>(
+        &mut self,
+        run: &'a str,
+        sink: &mut S,
+    ) -> Option<Result<(), Stop>> {
+        let string = match &self.cut {
+            Some(Cut::Str(string)) if self.stopped.is_none() => *string,
+            _ => return None,
+        };
+        if string.started || (string.key && !self.carry.key.is_empty()) {
+            return None;
+        }
+        let end = self.offset.checked_add(run.len())?.checked_add(1)?;
+        if end > self.max_bytes || scan_plain(run.as_bytes(), 0) != run.len() {
+            return None;
+        }
+        self.cut = None;
+        self.offset = end;
+        let event = if string.key {
+            Event::Key(Cow::Borrowed(run))
+        } else {
+            Event::String(run)
+        };
+        let emitted = emit(sink, event, string.quote);
+        if let Err(stop) = &emitted {
+            self.stopped = Some(stop.clone());
+        }
+        Some(emitted)
+    }
+}
+
+/// Where reading a key left the reader.
+enum KeyStep {
+    /// After the colon: the member's value is next, from this chunk position.
+    Value(usize),
+    /// A `}` closed an empty object; what follows starts at this chunk position.
+    Closed(usize),
+    /// The chunk ended (the reader's `expect` or `cut` say where), or an error waits for
+    /// the rest of a character.
+    Cut,
+}
+
+/// What the next token may be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Expect {
+    /// A value: the first one, one after `:`, or an array element after `,`.
+    Value,
+    /// After `[`: a value or `]`.
+    FirstElement,
+    /// After `{`: a key or `}`.
+    FirstKey,
+    /// After `,` in an object: a key.
+    Key,
+    /// After a key: `:`.
+    Colon,
+    /// After a value in an array or object: `,` or the closing bracket.
+    AfterValue,
+    /// After the top-level value: only whitespace.
+    End,
+}
+
+/// A string being read.
+#[derive(Clone, Copy, Debug)]
+struct Str {
+    /// Offset of its opening quote.
+    quote: usize,
+    /// A key (gathered in `carry.key`, sent whole) rather than a value (sent in parts).
+    key: bool,
+    /// For a value: [`Event::StringStart`] has been sent.
+    started: bool,
+}
+
+/// A token that the end of a chunk cut.
+#[derive(Clone, Debug)]
+enum Cut {
+    /// Inside a string's body.
+    Str(Str),
+    /// Inside an escape: its first `len` bytes in `carry.escape`, its backslash at `at`.
+    Escape { string: Str, at: usize, len: usize },
+    /// Inside a multi-byte character: its first `len` bytes in `carry.char`, from `at`.
+    Char { string: Str, at: usize, len: usize },
+    /// Inside a number: its text so far in `carry.number`.
+    Number { start: usize, grammar: Grammar },
+    /// Inside `true`, `false` or `null`, `matched` bytes read.
+    Literal {
+        start: usize,
+        word: Word,
+        matched: usize,
+    },
+    /// An error decided by a character at `at` that is not ASCII, whose bytes the chunk
+    /// cut (`len` of them in `carry.char`): only its bytes say whether it is UTF-8, and so
+    /// whether the error stands or the input is [`ErrorKind::InvalidUtf8`] there.
+    BadChar {
+        error: Box<ParseError>,
+        at: usize,
+        len: usize,
+    },
+}
+
+/// The small owned buffers that carry a cut token into the next chunk.
+#[derive(Clone, Debug)]
+struct Carry {
+    number: String,
+    key: String,
+    /// An escape is at most `\uD83D\uDE4F`.
+    escape: [u8; 12],
+    char: [u8; 4],
+}
+
+/// `true`, `false` or `null`.
+#[derive(Clone, Copy, Debug)]
+enum Word {
+    True,
+    False,
+    Null,
+}
+
+impl Word {
+    fn text(self) -> &'static [u8] {
+        match self {
+            Word::True => b"true",
+            Word::False => b"false",
+            Word::Null => b"null",
+        }
+    }
+
+    fn expected(self) -> &'static str {
+        match self {
+            Word::True => "'true'",
+            Word::False => "'false'",
+            Word::Null => "'null'",
+        }
+    }
+
+    fn event(self) -> Event<'static> {
+        match self {
+            Word::True => Event::Bool(true),
+            Word::False => Event::Bool(false),
+            Word::Null => Event::Null,
+        }
+    }
+}
+
+/// A chunk: its bytes, and how a run of them becomes a `str`. Two kinds, so that each way
+/// of feeding compiles to its own machine: a `str` is UTF-8 by type and slices without a
+/// check; bytes are checked run by run.
+trait Input<'a>: Copy {
+    fn bytes(self) -> &'a [u8];
+
+    /// The text between two chunk positions that stand next to ASCII bytes or at the
+    /// chunk's ends, or the position where it stops being UTF-8.
+    fn text(self, start: usize, end: usize) -> Result<&'a str, usize>;
+
+    /// The text from `start` to the chunk's end, with how many bytes of a character cut by
+    /// the end follow it; or the position where it stops being UTF-8.
+    fn tail(self, start: usize) -> Result<(&'a str, usize), usize>;
+
+    /// The text between `start` and a closing quote at `stop`, when it is one plain run:
+    /// no escape, no control character, UTF-8.
+    #[inline]
+    fn plain(self, start: usize, stop: usize) -> Option<&'a str> {
+        if self.bytes().get(stop) != Some(&b'"') {
+            return None;
+        }
+        self.text(start, stop).ok()
+    }
+}
+
+/// A chunk known to be UTF-8.
+#[derive(Clone, Copy)]
+struct Text<'a>(&'a str);
+
+/// A chunk of bytes that should be UTF-8.
+#[derive(Clone, Copy)]
+struct Bytes<'a>(&'a [u8]);
+
+impl<'a> Input<'a> for Text<'a> {
+    #[inline]
+    fn bytes(self) -> &'a [u8] {
+        self.0.as_bytes()
+    }
+
+    #[inline]
+    fn text(self, start: usize, end: usize) -> Result<&'a str, usize> {
+        self.0.get(start..end).ok_or(start)
+    }
+
+    #[inline]
+    fn tail(self, start: usize) -> Result<(&'a str, usize), usize> {
+        self.0.get(start..).map(|text| (text, 0)).ok_or(start)
+    }
+}
+
+impl<'a> Input<'a> for Bytes<'a> {
+    #[inline]
+    fn bytes(self) -> &'a [u8] {
+        self.0
+    }
+
+    #[inline]
+    fn text(self, start: usize, end: usize) -> Result<&'a str, usize> {
+        let run = self.0.get(start..end).unwrap_or_default();
+        std::str::from_utf8(run).map_err(|utf8| start + utf8.valid_up_to())
+    }
+
+    fn tail(self, start: usize) -> Result<(&'a str, usize), usize> {
+        let run = self.0.get(start..).unwrap_or_default();
+        match std::str::from_utf8(run) {
+            Ok(text) => Ok((text, 0)),
+            // Only a chunk of bytes can end inside a character.
+            Err(utf8) if utf8.error_len().is_none() => {
+                let valid = run.get(..utf8.valid_up_to()).unwrap_or_default();
+                let text = std::str::from_utf8(valid).unwrap_or_default();
+                Ok((text, run.len() - utf8.valid_up_to()))
+            }
+            Err(utf8) => Err(start + utf8.valid_up_to()),
+        }
+    }
+}
+
+/// A character at some position of a chunk, as far as the chunk shows it.
+enum CharAt {
+    Valid(char),
+    Invalid,
+    /// The chunk ends inside it, after this many of its bytes.
+    Cut(usize),
+}
+
+/// Every byte value once, so that one byte can be read as a `'static` chunk of its own.
+static BYTES: [u8; 256] = {
+    let mut table = [0; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = byte as u8;
+        byte += 1;
+    }
+    table
+};
+
+fn byte_chunk(byte: u8) -> &'static [u8] {
+    let at = usize::from(byte);
+    BYTES.get(at..=at).unwrap_or_default()
+}
+
+#[inline(always)]
+fn emit<'a, S: Sink<'a>>(sink: &mut S, event: Event<'a>, at: usize) -> Result<(), Stop> {
+    match sink.event(event, at) {
+        ControlFlow::Continue(()) => Ok(()),
+        ControlFlow::Break(()) => Err(Stop::Sink),
+    }
+}
+
+/// The token functions' answer: the chunk position after the token, or [`CUT`] when the
+/// chunk ended first (the token is then in `cut`, or an error waits there for its
+/// character). A plain `usize`, not an `Option`, so that the answer comes back in registers.
+type Step = Result<usize, Stop>;
+
+/// See [`Step`]: no chunk position is this large.
+const CUT: usize = usize::MAX;
+
+impl Reader {
+    fn run<'a, I: Input<'a>, S: Sink<'a>>(
+        &mut self,
+        input: I,
+        next: &mut Option<char>,
+        sink: &mut S,
+    ) -> Result<(), Stop> {
+        if let Some(stop) = &self.stopped {
+            return Err(stop.clone());
+        }
+        let result = self.read(input, next, sink);
+        if let Err(stop) = &result {
+            self.stopped = Some(stop.clone());
+        }
+        result
+    }
+
+    fn read<'a, I: Input<'a>, S: Sink<'a>>(
+        &mut self,
+        input: I,
+        next: &mut Option<char>,
+        sink: &mut S,
+    ) -> Result<(), Stop> {
+        // A character after the chunk (see `feed_str_then`) counts with it.
+        let extra = next.map_or(0, char::len_utf8);
+        let end = match self.offset.checked_add(input.bytes().len() + extra) {
+            Some(end) if end <= self.max_bytes => end,
+            size => {
+                let kind = ErrorKind::TooLarge {
+                    limit: self.max_bytes,
+                    size: size.unwrap_or(usize::MAX),
+                };
+                return Err(invalid(self.error(kind, self.max_bytes, "")));
+            }
+        };
+        // The character after the chunk counts once it has been read with it.
+        let chunk_end = end - extra;
+        let mut pos = 0;
+        if let Some(cut) = self.cut.take() {
+            pos = self.resume(cut, input, next, sink)?;
+            if pos == CUT {
+                self.offset = if next.is_none() { end } else { chunk_end };
+                return Ok(());
+            }
+        }
+        self.tokens(input, pos, next, sink)?;
+        self.offset = if next.is_none() { end } else { chunk_end };
+        Ok(())
+    }
+
+    /// The tokens of a chunk from `pos`, until it ends.
+    ///
+    /// Two loops, as a parser without chunks would have them: one at a value, one after a
+    /// value (a comma, a closing bracket); a key and its colon are read on the way from one
+    /// to the other. Where the reader stands is only written to `expect` when the chunk
+    /// ends.
+    fn tokens<'a, I: Input<'a>, S: Sink<'a>>(
+        &mut self,
+        input: I,
+        mut pos: usize,
+        next: &mut Option<char>,
+        sink: &mut S,
+    ) -> Result<(), Stop> {
+        let bytes = input.bytes();
+        // Directly after `[`, where `]` may come.
+        let mut first = false;
+        let mut at_value = true;
+        match self.expect {
+            Expect::Value => {}
+            Expect::FirstElement => first = true,
+            Expect::AfterValue | Expect::End => at_value = false,
+            Expect::FirstKey | Expect::Key => {
+                let is_first = self.expect == Expect::FirstKey;
+                match self.member_key(input, pos, is_first, next, sink)? {
+                    KeyStep::Value(after) => pos = after,
+                    KeyStep::Closed(after) => {
+                        pos = after;
+                        at_value = false;
+                    }
+                    KeyStep::Cut => return Ok(()),
+                }
+            }
+            Expect::Colon => match self.colon(input, pos)? {
+                KeyStep::Value(after) => pos = after,
+                KeyStep::Closed(_) | KeyStep::Cut => return Ok(()),
+            },
+        }
+        'value: loop {
+            if at_value {
+                pos = skip_whitespace(bytes, pos);
+                let Some(&byte) = bytes.get(pos) else {
+                    self.expect = if first {
+                        Expect::FirstElement
+                    } else {
+                        Expect::Value
+                    };
+                    return Ok(());
+                };
+                let at = self.offset + pos;
+                let step = match byte {
+                    b'"' => {
+                        // A string without escapes that the chunk holds whole: the commonest
+                        // value, read here in one scan.
+                        let body = pos + 1;
+                        let stop = scan_plain(bytes, body);
+                        match input.plain(body, stop) {
+                            Some(text) => {
+                                emit(sink, Event::String(text), at)?;
+                                stop + 1
+                            }
+                            None => {
+                                let string = Str {
+                                    quote: at,
+                                    key: false,
+                                    started: false,
+                                };
+                                self.string(input, body, string, next, sink)?
+                            }
+                        }
+                    }
+                    b'{' => {
+                        self.open(true, at, pos, input, sink)?;
+                        match self.member_key(input, pos + 1, true, next, sink)? {
+                            KeyStep::Value(after) => {
+                                pos = after;
+                                first = false;
+                                continue 'value;
+                            }
+                            KeyStep::Closed(after) => after,
+                            KeyStep::Cut => return Ok(()),
+                        }
+                    }
+                    b'[' => {
+                        self.open(false, at, pos, input, sink)?;
+                        pos += 1;
+                        first = true;
+                        continue 'value;
+                    }
+                    b']' if first => {
+                        self.close(at, sink)?;
+                        pos + 1
+                    }
+                    b'-' | b'0'..=b'9' => self.number(input, pos, next, sink)?,
+                    b't' => self.literal(Word::True, input, pos, sink)?,
+                    b'f' => self.literal(Word::False, input, pos, sink)?,
+                    b'n' => self.literal(Word::Null, input, pos, sink)?,
+                    _ => {
+                        let expected = self.expected_value(first);
+                        return self.unexpected(expected, input, pos);
+                    }
+                };
+                if step == CUT {
+                    self.expect = self.after_value();
+                    return Ok(());
+                }
+                pos = step;
+            }
+            at_value = true;
+            first = false;
+            // After a value: close what the input closes, then on to the next one.
+            loop {
+                pos = skip_whitespace(bytes, pos);
+                let Some(&byte) = bytes.get(pos) else {
+                    self.expect = self.after_value();
+                    return Ok(());
+                };
+                let Some(top) = self.open.last() else {
+                    let error = self.error(ErrorKind::TrailingCharacters, self.offset + pos, "");
+                    return self.fail_at(error, input, pos);
+                };
+                match (byte, top & 1 == 1) {
+                    (b',', false) => {
+                        pos += 1;
+                        continue 'value;
+                    }
+                    (b',', true) => match self.member_key(input, pos + 1, false, next, sink)? {
+                        KeyStep::Value(after) => {
+                            pos = after;
+                            continue 'value;
+                        }
+                        KeyStep::Closed(after) => pos = after,
+                        KeyStep::Cut => return Ok(()),
+                    },
+                    (b']', false) | (b'}', true) => {
+                        self.close(self.offset + pos, sink)?;
+                        pos += 1;
+                    }
+                    (_, false) => {
+                        return self.unexpected("',' or ']' after an array element", input, pos)
+                    }
+                    (_, true) => {
+                        return self.unexpected("',' or '}' after an object member", input, pos)
+                    }
+                }
+            }
+        }
+    }
+
+    /// A key and its colon from chunk position `pos` (after `{` when `first`, where `}`
+    /// may come instead, else after `,`).
+    #[inline]
+    fn member_key<'a, I: Input<'a>, S: Sink<'a>>(
+        &mut self,
+        input: I,
+        pos: usize,
+        first: bool,
+        next: &mut Option<char>,
+        sink: &mut S,
+    ) -> Result<KeyStep, Stop> {
+        let bytes = input.bytes();
+        let pos = skip_whitespace(bytes, pos);
+        let Some(&byte) = bytes.get(pos) else {
+            self.expect = if first { Expect::FirstKey } else { Expect::Key };
+            return Ok(KeyStep::Cut);
+        };
+        let at = self.offset + pos;
+        match byte {
+            b'"' => {
+                let body = pos + 1;
+                let stop = scan_plain(bytes, body);
+                let after = match input.plain(body, stop) {
+                    Some(key) => {
+                        emit(sink, Event::Key(Cow::Borrowed(key)), at)?;
+                        stop + 1
+                    }
+                    None => {
+                        let string = Str {
+                            quote: at,
+                            key: true,
+                            started: false,
+                        };
+                        self.string(input, body, string, next, sink)?
+                    }
+                };
+                if after == CUT {
+                    self.expect = Expect::Colon;
+                    return Ok(KeyStep::Cut);
+                }
+                self.colon(input, after)
+            }
+            b'}' if first => {
+                self.close(at, sink)?;
+                Ok(KeyStep::Closed(pos + 1))
+            }
+            _ => {
+                let expected = if first {
+                    "a string key or '}'"
+                } else {
+                    "a string key after ','"
+                };
+                self.unexpected(expected, input, pos).map(|()| KeyStep::Cut)
+            }
+        }
+    }
+
+    /// The colon after a key, from chunk position `pos`.
+    #[inline]
+    fn colon<'a, I: Input<'a>>(&mut self, input: I, pos: usize) -> Result<KeyStep, Stop> {
+        let pos = skip_whitespace(input.bytes(), pos);
+        match input.bytes().get(pos) {
+            Some(b':') => Ok(KeyStep::Value(pos + 1)),
+            Some(_) => self
+                .unexpected("':' after an object key", input, pos)
+                .map(|()| KeyStep::Cut),
+            None => {
+                self.expect = Expect::Colon;
+                Ok(KeyStep::Cut)
+            }
+        }
+    }
+
+    /// Goes on with the token the last chunk cut.
+    fn resume<'a, I: Input<'a>, S: Sink<'a>>(
+        &mut self,
+        cut: Cut,
+        input: I,
+        next: &mut Option<char>,
+        sink: &mut S,
+    ) -> Step {
+        let bytes = input.bytes();
+        match cut {
+            Cut::Str(string) => self.string(input, 0, string, next, sink),
+            Cut::Escape { string, at, len: 1 } if self.carry.escape.first() == Some(&b'\\') => {
+                // The commonest cut escape: its backslash alone, a one-letter code next.
+                if let Some(c) = bytes.first().and_then(|&code| escape::short(code)) {
+                    let mut string = string;
+                    self.string_char(&mut string, c, at, sink)?;
+                    return self.string(input, 1, string, next, sink);
+                }
+                self.resume_escape(string, at, 1, input, next, sink)
+            }
+            Cut::Escape { string, at, len } => {
+                self.resume_escape(string, at, len, input, next, sink)
+            }
+            Cut::Char { string, at, len } => match self.complete_char(len, bytes) {
+                (CharAt::Valid(c), used) => {
+                    let mut string = string;
+                    self.string_char(&mut string, c, at, sink)?;
+                    self.string(input, used, string, next, sink)
+                }
+                (CharAt::Invalid, _) => Err(invalid(self.error(ErrorKind::InvalidUtf8, at, ""))),
+                (CharAt::Cut(len), _) => {
+                    self.cut = Some(Cut::Char { string, at, len });
+                    Ok(CUT)
+                }
+            },
+            Cut::Number { start, grammar } => {
+                let (grammar, end) = grammar.scan(bytes, 0);
+                let digits = bytes.get(..end).unwrap_or_default();
+                self.carry
+                    .number
+                    .extend(digits.iter().map(|&b| char::from(b)));
+                match bytes.get(end) {
+                    None => {
+                        self.cut = Some(Cut::Number { start, grammar });
+                        Ok(CUT)
+                    }
+                    Some(&byte) => match grammar.end_at(byte) {
+                        End::Complete => {
+                            let text = std::mem::take(&mut self.carry.number);
+                            let number = Number::from_checked(Cow::Owned(text));
+                            emit(sink, Event::Number(number), start)?;
+                            Ok(end)
+                        }
+                        End::Broken(detail) => {
+                            let error =
+                                self.error(ErrorKind::InvalidNumber, self.offset + end, detail);
+                            self.fail_at(error, input, end).map(|()| CUT)
+                        }
+                    },
+                }
+            }
+            Cut::Literal {
+                start,
+                word,
+                matched,
+            } => self.literal_rest(word, start, matched, input, 0, sink),
+            Cut::BadChar { error, at, len } => match self.complete_char(len, bytes) {
+                (CharAt::Valid(c), _) => {
+                    let mut error = *error;
+                    if error.at.offset == at {
+                        error.set_found(c);
+                    }
+                    Err(invalid(error))
+                }
+                (CharAt::Invalid, _) => Err(invalid(self.error(ErrorKind::InvalidUtf8, at, ""))),
+                (CharAt::Cut(len), _) => {
+                    self.cut = Some(Cut::BadChar { error, at, len });
+                    Ok(CUT)
+                }
+            },
+        }
+    }
+
+    /// Goes on with an escape a chunk cut, its first `len` bytes in `carry.escape`.
+    fn resume_escape<'a, I: Input<'a>, S: Sink<'a>>(
+        &mut self,
+        string: Str,
+        at: usize,
+        len: usize,
+        input: I,
+        next: &mut Option<char>,
+        sink: &mut S,
+    ) -> Step {
+        let bytes = input.bytes();
+        let mut n_bytes = len;
+        let mut pos = 0;
+        loop {
+            let escape = self.carry.escape.get(..n_bytes).unwrap_or_default();
+            match escape::decode(escape, false) {
+                Escape::Char(c, _) => {
+                    let mut string = string;
+                    self.string_char(&mut string, c, at, sink)?;
+                    return self.string(input, pos, string, next, sink);
+                }
+                Escape::NeedMore => {
+                    match (bytes.get(pos), self.carry.escape.get_mut(n_bytes)) {
+                        (Some(&byte), Some(slot)) => *slot = byte,
+                        _ => {
+                            self.cut = Some(Cut::Escape {
+                                string,
+                                at,
+                                len: n_bytes,
+                            });
+                            return Ok(CUT);
+                        }
+                    }
+                    n_bytes += 1;
+                    pos += 1;
+                }
+                Escape::Broken(broken) => {
+                    // The deciding byte is the last one added, which this chunk gave.
+                    let decided = broken.decided.map(|d| d.saturating_sub(len));
+                    return self.broken_escape(broken, at, decided, string, input);
+                }
+            }
+        }
+    }
+
+    /// A string's body from chunk position `pos` (after its opening quote, or at the
+    /// chunk's start when a chunk cut it) to its closing quote.
+    fn string<'a, I: Input<'a>, S: Sink<'a>>(
+        &mut self,
+        input: I,
+        mut pos: usize,
+        mut string: Str,
+        next: &mut Option<char>,
+        sink: &mut S,
+    ) -> Step {
+        let bytes = input.bytes();
+        loop {
+            let stop = scan_plain(bytes, pos);
+            match bytes.get(stop) {
+                Some(b'"') => {
+                    let run = self.run_text(input, pos, stop)?;
+                    self.end_string(string, run, pos, stop, sink)?;
+                    return Ok(stop + 1);
+                }
+                Some(b'\\') => {
+                    let run = self.run_text(input, pos, stop)?;
+                    self.string_run(&mut string, run, self.offset + pos, sink)?;
+                    let at = self.offset + stop;
+                    // The one-letter escapes, nearly all of them, without the general decoder.
+                    if let Some(c) = bytes.get(stop + 1).and_then(|&code| escape::short(code)) {
+                        self.string_char(&mut string, c, at, sink)?;
+                        pos = stop + 2;
+                        continue;
+                    }
+                    let escape = bytes.get(stop..).unwrap_or_default();
+                    match escape::decode(escape, false) {
+                        Escape::Char(c, len) => {
+                            self.string_char(&mut string, c, at, sink)?;
+                            pos = stop + len;
+                        }
+                        Escape::NeedMore => {
+                            let len = escape.len();
+                            if let Some(carry) = self.carry.escape.get_mut(..len) {
+                                carry.copy_from_slice(escape);
+                            }
+                            self.cut = Some(Cut::Escape { string, at, len });
+                            return Ok(CUT);
+                        }
+                        Escape::Broken(broken) => {
+                            let decided = broken.decided.map(|d| stop + d);
+                            return self.broken_escape(broken, at, decided, string, input);
+                        }
+                    }
+                }
+                Some(&byte) => {
+                    // Bytes that are not UTF-8 before it come first.
+                    self.run_text(input, pos, stop)?;
+                    let kind = ErrorKind::ControlCharacter { byte };
+                    let error = self.error(kind, self.offset + stop, "");
+                    return self.fail_at(error, input, stop).map(|()| CUT);
+                }
+                None => return self.string_cut(input, pos, string, next, sink),
+            }
+        }
+    }
+
+    /// The chunk ended inside a string, after a run from `pos` that holds no escape.
+    fn string_cut<'a, I: Input<'a>, S: Sink<'a>>(
+        &mut self,
+        input: I,
+        pos: usize,
+        mut string: Str,
+        next: &mut Option<char>,
+        sink: &mut S,
+    ) -> Step {
+        let bytes = input.bytes();
+        let len = bytes.len();
+        let run = bytes.get(pos..).unwrap_or_default();
+        let (text, n_cut) = match input.tail(pos) {
+            Ok(tail) => tail,
+            Err(bad) => {
+                let at = self.offset + bad;
+                return Err(invalid(self.error(ErrorKind::InvalidUtf8, at, "")));
+            }
+        };
+        if n_cut == 0 && *next == Some('"') {
+            *next = None;
+            self.end_string(string, text, pos, len, sink)?;
+            return Ok(len);
+        }
+        self.string_run(&mut string, text, self.offset + pos, sink)?;
+        if n_cut == 0 {
+            self.cut = Some(Cut::Str(string));
+        } else {
+            let partial = run.get(run.len() - n_cut..).unwrap_or_default();
+            if let Some(carry) = self.carry.char.get_mut(..n_cut) {
+                carry.copy_from_slice(partial);
+            }
+            let at = self.offset + len - n_cut;
+            self.cut = Some(Cut::Char {
+                string,
+                at,
+                len: n_cut,
+            });
+        }
+        Ok(CUT)
+    }
+
+    /// The closing quote at chunk position `close`, after a last run (from `run_pos`).
+    fn end_string<'a, S: Sink<'a>>(
+        &mut self,
+        string: Str,
+        run: &'a str,
+        run_pos: usize,
+        close: usize,
+        sink: &mut S,
+    ) -> Result<(), Stop> {
+        if string.key {
+            let key = if self.carry.key.is_empty() {
+                Cow::Borrowed(run)
+            } else {
+                self.carry.key.push_str(run);
+                Cow::Owned(std::mem::take(&mut self.carry.key))
+            };
+            return emit(sink, Event::Key(key), string.quote);
+        }
+        if !string.started {
+            return emit(sink, Event::String(run), string.quote);
+        }
+        if !run.is_empty() {
+            emit(sink, Event::StringPart(run), self.offset + run_pos)?;
+        }
+        emit(sink, Event::StringEnd, self.offset + close)
+    }
+
+    /// A run of a string's text that stands in the input as itself.
+    #[inline(always)]
+    fn string_run<'a, S: Sink<'a>>(
+        &mut self,
+        string: &mut Str,
+        run: &'a str,
+        at: usize,
+        sink: &mut S,
+    ) -> Result<(), Stop> {
+        if run.is_empty() {
+            return Ok(());
+        }
+        if string.key {
+            self.carry.key.push_str(run);
+            return Ok(());
+        }
+        if !string.started {
+            string.started = true;
+            emit(sink, Event::StringStart, string.quote)?;
+        }
+        emit(sink, Event::StringPart(run), at)
+    }
+
+    /// One character of a string's text that does not stand in the input as itself.
+    #[inline(always)]
+    fn string_char<'a, S: Sink<'a>>(
+        &mut self,
+        string: &mut Str,
+        c: char,
+        at: usize,
+        sink: &mut S,
+    ) -> Result<(), Stop> {
+        if string.key {
+            self.carry.key.push(c);
+            return Ok(());
+        }
+        if !string.started {
+            string.started = true;
+            emit(sink, Event::StringStart, string.quote)?;
+        }
+        emit(sink, Event::StringChar(c), at)
+    }
+
+    /// The text of a run of a string between two chunk positions that stand next to ASCII
+    /// bytes: a `str` by type, or bytes checked to be UTF-8 here.
+    #[inline]
+    fn run_text<'a, I: Input<'a>>(
+        &self,
+        input: I,
+        start: usize,
+        end: usize,
+    ) -> Result<&'a str, Stop> {
+        input
+            .text(start, end)
+            .map_err(|bad| invalid(self.error(ErrorKind::InvalidUtf8, self.offset + bad, "")))
+    }
+
+    /// An escape that is not valid, at the backslash `at`; `decided` is the chunk position
+    /// of the byte that decided it.
+    fn broken_escape<'a>(
+        &mut self,
+        broken: Broken,
+        at: usize,
+        decided: Option<usize>,
+        string: Str,
+        input: impl Input<'a>,
+    ) -> Step {
+        let error = match broken.kind.error_kind() {
+            Some(kind) => self.error(kind, at + broken.report, broken.detail),
+            None => self.truncated(Inside::String, string.quote),
+        };
+        match decided {
+            Some(decided) => self.fail_at(error, input, decided).map(|()| CUT),
+            None => Err(invalid(error)),
+        }
+    }
+
+    /// A number from chunk position `pos`.
+    #[inline]
+    fn number<'a, I: Input<'a>, S: Sink<'a>>(
+        &mut self,
+        input: I,
+        pos: usize,
+        next: &mut Option<char>,
+        sink: &mut S,
+    ) -> Step {
+        let bytes = input.bytes();
+        let (grammar, end) = Grammar::Start.scan(bytes, pos);
+        let complete = match bytes.get(end) {
+            Some(&byte) => match grammar.end_at(byte) {
+                End::Complete => true,
+                End::Broken(detail) => {
+                    let error = self.error(ErrorKind::InvalidNumber, self.offset + end, detail);
+                    return self.fail_at(error, input, end).map(|()| CUT);
+                }
+            },
+            // A number that ends the chunk is complete if `next` cannot go on with it.
+            None => {
+                grammar.is_complete()
+                    && next.is_some_and(|c| !matches!(c, '0'..='9' | '.' | 'e' | 'E' | '+' | '-'))
+            }
+        };
+        let start = self.offset + pos;
+        let text = bytes.get(pos..end).unwrap_or_default();
+        if complete {
+            // Number bytes are ASCII, so this check cannot fail.
+            let text = input.text(pos, end).unwrap_or_default();
+            let number = Number::from_checked(Cow::Borrowed(text));
+            emit(sink, Event::Number(number), start)?;
+            return Ok(end);
+        }
+        self.carry.number.clear();
+        self.carry
+            .number
+            .extend(text.iter().map(|&b| char::from(b)));
+        self.cut = Some(Cut::Number { start, grammar });
+        Ok(CUT)
+    }
+
+    /// `true`, `false` or `null` from chunk position `pos`, checked byte by byte so that
+    /// `tru` at the end of the input is truncated and `trux` is not.
+    #[inline]
+    fn literal<'a, I: Input<'a>, S: Sink<'a>>(
+        &mut self,
+        word: Word,
+        input: I,
+        pos: usize,
+        sink: &mut S,
+    ) -> Step {
+        let text = word.text();
+        let end = pos + text.len();
+        if input.bytes().get(pos..end) == Some(text) {
+            emit(sink, word.event(), self.offset + pos)?;
+            return Ok(end);
+        }
+        self.literal_rest(word, self.offset + pos, 0, input, pos, sink)
+    }
+
+    /// The rest of a literal that starts at `start`, `matched` bytes read, from chunk
+    /// position `pos`.
+    fn literal_rest<'a, I: Input<'a>, S: Sink<'a>>(
+        &mut self,
+        word: Word,
+        start: usize,
+        matched: usize,
+        input: I,
+        mut pos: usize,
+        sink: &mut S,
+    ) -> Step {
+        let first = pos;
+        for &want in word.text().get(matched..).unwrap_or_default() {
+            match input.bytes().get(pos) {
+                Some(&got) if got == want => pos += 1,
+                Some(_) => return self.unexpected(word.expected(), input, pos).map(|()| CUT),
+                None => {
+                    let matched = matched + (pos - first);
+                    self.cut = Some(Cut::Literal {
+                        start,
+                        word,
+                        matched,
+                    });
+                    return Ok(CUT);
+                }
+            }
+        }
+        emit(sink, word.event(), start)?;
+        Ok(pos)
+    }
+
+    /// Opens an array or object at its bracket (offset `at`, chunk position `pos`).
+    #[inline]
+    fn open<'a, I: Input<'a>, S: Sink<'a>>(
+        &mut self,
+        is_object: bool,
+        at: usize,
+        pos: usize,
+        input: I,
+        sink: &mut S,
+    ) -> Result<(), Stop> {
+        if self.open.len() >= self.max_depth {
+            let kind = ErrorKind::TooDeep {
+                limit: self.max_depth,
+            };
+            let error = self.error(kind, at, "");
+            return self.fail_at(error, input, pos);
+        }
+        // Offsets are at most `max_bytes <= usize::MAX`; a text that long cannot be held
+        // in memory, so doubling one cannot overflow in practice, and saturates if it does.
+        self.open
+            .push(at.saturating_mul(2) | usize::from(is_object));
+        let event = if is_object {
+            Event::ObjectStart
+        } else {
+            Event::ArrayStart
+        };
+        emit(sink, event, at)
+    }
+
+    /// Closes the innermost container at its bracket (offset `at`).
+    #[inline]
+    fn close<'a, S: Sink<'a>>(&mut self, at: usize, sink: &mut S) -> Result<(), Stop> {
+        let event = match self.open.pop() {
+            Some(entry) if entry & 1 == 1 => Event::ObjectEnd,
+            _ => Event::ArrayEnd,
+        };
+        emit(sink, event, at)
+    }
+
+    #[inline]
+    fn in_object(&self) -> bool {
+        self.open.last().is_some_and(|entry| entry & 1 == 1)
+    }
+
+    /// What follows a complete value.
+    #[inline]
+    fn after_value(&self) -> Expect {
+        if self.open.len() == 0 {
+            Expect::End
+        } else {
+            Expect::AfterValue
+        }
+    }
+
+    /// What a value position wants, in words, for `Unexpected` (`first`: right after `[`).
+    fn expected_value(&self, first: bool) -> &'static str {
+        match self.open.last() {
+            _ if first => "a value or ']'",
+            None => "a JSON value",
+            Some(entry) if entry & 1 == 1 => "a value after ':'",
+            Some(_) => "a value after ','",
+        }
+    }
+
+    /// The end of the input.
+    fn end<'a, S: Sink<'a>>(&mut self, sink: &mut S) -> Result<(), Stop> {
+        match self.cut.take() {
+            None => {}
+            Some(Cut::Number { start, grammar }) => {
+                if !grammar.is_complete() {
+                    return Err(invalid(self.truncated(Inside::Number, start)));
+                }
+                let text = std::mem::take(&mut self.carry.number);
+                let number = Number::from_checked(Cow::Owned(text));
+                emit(sink, Event::Number(number), start)?;
+            }
+            Some(Cut::Literal { start, .. }) => {
+                return Err(invalid(self.truncated(Inside::Literal, start)))
+            }
+            Some(Cut::Str(string) | Cut::Char { string, .. }) => {
+                return Err(invalid(self.truncated(Inside::String, string.quote)))
+            }
+            Some(Cut::Escape { string, at, len }) => {
+                let escape = self.carry.escape.get(..len).unwrap_or_default();
+                let error = match escape::decode(escape, true) {
+                    Escape::Broken(broken) => match broken.kind.error_kind() {
+                        Some(kind) => self.error(kind, at + broken.report, broken.detail),
+                        None => self.truncated(Inside::String, string.quote),
+                    },
+                    // Cannot happen: the escape was undecided without the end.
+                    Escape::Char(..) | Escape::NeedMore => {
+                        self.truncated(Inside::String, string.quote)
+                    }
+                };
+                return Err(invalid(error));
+            }
+            Some(Cut::BadChar { error, at, .. }) => {
+                // The character was cut by the end of the input. Some character could have
+                // stood there, so the error stands if it was found before it; an error at
+                // the character itself is the invalid UTF-8 there.
+                if error.at.offset < at {
+                    return Err(Stop::Invalid(error));
+                }
+                return Err(invalid(self.error(ErrorKind::InvalidUtf8, at, "")));
+            }
+        }
+        if self.expect == Expect::End {
+            return Ok(());
+        }
+        let error = match self.open.last() {
+            Some(entry) if entry & 1 == 1 => self.truncated(Inside::Object, entry / 2),
+            Some(entry) => self.truncated(Inside::Array, entry / 2),
+            None => self.truncated(Inside::Document, self.offset),
+        };
+        Err(invalid(error))
+    }
+
+    /// The next bytes of a character whose first `len` bytes are in `carry.char`, from the
+    /// start of `bytes`; with how many of them it took.
+    fn complete_char(&mut self, mut len: usize, bytes: &[u8]) -> (CharAt, usize) {
+        let mut used = 0;
+        loop {
+            match char_at(self.carry.char.get(..len).unwrap_or_default()) {
+                CharAt::Cut(_) => {}
+                done => return (done, used),
+            }
+            match (bytes.get(used), self.carry.char.get_mut(len)) {
+                (Some(&byte), Some(slot)) => *slot = byte,
+                _ => return (CharAt::Cut(len), used),
+            }
+            len += 1;
+            used += 1;
+        }
+    }
+
+    /// Fails with `error`, decided by the byte at chunk position `decided`. When that byte
+    /// is not ASCII, its character decides the answer: not UTF-8, the input is invalid there
+    /// (RFC 8259 section 8.1: JSON text is UTF-8); cut by the chunk, the answer waits for
+    /// the next one. An error reported at the deciding byte says which character it found.
+    fn fail_at<'a>(
+        &mut self,
+        mut error: ParseError,
+        input: impl Input<'a>,
+        decided: usize,
+    ) -> Result<(), Stop> {
+        let at = self.offset + decided;
+        let found = match input.bytes().get(decided..) {
+            Some(rest) if !rest.is_empty() => char_at(rest),
+            _ => return Err(invalid(error)),
+        };
+        match found {
+            CharAt::Valid(c) => {
+                if error.at.offset == at {
+                    error.set_found(c);
+                }
+                Err(invalid(error))
+            }
+            CharAt::Invalid => Err(invalid(self.error(ErrorKind::InvalidUtf8, at, ""))),
+            CharAt::Cut(len) => {
+                let partial = input.bytes().get(decided..).unwrap_or_default();
+                if let Some(carry) = self.carry.char.get_mut(..len) {
+                    carry.copy_from_slice(partial);
+                }
+                self.cut = Some(Cut::BadChar {
+                    error: Box::new(error),
+                    at,
+                    len,
+                });
+                Ok(())
+            }
+        }
+    }
+
+    /// `Unexpected` at chunk position `pos`.
+    #[cold]
+    fn unexpected<'a>(
+        &mut self,
+        expected: &'static str,
+        input: impl Input<'a>,
+        pos: usize,
+    ) -> Result<(), Stop> {
+        let kind = ErrorKind::Unexpected {
+            expected,
+            found: '\u{FFFD}',
+        };
+        let error = self.error(kind, self.offset + pos, "");
+        self.fail_at(error, input, pos)
+    }
+
+    #[cold]
+    fn error(&self, kind: ErrorKind, at: usize, detail: &'static str) -> ParseError {
+        ParseError {
+            kind,
+            at: Position::offset_only(at),
+            detail,
+            found: None,
+        }
+    }
+
+    /// The input ended inside a value that started at `start`.
+    #[cold]
+    fn truncated(&self, inside: Inside, start: usize) -> ParseError {
+        let kind = ErrorKind::Truncated {
+            inside,
+            start: Position::offset_only(start),
+        };
+        self.error(kind, self.offset, "")
+    }
+}
+
+/// The position of the first byte at or after `pos` that is not whitespace (RFC 8259
+/// section 2: space, tab, line feed and carriage return only).
+#[inline(always)]
+fn skip_whitespace(bytes: &[u8], mut pos: usize) -> usize {
+    while let Some(b' ' | b'\n' | b'\r' | b'\t') = bytes.get(pos) {
+        pos += 1;
+    }
+    pos
+}
+
+fn invalid(error: ParseError) -> Stop {
+    Stop::Invalid(Box::new(error))
+}
+
+/// The character at the start of `bytes`, as far as they show it.
+fn char_at(bytes: &[u8]) -> CharAt {
+    let head = bytes.get(..4).unwrap_or(bytes);
+    let text = match std::str::from_utf8(head) {
+        Ok(text) => text,
+        Err(utf8) if utf8.valid_up_to() > 0 => {
+            std::str::from_utf8(head.get(..utf8.valid_up_to()).unwrap_or_default())
+                .unwrap_or_default()
+        }
+        Err(utf8) if utf8.error_len().is_some() => return CharAt::Invalid,
+        Err(_) => return CharAt::Cut(head.len()),
+    };
+    match text.chars().next() {
+        Some(c) => CharAt::Valid(c),
+        None => CharAt::Cut(0),
+    }
+}

@@ -1,0 +1,113 @@
+//! The number grammar of RFC 8259 section 6, as a state machine over bytes:
+//! `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+//!
+//! A state machine, not a function over a whole text, so that the reader can stop at the end
+//! of a chunk inside a number and go on in the next one from the same state. It is the only
+//! number grammar in the crate: [`Number::from_text`](crate::json::Number::from_text) runs
+//! it too.
+
+/// Where a number's text stands in the grammar after the bytes read so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Grammar {
+    /// Nothing read yet.
+    Start,
+    /// After the leading `-`.
+    Minus,
+    /// After a leading `0`: a digit may not follow.
+    Zero,
+    /// Inside the integer part's digits.
+    Int,
+    /// After the `.`.
+    Dot,
+    /// Inside the fraction's digits.
+    Frac,
+    /// After the `e` or `E`.
+    Exp,
+    /// After the exponent's sign.
+    ExpSign,
+    /// Inside the exponent's digits.
+    ExpDigits,
+}
+
+/// How a number's text ends at a byte that does not continue it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum End {
+    /// The number is complete; the byte belongs to what follows.
+    Complete,
+    /// The number is broken at the byte: what the grammar wanted there, in words.
+    Broken(&'static str),
+}
+
+impl Grammar {
+    /// Steps over the bytes of `bytes` from `pos` that continue the number; returns the state
+    /// reached and the offset of the first byte that does not continue it (`bytes.len()`
+    /// when the bytes ran out first). Inlined into the reader's number path, where it is the
+    /// whole of the work for a number.
+    #[inline(always)]
+    pub(crate) fn scan(mut self, bytes: &[u8], mut pos: usize) -> (Grammar, usize) {
+        // A number's start, the common case, without a turn of the loop per byte.
+        if self == Grammar::Start {
+            if bytes.get(pos) == Some(&b'-') {
+                pos += 1;
+                self = Grammar::Minus;
+            }
+            match bytes.get(pos) {
+                Some(b'0') => self = Grammar::Zero,
+                Some(b'1'..=b'9') => self = Grammar::Int,
+                _ => return (self, pos),
+            }
+            pos += 1;
+        }
+        loop {
+            // Runs of digits are the common case: one tight loop each.
+            if matches!(self, Grammar::Int | Grammar::Frac | Grammar::ExpDigits) {
+                while let Some(b'0'..=b'9') = bytes.get(pos) {
+                    pos += 1;
+                }
+            }
+            let Some(&byte) = bytes.get(pos) else {
+                return (self, pos);
+            };
+            let next = match (self, byte) {
+                (Grammar::Start, b'-') => Grammar::Minus,
+                (Grammar::Start | Grammar::Minus, b'0') => Grammar::Zero,
+                (Grammar::Start | Grammar::Minus, b'1'..=b'9') => Grammar::Int,
+                (Grammar::Zero | Grammar::Int, b'.') => Grammar::Dot,
+                (Grammar::Dot, b'0'..=b'9') => Grammar::Frac,
+                (Grammar::Zero | Grammar::Int | Grammar::Frac, b'e' | b'E') => Grammar::Exp,
+                (Grammar::Exp, b'+' | b'-') => Grammar::ExpSign,
+                (Grammar::Exp | Grammar::ExpSign, b'0'..=b'9') => Grammar::ExpDigits,
+                _ => return (self, pos),
+            };
+            self = next;
+            pos += 1;
+        }
+    }
+
+    /// How the number ends at `byte`, a byte that [`Grammar::scan`] did not take.
+    pub(crate) fn end_at(self, byte: u8) -> End {
+        match self {
+            Grammar::Zero if byte.is_ascii_digit() => {
+                End::Broken("a leading 0 must not be followed by a digit")
+            }
+            Grammar::Zero | Grammar::Int | Grammar::Frac | Grammar::ExpDigits => End::Complete,
+            Grammar::Start | Grammar::Minus => End::Broken("expected a digit after '-'"),
+            Grammar::Dot => End::Broken("expected a digit after '.'"),
+            Grammar::Exp | Grammar::ExpSign => End::Broken("expected a digit in the exponent"),
+        }
+    }
+
+    /// True when the text read so far is a whole number (so the end of the input may come).
+    pub(crate) fn is_complete(self) -> bool {
+        matches!(
+            self,
+            Grammar::Zero | Grammar::Int | Grammar::Frac | Grammar::ExpDigits
+        )
+    }
+}
+
+/// True if `text` is exactly one number in the grammar.
+pub(crate) fn is_number(text: &[u8]) -> bool {
+    let (grammar, end) = Grammar::Start.scan(text, 0);
+    end == text.len() && grammar.is_complete()
+}

@@ -1,0 +1,61 @@
+//! `Stack`: one number per open array or object, the reader's and the `Value` builder's
+//! record of nesting.
+//!
+//! The first levels live inline and deeper ones on the heap, so that reading the common
+//! document (a tool call is three or four levels deep) allocates nothing for its nesting,
+//! while a document at the depth ceiling still fits. The heap part is bounded by
+//! [`Limits::DEPTH_CEILING`](super::Limits::DEPTH_CEILING) entries.
+
+/// A stack of `usize`, the first [`Stack::INLINE`] entries inline.
+#[derive(Clone, Debug)]
+pub(crate) struct Stack {
+    inline: [usize; Stack::INLINE],
+    deeper: Vec<usize>,
+    /// Invariant: `len <= INLINE + deeper.len()`, and `deeper` is empty while `len <= INLINE`.
+    len: usize,
+}
+
+impl Stack {
+    const INLINE: usize = 16;
+
+    pub(crate) fn new() -> Stack {
+        Stack {
+            inline: [0; Stack::INLINE],
+            deeper: Vec::new(),
+            len: 0,
+        }
+    }
+
+    /// How many entries there are.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline]
+    pub(crate) fn push(&mut self, entry: usize) {
+        match self.inline.get_mut(self.len) {
+            Some(slot) => *slot = entry,
+            None => self.deeper.push(entry),
+        }
+        self.len += 1;
+    }
+
+    #[inline]
+    pub(crate) fn pop(&mut self) -> Option<usize> {
+        let top = self.last()?;
+        if self.len > Stack::INLINE {
+            self.deeper.pop();
+        }
+        self.len -= 1;
+        Some(top)
+    }
+
+    #[inline]
+    pub(crate) fn last(&self) -> Option<usize> {
+        match self.len.checked_sub(1)? {
+            index if index < Stack::INLINE => self.inline.get(index).copied(),
+            _ => self.deeper.last().copied(),
+        }
+    }
+}
