@@ -358,7 +358,7 @@ impl<'v, 'a> Importer<'v, 'a> {
             match class(keyword, self.dialect) {
                 Class::Enforced => seen.entries.push((static_name(keyword), key, value)),
                 Class::Annotation => {
-                    if keyword == "description" || keyword == "format" {
+                    if keywords::is_kept(keyword) {
                         seen.entries.push((static_name(keyword), key, value));
                     }
                 }
@@ -405,7 +405,7 @@ impl<'v, 'a> Importer<'v, 'a> {
             let siblings: Vec<(&'static str, &'v str)> = seen
                 .entries
                 .iter()
-                .filter(|(name, _, _)| !matches!(*name, "$ref" | "description" | "format"))
+                .filter(|(name, _, _)| *name != "$ref" && !keywords::is_kept(name))
                 .map(|(name, written, _)| (*name, *written))
                 .collect();
             for (name, written) in siblings {

@@ -7,8 +7,10 @@
 //! `example`. Everything else is the same subset with the same meaning.
 
 use super::Dialect;
+use Class::{Annotation, Enforced, Refused, Structure};
 
 /// How a keyword holds subschemas.
+#[derive(Clone, Copy)]
 pub(super) enum Slot {
     /// One schema (`items`, `not`).
     One,
@@ -19,16 +21,186 @@ pub(super) enum Slot {
 }
 
 /// What a keyword is.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Class {
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Class {
     /// Checked by the validator.
     Enforced,
     /// Asserts nothing; ignored (or kept, for `description` and `format`).
     Annotation,
     /// `$defs`, `definitions`, `$schema`, `$id`: about the document, handled apart.
     Structure,
-    /// Asserts something toolgate does not check, or is unknown: refused.
+    /// Asserts something toolgate does not check: refused (so is a keyword not listed).
     Refused,
+}
+
+/// One row of [`KEYWORDS`]: everything toolgate knows about a keyword.
+pub(crate) struct Keyword {
+    /// The JSON Schema spelling.
+    pub(crate) name: &'static str,
+    /// What it is in a JSON Schema document.
+    pub(crate) class: Class,
+    /// What it is in the Gemini dialect, where that differs.
+    gemini: Option<Class>,
+    /// Where it keeps subschemas, if it does (refused keywords too: `#/not` names a
+    /// schema even though `not` is not enforced).
+    slot: Option<Slot>,
+    /// A keyword that asserts something only together with this one: when this one is
+    /// refused, a lenient load must skip that one too, or it would refuse values the schema
+    /// accepts (`additionalProperties` does not apply to names `patternProperties` matches;
+    /// `items` does not apply to the elements `prefixItems` covers).
+    coupled: Option<&'static str>,
+    /// A short note after "'keyword' is not enforced", where one helps.
+    hint: Option<&'static str>,
+    /// An annotation the compiled type keeps, for export (`description`, `format`).
+    kept: bool,
+}
+
+/// The one table of keywords. The importer classifies each keyword by it, follows `$ref`
+/// pointers through its slots, skips coupled keywords and names kept ones by it, and load
+/// errors take their hints from it; the validator's test walks it and proves that every
+/// row marked [`Class::Enforced`] compiles into an assertion that refuses a value. Every
+/// keyword of draft 2020-12 (and of the drafts before it that toolgate reads) is a row,
+/// and the OpenAPI and Gemini ones toolgate knows; a keyword not listed is refused as
+/// unknown. To enforce a keyword: mark its row, add its assertion and its sample.
+pub(crate) const KEYWORDS: &[Keyword] = &[
+    // The validation vocabulary toolgate checks.
+    kw("type", Enforced),
+    kw("enum", Enforced),
+    kw("const", Enforced),
+    kw("minimum", Enforced),
+    kw("maximum", Enforced),
+    kw("exclusiveMinimum", Enforced),
+    kw("exclusiveMaximum", Enforced),
+    kw("multipleOf", Enforced),
+    kw("minLength", Enforced),
+    kw("maxLength", Enforced),
+    kw("items", Enforced)
+        .slot(Slot::One)
+        .hint("an array of schemas is a tuple, which toolgate does not check"),
+    kw("minItems", Enforced),
+    kw("maxItems", Enforced),
+    kw("uniqueItems", Enforced),
+    kw("properties", Enforced).slot(Slot::Map),
+    kw("required", Enforced),
+    kw("additionalProperties", Enforced).slot(Slot::One),
+    kw("propertyNames", Enforced).slot(Slot::One),
+    kw("anyOf", Enforced).slot(Slot::List),
+    kw("oneOf", Enforced).slot(Slot::List),
+    kw("allOf", Enforced).slot(Slot::List),
+    kw("$ref", Enforced),
+    // Draft 2020-12 section 7 (format), 8 (content) and 9 (meta-data) of the validation
+    // vocabulary: annotations, which assert nothing by default. `$anchor` only names a
+    // place for `#name` references, which toolgate refuses anyway.
+    kw("description", Annotation).kept(),
+    kw("format", Annotation).kept(),
+    kw("title", Annotation),
+    kw("default", Annotation),
+    kw("examples", Annotation),
+    kw("$comment", Annotation),
+    kw("deprecated", Annotation),
+    kw("readOnly", Annotation),
+    kw("writeOnly", Annotation),
+    kw("contentEncoding", Annotation),
+    kw("contentMediaType", Annotation),
+    kw("contentSchema", Annotation).slot(Slot::One),
+    kw("$anchor", Annotation),
+    // OpenAPI's annotations, which OpenAPI-generated schemas carry: `example` (3.0's
+    // `examples`), `externalDocs`, `xml`, and `discriminator`, a hint beside `oneOf` or
+    // `anyOf`, which are enforced themselves.
+    kw("example", Annotation),
+    kw("externalDocs", Annotation),
+    kw("xml", Annotation),
+    kw("discriminator", Annotation),
+    // About the document.
+    kw("$defs", Structure).slot(Slot::Map),
+    kw("definitions", Structure).slot(Slot::Map),
+    kw("$schema", Structure).hint(
+        "toolgate reads draft 2020-12, and draft 2019-09, draft-07 and draft-06, which \
+         agree with it on the subset toolgate enforces",
+    ),
+    kw("$id", Structure).hint(
+        "below the root, '$id' changes where references point; toolgate resolves them \
+         from the root only",
+    ),
+    // The Gemini dialect's own.
+    kw("nullable", Refused)
+        .gemini(Enforced)
+        .hint("an OpenAPI keyword, not JSON Schema; write \"type\": [\"string\", \"null\"]"),
+    kw("propertyOrdering", Refused).gemini(Annotation),
+    // Known, and not enforced yet: refused by name.
+    kw("not", Refused).slot(Slot::One),
+    kw("if", Refused).slot(Slot::One),
+    kw("then", Refused).slot(Slot::One),
+    kw("else", Refused).slot(Slot::One),
+    kw("contains", Refused).slot(Slot::One),
+    kw("unevaluatedItems", Refused).slot(Slot::One),
+    kw("unevaluatedProperties", Refused).slot(Slot::One),
+    kw("additionalItems", Refused).slot(Slot::One),
+    kw("prefixItems", Refused).slot(Slot::List).coupled("items"),
+    kw("patternProperties", Refused)
+        .slot(Slot::Map)
+        .coupled("additionalProperties"),
+    kw("dependentSchemas", Refused).slot(Slot::Map),
+    kw("pattern", Refused),
+    kw("minContains", Refused),
+    kw("maxContains", Refused),
+    kw("minProperties", Refused),
+    kw("maxProperties", Refused),
+    kw("dependentRequired", Refused),
+    kw("dependencies", Refused),
+    kw("$dynamicRef", Refused),
+    kw("$dynamicAnchor", Refused),
+    kw("$recursiveRef", Refused),
+    kw("$recursiveAnchor", Refused),
+    kw("$vocabulary", Refused),
+];
+
+/// A row with nothing but its name and class.
+const fn kw(name: &'static str, class: Class) -> Keyword {
+    Keyword {
+        name,
+        class,
+        gemini: None,
+        slot: None,
+        coupled: None,
+        hint: None,
+        kept: false,
+    }
+}
+
+impl Keyword {
+    const fn slot(self, slot: Slot) -> Keyword {
+        Keyword {
+            slot: Some(slot),
+            ..self
+        }
+    }
+    const fn gemini(self, class: Class) -> Keyword {
+        Keyword {
+            gemini: Some(class),
+            ..self
+        }
+    }
+    const fn coupled(self, partner: &'static str) -> Keyword {
+        Keyword {
+            coupled: Some(partner),
+            ..self
+        }
+    }
+    const fn hint(self, hint: &'static str) -> Keyword {
+        Keyword {
+            hint: Some(hint),
+            ..self
+        }
+    }
+    const fn kept(self) -> Keyword {
+        Keyword { kept: true, ..self }
+    }
+}
+
+/// The row of `keyword` (already [`canonical`]), if the table has one.
+pub(crate) fn row(keyword: &str) -> Option<&'static Keyword> {
+    KEYWORDS.iter().find(|row| row.name == keyword)
 }
 
 /// The keyword as JSON Schema spells it: in the Gemini dialect, the SDKs' snake_case and
@@ -55,99 +227,32 @@ pub(super) fn canonical(key: &str, dialect: Dialect) -> &str {
 
 /// Classifies a keyword (already [`canonical`]).
 pub(super) fn class(keyword: &str, dialect: Dialect) -> Class {
-    match keyword {
-        "type"
-        | "enum"
-        | "const"
-        | "minimum"
-        | "maximum"
-        | "exclusiveMinimum"
-        | "exclusiveMaximum"
-        | "multipleOf"
-        | "minLength"
-        | "maxLength"
-        | "items"
-        | "minItems"
-        | "maxItems"
-        | "uniqueItems"
-        | "properties"
-        | "required"
-        | "additionalProperties"
-        | "propertyNames"
-        | "anyOf"
-        | "oneOf"
-        | "allOf"
-        | "$ref" => Class::Enforced,
-        // Draft 2020-12 section 7 (format), 8 (content) and 9 (meta-data) of the
-        // validation vocabulary: annotations, which assert nothing by default. `$anchor`
-        // only names a place for `#name` references, which toolgate refuses anyway.
-        "description" | "format" | "title" | "default" | "examples" | "$comment" | "deprecated"
-        | "readOnly" | "writeOnly" | "contentEncoding" | "contentMediaType" | "contentSchema"
-        | "$anchor" => Class::Annotation,
-        // OpenAPI's annotations, which OpenAPI-generated schemas carry: `example` (3.0's
-        // `examples`), `externalDocs`, `xml`, and `discriminator`, a hint beside `oneOf` or
-        // `anyOf`, which are enforced themselves.
-        "example" | "externalDocs" | "xml" | "discriminator" => Class::Annotation,
-        "$defs" | "definitions" | "$schema" | "$id" => Class::Structure,
-        "nullable" if dialect == Dialect::Gemini => Class::Enforced,
-        "propertyOrdering" if dialect == Dialect::Gemini => Class::Annotation,
-        _ => Class::Refused,
+    match row(keyword) {
+        Some(row) if dialect == Dialect::Gemini => row.gemini.unwrap_or(row.class),
+        Some(row) => row.class,
+        None => Class::Refused,
     }
 }
 
-/// Where a keyword keeps subschemas, if it does (for walking a `$ref` pointer). Refused
-/// keywords count too: `#/not` names a schema even though `not` is not enforced.
+/// Where a keyword keeps subschemas, if it does (for walking a `$ref` pointer).
 pub(super) fn schema_slot(keyword: &str, dialect: Dialect) -> Option<Slot> {
-    match canonical(keyword, dialect) {
-        "items"
-        | "additionalProperties"
-        | "propertyNames"
-        | "not"
-        | "if"
-        | "then"
-        | "else"
-        | "contains"
-        | "unevaluatedItems"
-        | "unevaluatedProperties"
-        | "additionalItems"
-        | "contentSchema" => Some(Slot::One),
-        "allOf" | "anyOf" | "oneOf" | "prefixItems" => Some(Slot::List),
-        "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
-            Some(Slot::Map)
-        }
-        _ => None,
-    }
+    row(canonical(keyword, dialect)).and_then(|row| row.slot)
 }
 
-/// Draft 2020-12 keywords that assert something only together with a refused keyword
-/// beside them: a lenient load must skip them too, or it would refuse values the schema
-/// accepts (`additionalProperties` does not apply to names `patternProperties` matches;
-/// `items` does not apply to the elements `prefixItems` covers).
+/// The keyword that asserts something only together with `refused` (see
+/// [`Keyword::coupled`]).
 pub(super) fn coupled(refused: &str) -> Option<&'static str> {
-    match refused {
-        "patternProperties" => Some("additionalProperties"),
-        "prefixItems" => Some("items"),
-        _ => None,
-    }
+    row(refused).and_then(|row| row.coupled)
 }
 
 /// A short note after "'keyword' is not enforced", where one helps.
 pub(super) fn hint(keyword: &str) -> Option<&'static str> {
-    match keyword {
-        "$id" => Some(
-            "below the root, '$id' changes where references point; toolgate resolves them \
-             from the root only",
-        ),
-        "$schema" => Some(
-            "toolgate reads draft 2020-12, and draft 2019-09, draft-07 and draft-06, which \
-             agree with it on the subset toolgate enforces",
-        ),
-        "items" => Some("an array of schemas is a tuple, which toolgate does not check"),
-        "nullable" => {
-            Some("an OpenAPI keyword, not JSON Schema; write \"type\": [\"string\", \"null\"]")
-        }
-        _ => None,
-    }
+    row(keyword).and_then(|row| row.hint)
+}
+
+/// True for an annotation the compiled type keeps for export (see [`Keyword::kept`]).
+pub(super) fn is_kept(keyword: &str) -> bool {
+    row(keyword).is_some_and(|row| row.kept)
 }
 
 /// The drafts toolgate reads, from `$schema`. `None` for one it does not know.
@@ -174,75 +279,15 @@ pub(super) enum Draft {
     Seven,
 }
 
-/// The keyword's name with a `'static` lifetime (the classification tables are static).
+/// The keyword's name with a `'static` lifetime (the table is static); `""` for one it
+/// does not list.
 pub(super) fn static_name(keyword: &str) -> &'static str {
-    const NAMES: &[&str] = &[
-        "type",
-        "enum",
-        "const",
-        "minimum",
-        "maximum",
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        "multipleOf",
-        "minLength",
-        "maxLength",
-        "items",
-        "minItems",
-        "maxItems",
-        "uniqueItems",
-        "properties",
-        "required",
-        "additionalProperties",
-        "propertyNames",
-        "anyOf",
-        "oneOf",
-        "allOf",
-        "$ref",
-        "description",
-        "format",
-        "nullable",
-    ];
-    NAMES
-        .iter()
-        .find(|name| **name == keyword)
-        .copied()
-        .unwrap_or("")
+    row(keyword).map_or("", |row| row.name)
 }
 
 /// The JSON Schema (or OpenAPI) keyword named `keyword`, with a `'static` lifetime, if it is
 /// one toolgate knows of, enforced or not: for messages about a keyword kept from a lenient
 /// load, which carry its name as data. `None` for a keyword no draft defines.
 pub(crate) fn known_keyword(keyword: &str) -> Option<&'static str> {
-    const REFUSED: &[&str] = &[
-        "not",
-        "if",
-        "then",
-        "else",
-        "pattern",
-        "patternProperties",
-        "prefixItems",
-        "contains",
-        "minContains",
-        "maxContains",
-        "minProperties",
-        "maxProperties",
-        "dependentRequired",
-        "dependentSchemas",
-        "dependencies",
-        "unevaluatedItems",
-        "unevaluatedProperties",
-        "additionalItems",
-        "$dynamicRef",
-        "$dynamicAnchor",
-        "$recursiveRef",
-        "$recursiveAnchor",
-        "$vocabulary",
-        "$id",
-        "$schema",
-    ];
-    match static_name(keyword) {
-        "" => REFUSED.iter().find(|name| **name == keyword).copied(),
-        name => Some(name),
-    }
+    row(keyword).map(|row| row.name)
 }

@@ -31,11 +31,13 @@ pub(crate) use import::{import_schema, Dialect};
 pub(crate) use keywords::known_keyword;
 pub(crate) use pointer::fragment;
 
-/// True if the importer enforces `keyword` in a JSON Schema document (for the validator's
-/// test that every such keyword compiles into an assertion).
+/// The keyword table's names and whether each is enforced in a JSON Schema document (for
+/// the validator's test that every enforced keyword compiles into an assertion).
 #[cfg(test)]
-pub(crate) fn enforces(keyword: &str) -> bool {
-    keywords::class(keyword, Dialect::JsonSchema) == keywords::Class::Enforced
+pub(crate) fn keyword_table() -> impl Iterator<Item = (&'static str, bool)> {
+    keywords::KEYWORDS
+        .iter()
+        .map(|row| (row.name, row.class == keywords::Class::Enforced))
 }
 
 /// How deeply schemas may nest (each `properties`, `items`, `anyOf` entry… is one level).

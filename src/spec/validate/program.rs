@@ -403,111 +403,51 @@ impl Assertion {
 mod tests {
     use super::*;
 
-    /// Every keyword of draft 2020-12 (and the annotations toolgate reads), so that a
-    /// keyword the importer starts to enforce is caught here.
-    const KEYWORDS: &[&str] = &[
-        "$id",
-        "$schema",
-        "$ref",
-        "$anchor",
-        "$dynamicRef",
-        "$dynamicAnchor",
-        "$vocabulary",
-        "$comment",
-        "$defs",
-        "definitions",
-        "allOf",
-        "anyOf",
-        "oneOf",
-        "not",
-        "if",
-        "then",
-        "else",
-        "dependentSchemas",
-        "prefixItems",
-        "items",
-        "contains",
-        "properties",
-        "patternProperties",
-        "additionalProperties",
-        "propertyNames",
-        "unevaluatedItems",
-        "unevaluatedProperties",
-        "type",
-        "enum",
-        "const",
-        "multipleOf",
-        "maximum",
-        "exclusiveMaximum",
-        "minimum",
-        "exclusiveMinimum",
-        "maxLength",
-        "minLength",
-        "pattern",
-        "maxItems",
-        "minItems",
-        "uniqueItems",
-        "maxContains",
-        "minContains",
-        "maxProperties",
-        "minProperties",
-        "required",
-        "dependentRequired",
-        "format",
-        "contentEncoding",
-        "contentMediaType",
-        "contentSchema",
-        "title",
-        "description",
-        "default",
-        "deprecated",
-        "readOnly",
-        "writeOnly",
-        "examples",
-        "nullable",
-        "dependencies",
-        "additionalItems",
-    ];
-
-    /// A schema that uses `keyword`, for each keyword the importer enforces.
-    fn sample(keyword: &str) -> Option<&'static str> {
+    /// For each keyword the importer enforces: a schema that uses it, and a value that
+    /// schema refuses only because of that keyword.
+    fn sample(keyword: &str) -> Option<(&'static str, &'static str)> {
         Some(match keyword {
-            "type" => r#"{"type": "string"}"#,
-            "enum" => r#"{"enum": [1]}"#,
-            "const" => r#"{"const": 1}"#,
-            "minimum" => r#"{"minimum": 1}"#,
-            "maximum" => r#"{"maximum": 1}"#,
-            "exclusiveMinimum" => r#"{"exclusiveMinimum": 1}"#,
-            "exclusiveMaximum" => r#"{"exclusiveMaximum": 1}"#,
-            "multipleOf" => r#"{"multipleOf": 2}"#,
-            "minLength" => r#"{"minLength": 1}"#,
-            "maxLength" => r#"{"maxLength": 1}"#,
-            "items" => r#"{"items": {"type": "null"}}"#,
-            "minItems" => r#"{"minItems": 1}"#,
-            "maxItems" => r#"{"maxItems": 1}"#,
-            "uniqueItems" => r#"{"uniqueItems": true}"#,
-            "properties" => r#"{"properties": {"a": {"type": "null"}}}"#,
-            "required" => r#"{"required": ["a"]}"#,
-            "additionalProperties" => r#"{"additionalProperties": false}"#,
-            "propertyNames" => r#"{"propertyNames": {"maxLength": 2}}"#,
-            "anyOf" => r#"{"anyOf": [{"type": "null"}]}"#,
-            "oneOf" => r#"{"oneOf": [{"type": "null"}]}"#,
-            "allOf" => r#"{"allOf": [{"type": "null"}]}"#,
-            "$ref" => r##"{"$defs": {"a": {"type": "null"}}, "$ref": "#/$defs/a"}"##,
+            "type" => (r#"{"type": "string"}"#, "1"),
+            "enum" => (r#"{"enum": [1]}"#, "2"),
+            "const" => (r#"{"const": 1}"#, "2"),
+            "minimum" => (r#"{"minimum": 1}"#, "0"),
+            "maximum" => (r#"{"maximum": 1}"#, "2"),
+            "exclusiveMinimum" => (r#"{"exclusiveMinimum": 1}"#, "1"),
+            "exclusiveMaximum" => (r#"{"exclusiveMaximum": 1}"#, "1"),
+            "multipleOf" => (r#"{"multipleOf": 2}"#, "3"),
+            "minLength" => (r#"{"minLength": 1}"#, r#""""#),
+            "maxLength" => (r#"{"maxLength": 1}"#, r#""ab""#),
+            "items" => (r#"{"items": {"type": "null"}}"#, "[1]"),
+            "minItems" => (r#"{"minItems": 1}"#, "[]"),
+            "maxItems" => (r#"{"maxItems": 1}"#, "[1, 2]"),
+            "uniqueItems" => (r#"{"uniqueItems": true}"#, "[1, 1]"),
+            "properties" => (r#"{"properties": {"a": {"type": "null"}}}"#, r#"{"a": 1}"#),
+            "required" => (r#"{"required": ["a"]}"#, "{}"),
+            "additionalProperties" => (r#"{"additionalProperties": false}"#, r#"{"a": 1}"#),
+            "propertyNames" => (r#"{"propertyNames": {"maxLength": 2}}"#, r#"{"abc": 1}"#),
+            "anyOf" => (r#"{"anyOf": [{"type": "null"}]}"#, "1"),
+            "oneOf" => (r#"{"oneOf": [{"type": "null"}]}"#, "1"),
+            "allOf" => (r#"{"allOf": [{"type": "null"}]}"#, "1"),
+            "$ref" => (
+                r##"{"$defs": {"a": {"type": "null"}}, "$ref": "#/$defs/a"}"##,
+                "1",
+            ),
             _ => return None,
         })
     }
 
+    /// Walks the one keyword table: a keyword marked enforced that no assertion checks, or
+    /// whose schema accepts the value it must refuse, would load and be silently ignored.
     #[test]
-    fn every_keyword_the_importer_enforces_compiles_into_an_assertion() {
+    fn every_keyword_the_table_marks_enforced_has_an_assertion_that_refuses() {
         let mut n_enforced = 0;
-        for &keyword in KEYWORDS {
-            if !crate::spec::schema::enforces(keyword) {
+        for (keyword, enforced) in crate::spec::schema::keyword_table() {
+            if !enforced {
                 continue;
             }
             n_enforced += 1;
-            let text = sample(keyword).unwrap_or_else(|| {
-                panic!("the importer enforces '{keyword}': add an assertion and a sample here")
+            let (text, refused) = sample(keyword).unwrap_or_else(|| {
+                panic!("the table marks '{keyword}' enforced: add an assertion and a sample here")
             });
             let document = crate::json::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
             let schema =
@@ -519,6 +459,11 @@ mod tests {
                 .flat_map(|node| &node.assertions)
                 .any(|assertion| assertion.keywords().contains(&keyword));
             assert!(found, "'{keyword}' loads but no assertion enforces it");
+            let value = crate::json::parse(refused).unwrap_or_else(|e| panic!("{refused}: {e}"));
+            assert!(
+                schema.validate(&value).is_err(),
+                "'{keyword}': {text} accepts {refused}"
+            );
         }
         assert_eq!(n_enforced, 22);
     }
