@@ -364,7 +364,7 @@ fn an_unsupported_schema_keyword_is_exit_2_naming_it_and_the_tool() {
         "cli_check_pattern.json",
         br#"[{"name": "get_weather", "description": "Weather.",
              "input_schema": {"type": "object",
-               "properties": {"city": {"type": "string", "pattern": "^[A-Z]"}}}}]"#,
+               "properties": {"city": {"type": "string", "pattern": "^(?=[A-Z])"}}}}]"#,
     );
     let path = path.display().to_string();
     let (code, stdout, stderr) = toolgate(&["check", "--tools", &path], b"");

@@ -153,7 +153,7 @@ fn an_unsupported_keyword_is_exit_2_naming_it_and_where() {
         "cli_schema_pattern.json",
         r#"[{"name": "ship", "description": "Ship to a postcode.",
              "input_schema": {"type": "object",
-               "properties": {"zip": {"type": "string", "pattern": "^[0-9]{5}$"}}}}]"#,
+               "properties": {"zip": {"type": "string", "pattern": "^(?=[0-9]{5}$)"}}}}]"#,
     );
     let (code, stdout, stderr) = toolgate(&["schema", "--tools", &tools, "--to", "mcp"]);
     assert_eq!((code, stdout.as_str()), (2, ""));
@@ -161,7 +161,7 @@ fn an_unsupported_keyword_is_exit_2_naming_it_and_where() {
         stderr,
         format!(
             "toolgate schema: invalid tools file '{tools}': \
-             tools[0].input_schema.properties.zip: 'pattern' is not enforced\n"
+             tools[0].input_schema.properties.zip: pattern \"^(?=[0-9]{{5}}$)\" is refused: lookahead (?=...) at character 1 is not supported: it cannot be checked in linear time\n"
         )
     );
 }

@@ -11,7 +11,7 @@ use toolgate::spec::{
 /// (whose `additionalProperties` beside it is skipped too).
 const FILE: &str = r#"[{"name": "lookup_zip", "description": "Find a town.",
   "input_schema": {"type": "object", "properties": {
-     "zip": {"type": "string", "pattern": "^[0-9]{5}$"},
+     "zip": {"type": "string", "pattern": "^(?=[0-9]{5}$)"},
      "tags": {"type": "array", "items": {"type": "string"}, "contains": {"const": "x"}},
      "extra": {"type": "object", "patternProperties": {"^x-": {"type": "string"}},
                "additionalProperties": false}},
@@ -20,7 +20,7 @@ const FILE: &str = r#"[{"name": "lookup_zip", "description": "Find a town.",
 /// Only a `pattern`: strict mode and Gemini's dialect can say it.
 const ZIP: &str = r#"[{"name": "lookup_zip", "description": "Find a town.",
   "input_schema": {"type": "object", "properties": {
-     "zip": {"type": "string", "pattern": "^[0-9]{5}$"}},
+     "zip": {"type": "string", "pattern": "^(?=[0-9]{5}$)"}},
    "required": ["zip"], "additionalProperties": false}}]"#;
 
 fn lenient(text: &str) -> (Vec<ToolSpec>, Vec<String>) {
@@ -56,7 +56,7 @@ fn every_plain_form_writes_the_unenforced_keywords_back() {
     ] {
         let text = exported(&specs, provider);
         for kept in [
-            r#""zip":{"type":"string","pattern":"^[0-9]{5}$"}"#,
+            r#""zip":{"type":"string","pattern":"^(?=[0-9]{5}$)"}"#,
             r#""contains":{"const":"x"}"#,
             r#""extra":{"type":"object","patternProperties":{"^x-":{"type":"string"}},"additionalProperties":false}"#,
         ] {
@@ -84,13 +84,13 @@ fn strict_forms_and_gemini_carry_a_pattern_and_fall_back_for_the_rest() {
     assert_eq!(check_strict(&zip[0]), Ok(Vec::new()));
     for provider in [Provider::OpenAiStrict, Provider::ResponsesStrict] {
         let text = exported(&zip, provider);
-        assert!(text.contains(r#""pattern":"^[0-9]{5}$""#), "{text}");
+        assert!(text.contains(r#""pattern":"^(?=[0-9]{5}$)""#), "{text}");
         assert!(text.contains(r#""strict":true"#), "{text}");
     }
     let gemini = exported(&zip, Provider::Gemini);
     assert!(
         gemini.contains(
-            r#""parameters":{"type":"OBJECT","properties":{"zip":{"type":"STRING","pattern":"^[0-9]{5}$"}}"#
+            r#""parameters":{"type":"OBJECT","properties":{"zip":{"type":"STRING","pattern":"^(?=[0-9]{5}$)"}}"#
         ),
         "{gemini}"
     );

@@ -19,8 +19,8 @@ const LOAD_ERRORS: &[(&str, &str)] = &[
         r#"[{"name": "a", "input_schema": {"type": "object"}},
             {"name": "b", "input_schema": {"type": "object"}},
             {"name": "c", "input_schema": {"type": "object", "properties": {
-              "zip": {"type": "string", "pattern": "^[0-9]{5}$"}}}}]"#,
-        "tools[2].input_schema.properties.zip: 'pattern' is not enforced",
+              "zip": {"type": "string", "pattern": "^(?=[0-9]{5}$)"}}}}]"#,
+        "tools[2].input_schema.properties.zip: pattern \"^(?=[0-9]{5}$)\" is refused: lookahead (?=...) at character 1 is not supported: it cannot be checked in linear time",
     ),
     (
         r#"[{"type": "function", "function": {"name": "f", "parameters": {"type": "object",
@@ -29,8 +29,8 @@ const LOAD_ERRORS: &[(&str, &str)] = &[
     ),
     (
         r#"{"tools": [{"functionDeclarations": [{"name": "a"}, {"name": "b", "parameters":
-            {"type": "OBJECT", "properties": {"q": {"type": "STRING", "pattern": "x"}}}}]}]}"#,
-        "tools[0].functionDeclarations[1].parameters.properties.q: 'pattern' is not enforced",
+            {"type": "OBJECT", "properties": {"q": {"type": "STRING", "pattern": "(?=x)"}}}}]}]}"#,
+        "tools[0].functionDeclarations[1].parameters.properties.q: pattern \"(?=x)\" is refused: lookahead (?=...) at character 0 is not supported: it cannot be checked in linear time",
     ),
     (
         r#"[{"name": "a", "input_schema": {"type": "object", "properties": {
@@ -188,21 +188,21 @@ fn errors_carry_their_data() {
     let error = load_tools(LOAD_ERRORS[1].0).unwrap_err();
     assert_eq!(error.path(), "tools[2].input_schema.properties.zip");
     assert_eq!(error.unsupported_keyword(), Some("pattern"));
-    assert!(matches!(error, LoadError::Unsupported { .. }));
+    assert!(matches!(error, LoadError::Pattern { .. }));
 }
 
 #[test]
 fn lenient_loads_list_what_is_not_enforced() {
     let file = r#"[
       {"name": "a", "input_schema": {"type": "object", "properties": {
-        "zip": {"type": "string", "pattern": "^[0-9]{5}$", "maxLength": 5},
+        "zip": {"type": "string", "pattern": "^(?=[0-9]{5}$)", "maxLength": 5},
         "labels": {"type": "object", "patternProperties": {"^x-": {"type": "string"}},
                    "additionalProperties": false},
         "pair": {"type": "array", "prefixItems": [{"type": "string"}], "items": false}},
         "additionalProperties": false}},
       {"type": "web_search_20250305", "name": "web_search"},
       {"name": "b", "input_schema": {"type": "object", "properties": {
-        "n": {"oneOf": [{"type": "string", "pattern": "^a"}, {"type": "string", "maxLength": 3}]}}}}
+        "n": {"oneOf": [{"type": "string", "pattern": "^(?=a)"}, {"type": "string", "maxLength": 3}]}}}}
     ]"#;
     let (specs, unenforced) = load_tools_lenient(file).expect("lenient load");
     let listed: Vec<(String, String)> = unenforced

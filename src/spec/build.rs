@@ -377,6 +377,18 @@ impl Type {
         self
     }
 
+    /// A regular expression the string must match (`pattern`): ECMA-262 syntax, searched
+    /// for (unanchored unless it anchors, `^[A-Z]{3}$`), checked in time linear in the
+    /// string whatever the pattern (see [`crate::pattern`]). A pattern that does not compile
+    /// (or uses a construct that cannot run in linear time: backreferences, lookaround)
+    /// is refused when the spec is built, as [`SpecErrorKind::BadPattern`].
+    ///
+    /// [`SpecErrorKind::BadPattern`]: crate::spec::build::SpecErrorKind::BadPattern
+    pub fn pattern(mut self, pattern: &str) -> Type {
+        self.string.pattern = Some(crate::spec::string_pattern::StringPattern::new(pattern));
+        self
+    }
+
     /// Least number of items (`minItems`).
     pub fn min_items(mut self, n: u64) -> Type {
         self.array.min_items = Some(n);

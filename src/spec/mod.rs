@@ -19,6 +19,7 @@ pub mod export;
 pub mod format;
 pub(crate) mod names;
 pub mod schema;
+mod string_pattern;
 pub mod tool_name;
 pub mod tools_file;
 pub mod types;

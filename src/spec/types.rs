@@ -92,6 +92,9 @@ pub struct StringRules {
     pub(crate) min_length: Option<u64>,
     /// `maxLength`.
     pub(crate) max_length: Option<u64>,
+    /// `pattern`: an ECMA-262 regular expression the string must match somewhere (search
+    /// semantics: unanchored unless the pattern anchors).
+    pub(crate) pattern: Option<crate::spec::string_pattern::StringPattern>,
 }
 
 /// Rules for number values.

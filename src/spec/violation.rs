@@ -85,6 +85,11 @@ pub enum Rule {
         /// The least, if there is one (for the message).
         min: Option<u64>,
     },
+    /// The string does not match `pattern` anywhere (`pattern`).
+    Pattern {
+        /// The pattern, as the schema writes it (shown to the model).
+        pattern: String,
+    },
     /// The array has fewer items than `min` (`minItems`).
     MinItems {
         /// The least count accepted.
@@ -177,7 +182,7 @@ impl Violation {
 impl Rule {
     /// A stable short name for counters and the command line: `type`, `enum`, `const`,
     /// `minimum`, `maximum`, `multiple_of`, `min_length`, `max_length`, `min_items`,
-    /// `max_items`, `unique_items`, `required`, `additional`, `duplicate_key`,
+    /// `max_items`, `pattern`, `unique_items`, `required`, `additional`, `duplicate_key`,
     /// `property_names`, `any_of`, `one_of`, `too_deep`, `too_complex`.
     pub fn label(&self) -> &'static str {
         match self {
@@ -189,6 +194,7 @@ impl Rule {
             Rule::MultipleOf { .. } => "multiple_of",
             Rule::MinLength { .. } => "min_length",
             Rule::MaxLength { .. } => "max_length",
+            Rule::Pattern { .. } => "pattern",
             Rule::MinItems { .. } => "min_items",
             Rule::MaxItems { .. } => "max_items",
             Rule::UniqueItems { .. } => "unique_items",
@@ -302,6 +308,7 @@ fn write_predicate(f: &mut fmt::Formatter<'_>, rule: &Rule, is: &str) -> fmt::Re
             write_count(f, *min, Some(*max), "character")?;
             f.write_str(" long")
         }
+        Rule::Pattern { pattern } => write!(f, "must match the pattern {pattern}"),
         Rule::MinItems { min, max } => {
             f.write_str("must have ")?;
             write_count(f, Some(*min), *max, "item")

@@ -185,6 +185,14 @@ impl Checker<'_> {
                 return Err(SpecErrorKind::BadMultipleOf { divisor });
             }
         }
+        if let Some(pattern) = &ty.string.pattern {
+            if let Err(error) = pattern.compiled() {
+                return Err(SpecErrorKind::BadPattern {
+                    pattern: pattern.source().to_string(),
+                    error: error.clone(),
+                });
+            }
+        }
         if let (Some(min), Some(max)) = (ty.string.min_length, ty.string.max_length) {
             if min > max {
                 return Err(SpecErrorKind::EmptyLengthRange { min, max });
@@ -244,6 +252,9 @@ fn check_rules_apply(ty: &Type) -> Result<(), SpecErrorKind> {
         }
         if ty.string.max_length.is_some() {
             return never("maxLength");
+        }
+        if ty.string.pattern.is_some() {
+            return never("pattern");
         }
     }
     if !ty.kinds.contains(Kinds::ARRAY) {

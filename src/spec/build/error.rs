@@ -84,6 +84,14 @@ pub enum SpecErrorKind {
         /// The divisor given.
         divisor: f64,
     },
+    /// A `pattern` that does not compile, or uses a construct toolgate cannot check in
+    /// linear time (backreferences, lookaround), named by the error.
+    BadPattern {
+        /// The pattern given.
+        pattern: String,
+        /// Why it was refused.
+        error: crate::pattern::PatternError,
+    },
     /// A bound given to the builder is infinite or NaN, which JSON cannot write.
     NotFinite {
         /// `minimum`, `maximum`, `exclusiveMinimum` or `exclusiveMaximum`.
@@ -202,6 +210,9 @@ impl fmt::Display for SpecError {
                 f,
                 "multipleOf must be a finite number above 0, not {divisor}"
             ),
+            SpecErrorKind::BadPattern { pattern, error } => {
+                write!(f, "pattern {pattern:?} is refused: {error}")
+            }
             SpecErrorKind::NotFinite { keyword, value } => {
                 write!(f, "{keyword} must be a finite number, not {value}")
             }

@@ -122,6 +122,12 @@ fn gemini_type(ty: &Type, depth: usize) -> Option<Value<'static>> {
             out.push((keyword, as_int64_string(count)));
         }
     }
+    if let Some(pattern) = &ty.string.pattern {
+        out.push((
+            "pattern",
+            Value::String(pattern.source().to_string().into()),
+        ));
+    }
     if let Some(items) = &ty.array.items {
         out.push(("items", gemini_type(items, depth + 1)?));
     }

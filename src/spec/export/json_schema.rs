@@ -81,6 +81,12 @@ pub(super) fn write_type(ty: &Type, defs: &[(String, Type)]) -> Value<'static> {
     }
     push_count(&mut out, "minLength", ty.string.min_length);
     push_count(&mut out, "maxLength", ty.string.max_length);
+    if let Some(pattern) = &ty.string.pattern {
+        out.push((
+            "pattern",
+            Value::String(pattern.source().to_string().into()),
+        ));
+    }
     if let Some(items) = &ty.array.items {
         out.push(("items", write_type(items, defs)));
     }

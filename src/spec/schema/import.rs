@@ -72,7 +72,7 @@ pub(super) struct Importer<'v, 'a> {
     /// Put before every path (`tools[2].input_schema`).
     base: Path,
     pub(super) dialect: Dialect,
-    lenient: bool,
+    pub(super) lenient: bool,
     /// From the root's `$schema`; decides what stands beside `$ref`.
     draft: Draft,
     /// The root's `$id`: a `$ref` to `ID#/…` is local too.

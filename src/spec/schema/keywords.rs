@@ -74,6 +74,7 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     kw("multipleOf", Enforced),
     kw("minLength", Enforced),
     kw("maxLength", Enforced),
+    kw("pattern", Enforced),
     kw("items", Enforced)
         .slot(Slot::One)
         .hint("an array of schemas is a tuple, which toolgate does not check"),
@@ -141,7 +142,6 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
         .slot(Slot::Map)
         .coupled("additionalProperties"),
     kw("dependentSchemas", Refused).slot(Slot::Map),
-    kw("pattern", Refused),
     kw("minContains", Refused),
     kw("maxContains", Refused),
     kw("minProperties", Refused),

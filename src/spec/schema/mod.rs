@@ -95,6 +95,16 @@ pub enum LoadError {
         /// characters.
         found: String,
     },
+    /// A `pattern` that does not compile, or uses a construct toolgate cannot check in
+    /// linear time (lookahead, lookbehind, backreferences), which the error names.
+    Pattern {
+        /// Where the `pattern` stands.
+        path: String,
+        /// The pattern, as written.
+        pattern: String,
+        /// Why it is refused.
+        error: crate::pattern::PatternError,
+    },
     /// Schemas nested deeper than [`MAX_SCHEMA_DEPTH`].
     TooDeep {
         /// Where the limit was crossed.
@@ -283,6 +293,7 @@ impl LoadError {
             | LoadError::Reference { path, .. }
             | LoadError::RefSibling { path, .. }
             | LoadError::Invalid { path, .. }
+            | LoadError::Pattern { path, .. }
             | LoadError::TooDeep { path, .. }
             | LoadError::Shape { path, .. }
             | LoadError::BuiltIn { path, .. }
@@ -293,7 +304,9 @@ impl LoadError {
 
     /// The keyword toolgate refused to load without enforcing, if that is the problem:
     /// the keyword of [`LoadError::Unsupported`] and [`LoadError::RefSibling`], and `$ref`
-    /// for a remote or anchor [`LoadError::Reference`].
+    /// for a remote or anchor [`LoadError::Reference`], and `pattern` for a
+    /// [`LoadError::Pattern`] that uses a construct toolgate does not run (lookaround,
+    /// backreferences, Unicode property classes).
     pub fn unsupported_keyword(&self) -> Option<&str> {
         match self {
             LoadError::Unsupported { keyword, .. } | LoadError::RefSibling { keyword, .. } => {
@@ -303,6 +316,14 @@ impl LoadError {
                 problem: RefProblem::Remote | RefProblem::Anchor,
                 ..
             } => Some("$ref"),
+            LoadError::Pattern { error, .. }
+                if matches!(
+                    error.kind(),
+                    crate::pattern::PatternErrorKind::Unsupported(_)
+                ) =>
+            {
+                Some("pattern")
+            }
             _ => None,
         }
     }
@@ -393,6 +414,15 @@ impl fmt::Display for LoadError {
                 expected,
                 found,
             } => write!(f, "{}: expected {expected}; found {found}", place(path)),
+            LoadError::Pattern {
+                path,
+                pattern,
+                error,
+            } => write!(
+                f,
+                "{}: pattern {pattern:?} is refused: {error}",
+                place(path)
+            ),
             LoadError::TooDeep { path, limit } => write!(
                 f,
                 "{}: schemas nest deeper than {limit} levels",

@@ -10,6 +10,7 @@ use super::import::{Dialect, Importer, Seen};
 use super::LoadError;
 use crate::json::decimal::compare;
 use crate::json::{repeated_key, Member, Number, Path, Value};
+use crate::spec::string_pattern::StringPattern;
 use crate::spec::{Additional, ArrayRules, Bound, Field, Kinds, NumberRules, ObjectType};
 use crate::spec::{StringRules, Type};
 use std::cmp::Ordering;
@@ -48,6 +49,7 @@ impl<'v, 'a> Importer<'v, 'a> {
         ty.string = StringRules {
             min_length: self.count(seen.get("minLength"), path)?,
             max_length: self.count(seen.get("maxLength"), path)?,
+            pattern: self.pattern(seen, path)?,
         };
         ty.array = ArrayRules {
             items: match seen.get("items") {
@@ -424,6 +426,41 @@ fn typed<'v, 'a, T>(
     match read(value) {
         Some(read) => Ok(Some((key, read))),
         None => Err(invalid(path, Some(key), expected, value)),
+    }
+}
+
+impl Importer<'_, '_> {
+    /// `pattern`, compiled. One that does not compile, or uses a construct toolgate cannot
+    /// check in linear time (lookaround, backreferences), is refused by name
+    /// ([`LoadError::Pattern`]); a lenient load skips it instead, and lists it.
+    fn pattern(
+        &mut self,
+        seen: &Seen<'_, '_>,
+        path: &Path,
+    ) -> Result<Option<StringPattern>, LoadError> {
+        let Some((key, source)) = typed(
+            seen,
+            "pattern",
+            path,
+            "a string (a regular expression)",
+            Value::as_str,
+        )?
+        else {
+            return Ok(None);
+        };
+        let pattern = StringPattern::new(source);
+        match pattern.compiled() {
+            Ok(_) => Ok(Some(pattern)),
+            Err(_) if self.lenient => {
+                self.refuse(path, key)?;
+                Ok(None)
+            }
+            Err(error) => Err(LoadError::Pattern {
+                path: path.to_string(),
+                pattern: source.to_string(),
+                error: error.clone(),
+            }),
+        }
     }
 }
 

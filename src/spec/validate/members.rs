@@ -474,6 +474,7 @@ impl<'s, 'a> Validation<'s, 'a> {
             _ => None,
         };
         let bits = &self.bits;
+        let text = self.text.as_str();
         let Some(check) = self.checks.get_mut(index) else {
             return;
         };
@@ -484,7 +485,9 @@ impl<'s, 'a> Validation<'s, 'a> {
             }
             let keyword = Broken::Keyword(assertion);
             let found = match (frame.shape, assertion) {
-                (Shape::String, _) => string_end_breaks(assertion, state, frame).map(|w| (0, w)),
+                (Shape::String, _) => {
+                    string_end_breaks(assertion, state, frame, text).map(|w| (0, w))
+                }
                 (_, Assertion::Enum(choices) | Assertion::Const(choices)) => {
                     let array = frame.shape == Shape::Array;
                     // A container the capture gave up on (too deep: step 1 refuses it

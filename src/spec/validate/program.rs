@@ -12,9 +12,10 @@
 
 use super::choices::Choices;
 use super::kinds::kinds_counted;
+use crate::pattern::Pattern;
 use crate::spec::{Additional, Bound, Kinds, Schema, Type};
 use std::fmt;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// The index of a node in [`Program::nodes`].
 pub(crate) type NodeId = u32;
@@ -70,6 +71,8 @@ pub(crate) enum Assertion {
     MinLength { min: u64, max: Option<u64> },
     /// `maxLength`.
     MaxLength { max: u64, min: Option<u64> },
+    /// `pattern`: the string must match it somewhere.
+    Pattern(Arc<Pattern>),
     /// `minItems`.
     MinItems { min: u64, max: Option<u64> },
     /// `maxItems`.
@@ -275,6 +278,11 @@ impl<'s> Compiler<'s> {
                 min: string.min_length,
             });
         }
+        // A pattern that does not compile is refused when the spec is built; a schema that
+        // still holds one (a `Schema` validated without a spec) gets no assertion for it.
+        if let Some(Ok(pattern)) = string.pattern.as_ref().map(|p| p.compiled()) {
+            out.push(Assertion::Pattern(Arc::clone(pattern)));
+        }
         let array = &ty.array;
         if let Some(min) = array.min_items {
             out.push(Assertion::MinItems {
@@ -381,6 +389,7 @@ impl Assertion {
             Assertion::MultipleOf(_) => &["multipleOf"],
             Assertion::MinLength { .. } => &["minLength"],
             Assertion::MaxLength { .. } => &["maxLength"],
+            Assertion::Pattern(_) => &["pattern"],
             Assertion::MinItems { .. } => &["minItems"],
             Assertion::MaxItems { .. } => &["maxItems"],
             Assertion::UniqueItems => &["uniqueItems"],
@@ -417,6 +426,7 @@ mod tests {
             "multipleOf" => (r#"{"multipleOf": 2}"#, "3"),
             "minLength" => (r#"{"minLength": 1}"#, r#""""#),
             "maxLength" => (r#"{"maxLength": 1}"#, r#""ab""#),
+            "pattern" => (r#"{"pattern": "^[A-Z]{3}$"}"#, r#""ab""#),
             "items" => (r#"{"items": {"type": "null"}}"#, "[1]"),
             "minItems" => (r#"{"minItems": 1}"#, "[]"),
             "maxItems" => (r#"{"maxItems": 1}"#, "[1, 2]"),
@@ -465,6 +475,6 @@ mod tests {
                 "'{keyword}': {text} accepts {refused}"
             );
         }
-        assert_eq!(n_enforced, 22);
+        assert_eq!(n_enforced, 23);
     }
 }

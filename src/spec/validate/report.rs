@@ -214,6 +214,9 @@ fn keyword_rule(assertion: &Assertion) -> Rule {
             max: *max,
             min: *min,
         },
+        Assertion::Pattern(pattern) => Rule::Pattern {
+            pattern: pattern.as_str().to_string(),
+        },
         Assertion::MinItems { min, max } => Rule::MinItems {
             min: *min,
             max: *max,

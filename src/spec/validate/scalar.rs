@@ -101,6 +101,7 @@ impl<'x> Scalar<'x> {
                 Assertion::MaxLength { max, .. } => {
                     to_u64(text.len()) > *max && has_at_least_chars(text, max.saturating_add(1))
                 }
+                Assertion::Pattern(pattern) => !pattern.is_match(text),
                 _ => false,
             },
             Scalar::Null | Scalar::Bool(_) => false,
@@ -250,11 +251,13 @@ impl<'s, 'a> Validation<'s, 'a> {
 }
 
 /// The string rules that need the whole string, for a check of a string in parts that has
-/// ended: what `assertion` (at `position`) says of it, if it breaks it.
+/// ended: what `assertion` (at `position`) says of it, if it breaks it. `text` is the
+/// string whole when the frame kept it (it does when a check has a `pattern`).
 pub(super) fn string_end_breaks<'s>(
     assertion: &'s Assertion,
     state: State,
     frame: &Frame,
+    text: &str,
 ) -> Option<Broken<'s>> {
     let chars = to_u64(frame.count);
     let broken = match (assertion, state) {
@@ -273,6 +276,7 @@ pub(super) fn string_end_breaks<'s>(
         ) => !choices.ends_allowed(prefix, frame.bytes),
         (Assertion::MinLength { min, .. }, _) => chars < *min,
         (Assertion::MaxLength { max, .. }, _) => chars > *max,
+        (Assertion::Pattern(pattern), _) => frame.keep_text && !pattern.is_match(text),
         _ => false,
     };
     broken.then_some(Broken::Keyword(assertion))
