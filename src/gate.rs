@@ -202,6 +202,27 @@ impl Gate {
         self.checked(call).map(|(_, call)| call)
     }
 
+    /// The check-only verdict on a raw call: [`Gate::check_call`]'s answer, without handing
+    /// the call back (`toolgate check`, a harness that only counts).
+    ///
+    /// ```
+    /// use toolgate::{Gate, ToolSpec, Type};
+    /// let spec = ToolSpec::new("get_weather", "Current weather").required("city", Type::string());
+    /// let gate = Gate::new(vec![spec.build().unwrap()]).unwrap();
+    /// assert!(gate.verdict(r#"{"name":"get_weather","arguments":{"city":"Oslo"}}"#).is_ok());
+    /// let rejection = gate.verdict(r#"{"name":"get_weather","arguments":{"city":7}}"#);
+    /// assert_eq!(
+    ///     rejection.unwrap_err().to_string(),
+    ///     "get_weather rejected: city must be a string; received 7."
+    /// );
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Gate::check_call`].
+    pub fn verdict(&self, raw: &str) -> Result<(), Rejection> {
+        self.check(raw).map(drop)
+    }
+
     /// Every gate, returning the index of the tool's spec with the call: the one path every
     /// call takes, for [`Gate::check_call`] and for the registry, which needs the index to
     /// find the handler.

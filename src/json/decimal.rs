@@ -337,11 +337,6 @@ pub(crate) fn compare(a: &str, b: &str) -> Ordering {
     }
 }
 
-/// True if number text denotes an integer within `i64` (`1.0`, `1e2` do).
-pub(crate) fn is_i64(text: &str) -> bool {
-    plain_i64(text).is_some() || Decimal::parse(text).is_i64()
-}
-
 /// Number text read for the common case, `-? digits (. digits)?` with at most 18 digits
 /// before the point and no exponent: its value lies in `[whole, whole + 1)` (for negative
 /// text `(whole - 1, whole]`), and equals `whole` exactly when `fraction` is false.

@@ -67,14 +67,25 @@ pub trait Sink<'a> {
 /// string whole ([`Event::String`], borrowed from the value). Offsets are all 0: a built
 /// value has no input.
 ///
-/// Walks with an explicit stack, so a deep value cannot exhaust the thread's stack.
+/// Walks with an explicit stack, so a deep value cannot exhaust the thread's stack. Its
+/// first 8 levels live in an array, so that replaying a value of ordinary depth allocates
+/// nothing (a validation fed this way promises no heap on success).
 pub fn replay<'v, 'a: 'v, S: Sink<'v>>(value: &'v Value<'a>, sink: &mut S) -> ControlFlow<()> {
     // Each entry is an open container's remaining members: elements or (key, value) pairs.
     enum Open<'v, 'a> {
         Array(std::slice::Iter<'v, Value<'a>>),
         Object(std::slice::Iter<'v, (Cow<'a, str>, Value<'a>)>),
     }
-    let mut stack: Vec<Open<'v, 'a>> = Vec::new();
+    let mut inline: [Option<Open<'v, 'a>>; INLINE_LEVELS] = std::array::from_fn(|_| None);
+    let mut deeper: Vec<Open<'v, 'a>> = Vec::new();
+    let mut depth = 0usize;
+    fn push<T>(inline: &mut [Option<T>], deeper: &mut Vec<T>, depth: &mut usize, open: T) {
+        match inline.get_mut(*depth) {
+            Some(slot) => *slot = Some(open),
+            None => deeper.push(open),
+        }
+        *depth += 1;
+    }
     let mut next = Some(value);
     loop {
         if let Some(value) = next.take() {
@@ -88,33 +99,59 @@ pub fn replay<'v, 'a: 'v, S: Sink<'v>>(value: &'v Value<'a>, sink: &mut S) -> Co
                 Value::String(text) => sink.event(Event::String(text), 0)?,
                 Value::Array(items) => {
                     sink.event(Event::ArrayStart, 0)?;
-                    stack.push(Open::Array(items.iter()));
+                    push(
+                        &mut inline,
+                        &mut deeper,
+                        &mut depth,
+                        Open::Array(items.iter()),
+                    );
                 }
                 Value::Object(members) => {
                     sink.event(Event::ObjectStart, 0)?;
-                    stack.push(Open::Object(members.iter()));
+                    push(
+                        &mut inline,
+                        &mut deeper,
+                        &mut depth,
+                        Open::Object(members.iter()),
+                    );
                 }
             }
         }
-        match stack.last_mut() {
+        let Some(top) = depth.checked_sub(1) else {
+            return ControlFlow::Continue(());
+        };
+        let open = match inline.get_mut(top) {
+            Some(slot) => slot.as_mut(),
+            None => deeper.last_mut(),
+        };
+        let ended = match open {
             None => return ControlFlow::Continue(()),
             Some(Open::Array(items)) => match items.next() {
-                Some(item) => next = Some(item),
-                None => {
-                    stack.pop();
-                    sink.event(Event::ArrayEnd, 0)?;
+                Some(item) => {
+                    next = Some(item);
+                    None
                 }
+                None => Some(Event::ArrayEnd),
             },
             Some(Open::Object(members)) => match members.next() {
                 Some((key, value)) => {
                     sink.event(Event::Key(Cow::Borrowed(key)), 0)?;
                     next = Some(value);
+                    None
                 }
-                None => {
-                    stack.pop();
-                    sink.event(Event::ObjectEnd, 0)?;
-                }
+                None => Some(Event::ObjectEnd),
             },
+        };
+        if let Some(end) = ended {
+            match inline.get_mut(top) {
+                Some(slot) => *slot = None,
+                None => drop(deeper.pop()),
+            }
+            depth = top;
+            sink.event(end, 0)?;
         }
     }
 }
+
+/// How many levels of a replayed value's containers are tracked without allocating.
+const INLINE_LEVELS: usize = 8;

@@ -23,20 +23,23 @@
 //! requires a field another branch declares optional is a contradiction strict mode cannot
 //! express anyway: the strict export refuses `allOf`).
 
-use super::validate::{accepts, STEP_BUDGET};
-use super::{Additional, Field, Kinds, Schema, Type};
+use super::validate::{accepts, AdditionalRule, Assertion, NodeId, Program};
+use super::validate::{MAX_CHECK_DEPTH, STEP_BUDGET};
+use super::Schema;
 use crate::json::Value;
 
-/// True if `value`, the member holding the declared `field`, is read as absent: the field
-/// is optional, the value is `null`, the field is declared as something (not `false`), and
-/// `refuses_null` says its schema refuses `null` (asked last: it may validate). The one
-/// statement of the rule; the validator and [`Schema::remove_absent_nulls`] both ask it.
+/// True if a member of a declared field is read as absent: the field is optional
+/// (`required` false), the value is `null`, the field is declared as something (`never`
+/// false: not `false`), and `refuses_null` says its schema refuses `null` (asked last: it
+/// may validate). The one statement of the rule; the validator and
+/// [`Schema::remove_absent_nulls`] both ask it.
 pub(crate) fn reads_as_absent(
-    field: &Field,
-    value: &Value<'_>,
+    required: bool,
+    never: bool,
+    null: bool,
     refuses_null: impl FnOnce() -> bool,
 ) -> bool {
-    !field.required && value.is_null() && field.ty.kinds != Kinds::NONE && refuses_null()
+    !required && null && !never && refuses_null()
 }
 
 impl Schema {
@@ -63,89 +66,103 @@ impl Schema {
     /// ```
     pub fn remove_absent_nulls(&self, value: &mut Value<'_>) {
         let mut walk = Walk {
-            defs: &self.defs,
+            program: self.program(),
             fuel: STEP_BUDGET,
         };
-        walk.strip(&self.root, value, 0);
+        walk.strip(Program::ROOT, value, 0);
     }
 }
 
-/// One removal: the definitions references point into, and the validation steps left for
+/// One removal, over the schema's compiled program: the validation steps left for
 /// choosing alternatives and asking whether a field refuses `null` (shared by the whole
 /// walk, so that it costs at most one more validation's budget; a value that exhausts it
 /// keeps the rest of its nulls, which validation accepted anyway).
 struct Walk<'s> {
-    defs: &'s [(String, Type)],
+    program: &'s Program,
     fuel: u32,
 }
 
 impl Walk<'_> {
-    fn strip(&mut self, ty: &Type, value: &mut Value<'_>, depth: usize) {
+    /// Recursive, one level per type: `depth` stops it where validation stops.
+    fn strip(&mut self, id: NodeId, value: &mut Value<'_>, depth: usize) {
         // Types nest at least as deep as the values they describe; validation refused
         // anything deeper than this, so the walk never needs to go further.
-        if depth >= super::validate::MAX_CHECK_DEPTH {
+        if depth >= MAX_CHECK_DEPTH {
             return;
         }
+        let node = self.program.node(id);
         // The alternatives are chosen on the value as validation saw it, before any of
         // this type's own removals.
-        let any_of = self.first_accepting(&ty.any_of, value);
-        let one_of = self.first_accepting(&ty.one_of, value);
-        if let Some(target) = ty.reference.and_then(|index| self.defs.get(index)) {
-            self.strip(&target.1, value, depth + 1);
+        let mut chosen = Vec::new();
+        for assertion in &node.assertions {
+            if let Assertion::AnyOf(alternatives) | Assertion::OneOf(alternatives) = assertion {
+                chosen.extend(self.first_accepting(alternatives, value));
+            }
         }
-        for branch in &ty.all_of {
-            self.strip(branch, value, depth + 1);
+        for assertion in &node.assertions {
+            match assertion {
+                Assertion::Ref(target) => self.strip(*target, value, depth + 1),
+                Assertion::AllOf(branches) => {
+                    for &branch in branches {
+                        self.strip(branch, value, depth + 1);
+                    }
+                }
+                _ => {}
+            }
         }
-        for branch in [any_of, one_of].into_iter().flatten() {
-            self.strip(branch, value, depth + 1);
+        for alternative in chosen {
+            self.strip(alternative, value, depth + 1);
         }
-        match value {
-            Value::Object(members) => {
-                let Some(rules) = &ty.object else { return };
-                members.retain(|(key, item)| {
-                    let field = rules.fields.iter().find(|field| field.name == **key);
-                    // Out of budget, nothing more is removed (`Some(false)` only).
-                    !field.is_some_and(|field| {
-                        reads_as_absent(field, item, || {
-                            self.accepts(&field.ty, &Value::Null) == Some(false)
-                        })
-                    })
-                });
-                for (key, item) in members.iter_mut() {
-                    match rules.fields.iter().find(|field| field.name == **key) {
-                        Some(field) => self.strip(&field.ty, item, depth + 1),
-                        None => {
-                            if let Additional::Typed(values) = &rules.additional {
-                                self.strip(values, item, depth + 1);
+        for assertion in &node.assertions {
+            match (assertion, &mut *value) {
+                (Assertion::Object(rules), Value::Object(members)) => {
+                    let field = |key: &str| rules.fields.iter().position(|f| f.name == key);
+                    members.retain(|(key, item)| {
+                        let Some(index) = field(key) else {
+                            return true;
+                        };
+                        let Some(declared) = rules.fields.get(index) else {
+                            return true;
+                        };
+                        // Out of budget, nothing more is removed (`Some(false)` only).
+                        !reads_as_absent(
+                            rules.is_required(index),
+                            declared.never,
+                            item.is_null(),
+                            || self.accepts(declared.node, &Value::Null) == Some(false),
+                        )
+                    });
+                    for (key, item) in members.iter_mut() {
+                        match field(key).and_then(|index| rules.fields.get(index)) {
+                            Some(declared) => self.strip(declared.node, item, depth + 1),
+                            None => {
+                                if let AdditionalRule::Typed(values) = rules.additional {
+                                    self.strip(values, item, depth + 1);
+                                }
                             }
                         }
                     }
                 }
-            }
-            Value::Array(items) => {
-                if let Some(item_type) = &ty.array.items {
+                (Assertion::Items(item_type), Value::Array(items)) => {
                     for item in items {
-                        self.strip(item_type, item, depth + 1);
+                        self.strip(*item_type, item, depth + 1);
                     }
                 }
+                _ => {}
             }
-            _ => {}
         }
     }
 
     /// The first of `alternatives` that accepts `value`.
-    fn first_accepting<'t>(
-        &mut self,
-        alternatives: &'t [Type],
-        value: &Value<'_>,
-    ) -> Option<&'t Type> {
+    fn first_accepting(&mut self, alternatives: &[NodeId], value: &Value<'_>) -> Option<NodeId> {
         alternatives
             .iter()
-            .find(|alternative| self.accepts(alternative, value) == Some(true))
+            .copied()
+            .find(|&alternative| self.accepts(alternative, value) == Some(true))
     }
 
-    /// Whether `ty` accepts `value`; `None` once the budget is spent.
-    fn accepts(&mut self, ty: &Type, value: &Value<'_>) -> Option<bool> {
-        accepts(self.defs, ty, value, &mut self.fuel)
+    /// Whether `node` accepts `value`; `None` once the budget is spent.
+    fn accepts(&mut self, node: NodeId, value: &Value<'_>) -> Option<bool> {
+        accepts(self.program, node, value, &mut self.fuel)
     }
 }

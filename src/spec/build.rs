@@ -99,6 +99,8 @@ impl ToolSpec {
             error.tool = name;
             return Err(error);
         }
+        // Compiled now, so that no call pays for it.
+        schema.program();
         Ok(ToolSpec {
             name,
             description: description.into(),
@@ -154,14 +156,12 @@ impl ToolSpecBuilder {
     /// ```
     pub fn build(self) -> Result<ToolSpec, SpecError> {
         check_name(&self.name)?;
-        let params = Schema {
-            root: self.params,
-            defs: Vec::new(),
-        };
+        let params = Schema::new(self.params, Vec::new());
         if let Err(mut error) = check::check_built(&params) {
             error.tool = self.name;
             return Err(error);
         }
+        params.program();
         Ok(ToolSpec {
             name: self.name,
             description: self.description,

@@ -369,14 +369,14 @@ fn arguments<'v, 'a>(
 /// The arguments of a tool that declares none: an object with no fields, unknown fields
 /// refused (the function takes nothing, so anything sent is a mistake).
 fn no_arguments() -> Schema {
-    Schema {
-        root: Type {
+    Schema::new(
+        Type {
             kinds: Kinds::OBJECT,
             object: Some(Box::new(ObjectType::default())),
             ..Type::default()
         },
-        defs: Vec::new(),
-    }
+        Vec::new(),
+    )
 }
 
 fn gemini_declarations<'v, 'a>(members: &'v [Member<'a>]) -> Option<&'v Value<'a>> {

@@ -7,6 +7,7 @@
 //! Every field that is not set asserts nothing, so `Type::default()` accepts any value.
 
 use crate::json::Value;
+use crate::spec::validate::Compiled;
 use std::fmt;
 
 /// A tool's contract: its name, what it does, and the arguments it takes.
@@ -22,12 +23,17 @@ pub struct ToolSpec {
 }
 
 /// A compiled schema: a root [`Type`] and the definitions its references point into.
-#[derive(Clone, Debug, PartialEq, Default)]
+#[derive(Clone, PartialEq, Default)]
 pub struct Schema {
     /// The root type.
     pub(crate) root: Type,
     /// Named definitions (`$defs`), in declaration order; [`Type::reference`] indexes this.
     pub(crate) defs: Vec<(String, Type)>,
+    /// The validator's program, compiled from `root` and `defs` the first time it is
+    /// needed (a [`ToolSpec`] compiles it when it is made). Invariant: `root` and `defs`
+    /// are not changed once it is compiled (code that changes a schema changes a new one,
+    /// or a clone, which compiles its own).
+    pub(crate) compiled: Compiled,
 }
 
 /// What a value must be. Each set field is one assertion; all must hold.
@@ -314,7 +320,7 @@ impl Default for ObjectType {
 impl Bound {
     /// A bound on `value`, refusing the value itself when `exclusive`.
     pub(crate) fn new(value: crate::json::Number<'static>, exclusive: bool) -> Bound {
-        let integer = crate::spec::validate::number::plain_i64(value.as_str())
+        let integer = crate::json::decimal::plain_i64(value.as_str())
             .and_then(|integer| i32::try_from(integer).ok());
         Bound {
             value,
@@ -340,6 +346,16 @@ impl Bound {
     }
 }
 
+impl fmt::Debug for Schema {
+    /// The types only: the compiled program is derived from them.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Schema")
+            .field("root", &self.root)
+            .field("defs", &self.defs)
+            .finish()
+    }
+}
+
 impl ToolSpec {
     /// The tool's name.
     pub fn name(&self) -> &str {
@@ -358,6 +374,15 @@ impl ToolSpec {
 }
 
 impl Schema {
+    /// A schema of a root type and its definitions.
+    pub(crate) fn new(root: Type, defs: Vec<(String, Type)>) -> Schema {
+        Schema {
+            root,
+            defs,
+            compiled: Compiled::default(),
+        }
+    }
+
     /// The root type.
     pub fn root(&self) -> &Type {
         &self.root

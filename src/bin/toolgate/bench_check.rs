@@ -4,6 +4,10 @@
 //! and rejected calls (a rejection should cost no more than an accept plus its error text,
 //! so the text is measured as a row of its own).
 //!
+//! With `--verdicts`, three more rows: `Gate::verdict` (the check-only answer, no call
+//! handed back) on the accepted and rejected calls, and the validator alone
+//! (`ToolSpec::validate` on arguments parsed beforehand) on the accepted ones.
+//!
 //! The whole log is read into memory first so that the passes time the gate, not the disk.
 //! Speed is reported, never asserted: no test depends on these numbers.
 
@@ -24,6 +28,8 @@ usage: toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl
 
   --tools TOOLS.json  the tools array
   --passes N          timed passes over the log (default 21, at least 1); the median is shown
+  --verdicts          also time Gate::verdict (check only, no call returned) and the
+                      validator alone on already-parsed arguments
   CALLS.jsonl         one raw call per line
   -h, --help          print this help
 
@@ -36,6 +42,7 @@ pub struct Options {
     tools: String,
     calls: String,
     passes: usize,
+    verdicts: bool,
 }
 
 /// Reads `bench check`'s arguments; `Ok(None)` means help was asked for.
@@ -46,10 +53,12 @@ pub fn parse_args(mut args: Args) -> Result<Option<Options>, UsageError> {
     let mut tools = None;
     let mut calls = None;
     let mut passes = None;
+    let mut verdicts = false;
     while let Some(arg) = args.next_arg() {
         match arg {
             Arg::Flag(flag, inline) => match flag.as_str() {
                 "-h" | "--help" => return Ok(None),
+                "--verdicts" => verdicts = true,
                 "--tools" => args.value_once(&flag, inline, &mut tools)?,
                 "--passes" => args.value_once(&flag, inline, &mut passes)?,
                 _ => return Err(args.unknown(&flag)),
@@ -74,6 +83,7 @@ pub fn parse_args(mut args: Args) -> Result<Option<Options>, UsageError> {
         tools,
         calls,
         passes,
+        verdicts,
     }))
 }
 
@@ -125,17 +135,34 @@ pub fn run(options: &Options) -> ExitCode {
     }
     // Measure the heap as a long-running agent process has it (see `bench::warm_heap`).
     bench::warm_heap();
-    let measures = [
-        measure(&gate, "accepted", &accepted, options.passes, false),
-        measure(&gate, "rejected", &rejected, options.passes, false),
+    let mut measures = vec![
+        measure(&gate, "accepted", &accepted, options.passes, Run::Call),
+        measure(&gate, "rejected", &rejected, options.passes, Run::Call),
         measure(
             &gate,
             "rejected + error text",
             &rejected,
             options.passes,
-            true,
+            Run::CallAndText,
         ),
     ];
+    if options.verdicts {
+        measures.push(measure(
+            &gate,
+            "check-only accepted",
+            &accepted,
+            options.passes,
+            Run::Verdict,
+        ));
+        measures.push(measure(
+            &gate,
+            "check-only rejected",
+            &rejected,
+            options.passes,
+            Run::Verdict,
+        ));
+        measures.push(measure_validate(&gate, &accepted, options.passes));
+    }
     let all = accepted.len().saturating_add(rejected.len());
     println!(
         "Gate::check_call on {all} calls from {} ({} accepted, {} rejected{}), median of {} \
@@ -171,15 +198,20 @@ pub fn run(options: &Options) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// What one timed call does.
+#[derive(Clone, Copy)]
+enum Run {
+    /// `Gate::check_call`.
+    Call,
+    /// `Gate::check_call`, and the rejection's text written.
+    CallAndText,
+    /// `Gate::verdict`.
+    Verdict,
+}
+
 /// Times `passes` passes over `calls` and counts one pass's allocations, with the helpers
 /// `bench parse` uses, so both benchmarks measure the same way.
-fn measure(
-    gate: &Gate,
-    label: &'static str,
-    calls: &[&str],
-    passes: usize,
-    with_text: bool,
-) -> Measure {
+fn measure(gate: &Gate, label: &'static str, calls: &[&str], passes: usize, run: Run) -> Measure {
     if calls.is_empty() {
         return Measure {
             label,
@@ -191,11 +223,15 @@ fn measure(
     }
     let one_pass = || {
         for raw in calls {
+            if let Run::Verdict = run {
+                let _ = black_box(gate.verdict(black_box(raw)));
+                continue;
+            }
             match gate.check_call(black_box(raw)) {
                 Ok(call) => {
                     black_box(&call);
                 }
-                Err(rejection) if with_text => {
+                Err(rejection) if matches!(run, Run::CallAndText) => {
                     black_box(rejection.to_string());
                 }
                 Err(rejection) => {
@@ -204,13 +240,46 @@ fn measure(
             }
         }
     };
-    // The counted pass also warms caches and the allocator before the timed ones.
-    let ((), allocated) = bench::allocations_during(one_pass);
-    let mut seconds = bench::time_passes(passes, one_pass);
-    let n = calls.len() as f64;
+    timed(label, calls.len(), passes, one_pass)
+}
+
+/// The validator alone: `ToolSpec::validate` on the accepted calls' arguments, parsed
+/// before timing.
+fn measure_validate(gate: &Gate, calls: &[&str], passes: usize) -> Measure {
+    let parsed: Vec<_> = calls
+        .iter()
+        .filter_map(|raw| {
+            let call = gate.check_call(raw).ok()?;
+            let spec = gate.spec(&call.name)?;
+            Some((spec, call))
+        })
+        .collect();
+    let one_pass = || {
+        for (spec, call) in &parsed {
+            let _ = black_box(spec.validate(black_box(&call.args)));
+        }
+    };
+    timed("validate accepted", parsed.len(), passes, one_pass)
+}
+
+/// Counts one pass's allocations (which also warms caches and the allocator), then times
+/// `passes` more.
+fn timed(label: &'static str, n_calls: usize, passes: usize, one_pass: impl Fn()) -> Measure {
+    if n_calls == 0 {
+        return Measure {
+            label,
+            n_calls: 0,
+            median_ns: None,
+            allocations: 0.0,
+            bytes: 0.0,
+        };
+    }
+    let ((), allocated) = bench::allocations_during(&one_pass);
+    let mut seconds = bench::time_passes(passes, &one_pass);
+    let n = n_calls as f64;
     Measure {
         label,
-        n_calls: calls.len(),
+        n_calls,
         median_ns: Some(bench::median(&mut seconds) * 1e9 / n),
         allocations: allocated.allocations as f64 / n,
         bytes: allocated.bytes as f64 / n,

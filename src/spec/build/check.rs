@@ -8,9 +8,10 @@
 //! unused definition blocks nothing.
 
 use super::error::{SpecError, SpecErrorKind};
+use crate::json::decimal as number;
 use crate::json::{repeated_key, Path, Segment};
 use crate::spec::schema::find_cycle;
-use crate::spec::validate::{admits, number};
+use crate::spec::validate::admits;
 use crate::spec::{Additional, Kinds, Schema, Type};
 use std::cmp::Ordering;
 

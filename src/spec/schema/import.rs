@@ -183,7 +183,7 @@ impl<'v, 'a> Importer<'v, 'a> {
                 .collect::<Vec<_>>(),
         );
         let (defs, order) = self.name_definitions();
-        let mut schema = Schema { root, defs };
+        let mut schema = Schema::new(root, defs);
         remap_references(&mut schema, &order);
         if let Some(index) = find_cycle(&schema.defs, 0..schema.defs.len()) {
             let tokens = order

@@ -31,6 +31,13 @@ pub(crate) use import::{import_schema, Dialect};
 pub(crate) use keywords::known_keyword;
 pub(crate) use pointer::fragment;
 
+/// True if the importer enforces `keyword` in a JSON Schema document (for the validator's
+/// test that every such keyword compiles into an assertion).
+#[cfg(test)]
+pub(crate) fn enforces(keyword: &str) -> bool {
+    keywords::class(keyword, Dialect::JsonSchema) == keywords::Class::Enforced
+}
+
 /// How deeply schemas may nest (each `properties`, `items`, `anyOf` entry… is one level).
 /// Deeper schemas are refused with [`LoadError::TooDeep`], so that neither loading,
 /// validation nor export can exhaust the stack. Half of

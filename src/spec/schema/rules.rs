@@ -8,8 +8,8 @@
 
 use super::import::{Dialect, Importer, Seen};
 use super::LoadError;
+use crate::json::decimal::compare;
 use crate::json::{repeated_key, Member, Number, Path, Value};
-use crate::spec::validate::number::compare;
 use crate::spec::{Additional, ArrayRules, Bound, Field, Kinds, NumberRules, ObjectType};
 use crate::spec::{StringRules, Type};
 use std::cmp::Ordering;

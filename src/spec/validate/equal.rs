@@ -5,17 +5,18 @@
 //! `Value`'s own `PartialEq` is textual (`1.0 != 1`, member order matters), which is right
 //! for a parser's round trip and wrong here, hence this module.
 
-use super::number::{compare, Decimal};
+use super::name::same_name;
+use crate::json::decimal::{compare, Decimal};
 use crate::json::{Member, Value};
 use std::cmp::Ordering;
+use std::collections::HashMap;
 
 /// Nesting this deep compares as unequal instead of recursing further; every value the
 /// validator sees has passed its own depth check, so this bounds only hand-built values.
 const MAX_DEPTH: usize = super::MAX_CHECK_DEPTH;
 
-/// Arrays up to this length are checked for repeats pair by pair, without allocating;
-/// longer ones sort a list of hashes (one allocation) so the check stays `O(n log n)`.
-const PAIRWISE_LIMIT: usize = 32;
+/// Objects up to this size compare member by member; larger ones sort their names first.
+const PAIRWISE_OBJECT: usize = 32;
 
 /// True if JSON Schema considers `a` and `b` the same value.
 pub(crate) fn equal(a: &Value<'_>, b: &Value<'_>) -> bool {
@@ -32,7 +33,7 @@ fn equal_within(a: &Value<'_>, b: &Value<'_>, depth: usize) -> bool {
         (Value::Number(x), Value::Number(y)) => {
             x.as_str() == y.as_str() || compare(x.as_str(), y.as_str()) == Ordering::Equal
         }
-        (Value::String(x), Value::String(y)) => super::same_name(x, y),
+        (Value::String(x), Value::String(y)) => same_name(x, y),
         (Value::Array(xs), Value::Array(ys)) => {
             xs.len() == ys.len()
                 && xs
@@ -42,7 +43,7 @@ fn equal_within(a: &Value<'_>, b: &Value<'_>, depth: usize) -> bool {
         }
         (Value::Object(xs), Value::Object(ys)) => {
             xs.len() == ys.len()
-                && if xs.len() <= PAIRWISE_LIMIT {
+                && if xs.len() <= PAIRWISE_OBJECT {
                     // Every member of one matched by name and value in the other, and (for
                     // objects with repeated names, which only hand-built specs hold) every
                     // name of the other present in the first.
@@ -81,82 +82,73 @@ fn equal_sorted(xs: &[Member<'_>], ys: &[Member<'_>], depth: usize) -> bool {
         })
 }
 
-/// The first repeat in `items`: the smallest `second` such that an earlier item equals it,
-/// with the smallest such `first`. `None` if all items differ.
-pub(crate) fn first_repeat(items: &[Value<'_>]) -> Option<(usize, usize)> {
-    if items.len() <= PAIRWISE_LIMIT {
-        return (1..items.len()).find_map(|second| {
-            let item = items.get(second)?;
-            let earlier = items.get(..second)?;
-            earlier
-                .iter()
-                .position(|other| equal(other, item))
-                .map(|first| (first, second))
-        });
-    }
-    // Equal values hash alike, so only items with the same hash need comparing. Within a
-    // run of equal hashes (sorted by index), the first repeat is found as above; the answer
-    // is the run's repeat with the smallest `second`.
-    let mut hashed: Vec<(u64, usize)> = items
-        .iter()
-        .enumerate()
-        .map(|(index, item)| (hash(item, 0), index))
-        .collect();
-    hashed.sort_unstable();
-    let mut best: Option<(usize, usize)> = None;
-    for run in hashed.chunk_by_hash() {
-        for (position, &(_, second)) in run.iter().enumerate() {
-            if best.is_some_and(|(_, b)| b <= second) {
-                break;
-            }
-            let earlier = run.get(..position).unwrap_or(&[]);
-            let found = earlier.iter().find(|&&(_, first)| {
-                matches!((items.get(first), items.get(second)), (Some(x), Some(y)) if equal(x, y))
-            });
-            if let Some(&(_, first)) = found {
-                best = Some((first, second));
-                break;
+/// Positions by hash: the items of a `uniqueItems` array once it holds many (equal values
+/// hash alike, so only items with the same hash need comparing), or an object's undeclared
+/// keys.
+#[derive(Debug, Default)]
+pub(super) struct HashIndex {
+    pub(super) by_hash: HashMap<u64, Vec<usize>>,
+}
+
+impl HashIndex {
+    /// An index of the first `n` items, read with `get`.
+    pub(super) fn build<'x, 'y: 'x>(
+        n: usize,
+        get: impl Fn(usize) -> Option<&'x Value<'y>>,
+    ) -> Self {
+        let mut index = HashIndex::default();
+        for i in 0..n {
+            if let Some(item) = get(i) {
+                index.by_hash.entry(hash(item, 0)).or_default().push(i);
             }
         }
-    }
-    best
-}
-
-/// Splitting a sorted `(hash, index)` list into runs of equal hash (`slice::chunk_by` is
-/// newer than the crate's `rust-version`).
-trait ChunkByHash {
-    fn chunk_by_hash(&self) -> Runs<'_>;
-}
-
-impl ChunkByHash for Vec<(u64, usize)> {
-    fn chunk_by_hash(&self) -> Runs<'_> {
-        Runs { rest: self }
+        index
     }
 }
 
-struct Runs<'a> {
-    rest: &'a [(u64, usize)],
-}
-
-impl<'a> Iterator for Runs<'a> {
-    type Item = &'a [(u64, usize)];
-
-    fn next(&mut self) -> Option<Self::Item> {
-        let &(hash, _) = self.rest.first()?;
-        let len = self
-            .rest
+/// Items arrive one at a time; this is the check for the next one. `earlier` items came
+/// before `item`, and `get(i)` reads item `i`; `index`, if given, indexes them all. Returns
+/// the first earlier item equal to `item` (so that, stopping at the first `Some`, the
+/// answer is the smallest `second` with its smallest `first`); otherwise `item` is now item
+/// `earlier` (added to the index), and the caller keeps it.
+pub(super) fn earlier_twin<'x, 'y: 'x>(
+    earlier: usize,
+    get: impl Fn(usize) -> Option<&'x Value<'y>>,
+    index: Option<&mut HashIndex>,
+    item: &Value<'_>,
+) -> Option<usize> {
+    let Some(index) = index else {
+        return (0..earlier).find(|&i| get(i).is_some_and(|other| equal(other, item)));
+    };
+    let key = hash(item, 0);
+    let twin = index.by_hash.get(&key).and_then(|candidates| {
+        candidates
             .iter()
-            .position(|&(other, _)| other != hash)
-            .unwrap_or(self.rest.len());
-        let (run, rest) = self.rest.split_at(len);
-        self.rest = rest;
-        Some(run)
+            .copied()
+            .find(|&i| get(i).is_some_and(|other| equal(other, item)))
+    });
+    if twin.is_none() {
+        index.by_hash.entry(key).or_default().push(earlier);
     }
+    twin
+}
+
+/// The first repeat in `items`: the smallest `second` such that an earlier item equals it,
+/// with the smallest such `first`. `None` if all items differ.
+#[cfg(test)]
+fn first_repeat(items: &[Value<'_>]) -> Option<(usize, usize)> {
+    let mut index: Option<HashIndex> = None;
+    items.iter().enumerate().find_map(|(second, item)| {
+        if second == 32 {
+            index = Some(HashIndex::build(second, |i| items.get(i)));
+        }
+        earlier_twin(second, |i| items.get(i), index.as_mut(), item).map(|first| (first, second))
+    })
 }
 
 /// A hash that agrees with [`equal`]: numbers hash their decimal value (not their text) and
 /// objects combine member hashes with a commutative sum (so member order does not count).
-fn hash(value: &Value<'_>, depth: usize) -> u64 {
+pub(super) fn hash(value: &Value<'_>, depth: usize) -> u64 {
     if depth > MAX_DEPTH {
         return 0;
     }
@@ -175,7 +167,7 @@ fn hash(value: &Value<'_>, depth: usize) -> u64 {
     }
 }
 
-fn bytes_hash(seed: u64, bytes: &[u8]) -> u64 {
+pub(super) fn bytes_hash(seed: u64, bytes: &[u8]) -> u64 {
     bytes.iter().fold(seed ^ 0xcbf2_9ce4_8422_2325, |acc, &b| {
         (acc ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })

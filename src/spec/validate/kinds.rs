@@ -1,50 +1,82 @@
-//! What kinds of value a type can accept, looking through `enum`, `const`, `$ref` and the
-//! alternatives: to explain a failed `anyOf`/`oneOf` ("must be a string or null") and to
-//! check that a tool's root is an object.
+//! What kind of value a value is, and what kinds a type can accept, looking through `enum`,
+//! `const`, `$ref` and the alternatives: to explain a failed `anyOf`/`oneOf` ("must be a
+//! string or null") and to check that a tool's root is an object.
 
-use super::number;
-use super::Cx;
+use crate::json::decimal::Decimal;
 use crate::json::Value;
 use crate::spec::{Kinds, Type};
 
-/// True if a value of this kind may be accepted by a type that accepts `kinds`.
-pub(crate) fn admits(kinds: Kinds, value: &Value<'_>) -> bool {
-    match value {
-        Value::Null => kinds.contains(Kinds::NULL),
-        Value::Bool(_) => kinds.contains(Kinds::BOOLEAN),
-        Value::Number(number) => {
-            kinds.accepts_fractions()
-                || (kinds.contains(Kinds::INTEGER) && number::is_i64(number.as_str()))
+/// The kind of a value as the validator tells kinds apart: a number is an `Integer` when it
+/// is an integer within `i64` (the `integer` type), otherwise a `Fraction`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Shape {
+    Null,
+    Bool,
+    Integer,
+    Fraction,
+    String,
+    Array,
+    Object,
+}
+
+impl Shape {
+    /// The shape of number text.
+    pub(super) fn of_number(decimal: &Decimal<'_>) -> Shape {
+        if decimal.is_i64() {
+            Shape::Integer
+        } else {
+            Shape::Fraction
         }
-        Value::String(_) => kinds.contains(Kinds::STRING),
-        Value::Array(_) => kinds.contains(Kinds::ARRAY),
-        Value::Object(_) => kinds.contains(Kinds::OBJECT),
+    }
+
+    /// True if a type that accepts `kinds` accepts a value of this shape.
+    pub(super) fn admitted_by(self, kinds: Kinds) -> bool {
+        match self {
+            Shape::Null => kinds.contains(Kinds::NULL),
+            Shape::Bool => kinds.contains(Kinds::BOOLEAN),
+            Shape::Integer => kinds.accepts_fractions() || kinds.contains(Kinds::INTEGER),
+            Shape::Fraction => kinds.accepts_fractions(),
+            Shape::String => kinds.contains(Kinds::STRING),
+            Shape::Array => kinds.contains(Kinds::ARRAY),
+            Shape::Object => kinds.contains(Kinds::OBJECT),
+        }
     }
 }
 
-/// The kinds a type can accept at all, looking through `enum`, `const`, `$ref` and the
-/// alternatives. Used to explain a failed `anyOf`/`oneOf` and to check that a tool's root
-/// is an object. The walk visits at most [`KINDS_VISITS`] types (alternatives over shared
-/// definitions can branch exponentially, and this work is not counted against the step
-/// budget); past that, a type counts for its own kinds, a superset of the exact answer.
-pub(crate) fn kinds_of(defs: &[(String, Type)], ty: &Type) -> Kinds {
-    let mut visits_left = KINDS_VISITS;
-    kinds_within(defs, ty, &mut visits_left)
+/// True if a value of this kind may be accepted by a type that accepts `kinds`.
+pub(crate) fn admits(kinds: Kinds, value: &Value<'_>) -> bool {
+    let shape = match value {
+        Value::Null => Shape::Null,
+        Value::Bool(_) => Shape::Bool,
+        Value::Number(number) => Shape::of_number(&Decimal::parse(number.as_str())),
+        Value::String(_) => Shape::String,
+        Value::Array(_) => Shape::Array,
+        Value::Object(_) => Shape::Object,
+    };
+    shape.admitted_by(kinds)
 }
 
-/// [`kinds_of`] during validation: its visits count against the step budget, so that
-/// explaining failures cannot cost more than checking did.
-pub(super) fn kinds_charged(cx: &mut Cx<'_>, ty: &Type) -> Kinds {
-    let allowed = KINDS_VISITS.min(cx.fuel);
-    let mut visits_left = allowed;
-    let kinds = kinds_within(cx.defs, ty, &mut visits_left);
-    cx.fuel = cx.fuel.saturating_sub(allowed.saturating_sub(visits_left));
-    kinds
+/// The kinds a type can accept at all, looking through `enum`, `const`, `$ref` and the
+/// alternatives. The walk visits at most [`KINDS_VISITS`] types (alternatives over shared
+/// definitions can branch exponentially); past that, a type counts for its own kinds, a
+/// superset of the exact answer.
+pub(crate) fn kinds_of(defs: &[(String, Type)], ty: &Type) -> Kinds {
+    kinds_counted(defs, ty).0
+}
+
+/// [`kinds_of`], and how many types it visited: explaining a failed alternative costs the
+/// validation that many steps, so that explaining cannot cost more than checking did.
+pub(super) fn kinds_counted(defs: &[(String, Type)], ty: &Type) -> (Kinds, u32) {
+    let mut visits_left = KINDS_VISITS;
+    let kinds = kinds_within(defs, ty, &mut visits_left);
+    (kinds, KINDS_VISITS - visits_left)
 }
 
 /// How many types one [`kinds_of`] looks at.
 const KINDS_VISITS: u32 = 256;
 
+/// Recursive, but each call spends one of the bounded visits first, so it nests at most
+/// [`KINDS_VISITS`] deep.
 fn kinds_within(defs: &[(String, Type)], ty: &Type, visits_left: &mut u32) -> Kinds {
     let mut kinds = ty.kinds;
     match visits_left.checked_sub(1) {
@@ -83,7 +115,7 @@ fn kind_of(value: &Value<'_>) -> Kinds {
     match value {
         Value::Null => Kinds::NULL,
         Value::Bool(_) => Kinds::BOOLEAN,
-        Value::Number(text) if number::is_i64(text.as_str()) => Kinds::INTEGER,
+        Value::Number(text) if Decimal::parse(text.as_str()).is_i64() => Kinds::INTEGER,
         Value::Number(_) => Kinds(Kinds::NUMBER.0 & !Kinds::INTEGER.0),
         Value::String(_) => Kinds::STRING,
         Value::Array(_) => Kinds::ARRAY,

@@ -43,6 +43,7 @@ fn tree() -> Schema {
         ("children", Type::array(reference(0)), false),
     ]);
     Schema {
+        compiled: Default::default(),
         root: object(vec![("tree", reference(0), true)]),
         defs: vec![("Node".to_owned(), node)],
     }
@@ -69,6 +70,7 @@ fn recursive_definitions_validate_and_report_deep_paths() {
 #[test]
 fn a_definition_that_refers_to_itself_without_input_is_refused_and_still_terminates() {
     let schema = Schema {
+        compiled: Default::default(),
         root: object(vec![("x", reference(0), true)]),
         defs: vec![("Loop".to_owned(), reference(0))],
     };
@@ -92,6 +94,7 @@ fn a_definition_that_refers_to_itself_without_input_is_refused_and_still_termina
 #[test]
 fn cycles_through_alternatives_are_found_and_cycles_through_fields_are_fine() {
     let via_alternatives = Schema {
+        compiled: Default::default(),
         root: object(vec![("x", reference(0), true)]),
         defs: vec![
             ("A".to_owned(), Type::any_of([Type::string(), reference(1)])),
@@ -118,6 +121,7 @@ fn cycles_through_alternatives_are_found_and_cycles_through_fields_are_fine() {
 #[test]
 fn dangling_references_are_refused_and_accept_nothing() {
     let schema = Schema {
+        compiled: Default::default(),
         root: object(vec![("x", reference(3), true)]),
         defs: Vec::new(),
     };
@@ -134,6 +138,7 @@ fn dangling_references_are_refused_and_accept_nothing() {
 #[test]
 fn only_definitions_the_root_reaches_are_checked() {
     let schema = Schema {
+        compiled: Default::default(),
         root: object(vec![("x", Type::integer(), true)]),
         defs: vec![(
             "Unused".to_owned(),
@@ -150,6 +155,7 @@ fn a_false_schema_accepts_nothing() {
         ..Type::default()
     };
     let schema = Schema {
+        compiled: Default::default(),
         root: object(vec![("gone", never, false)]),
         defs: Vec::new(),
     };
@@ -171,6 +177,7 @@ fn property_names_are_checked_as_strings_and_reported_on_the_object() {
     }));
     let inner = root.clone();
     let schema = Schema {
+        compiled: Default::default(),
         root: Type::object().optional("map", inner).open(),
         defs: Vec::new(),
     };
@@ -181,6 +188,7 @@ fn property_names_are_checked_as_strings_and_reported_on_the_object() {
         r#"field name 'abcd' in map must be at most 3 characters long; received "abcd""#,
     );
     let top = Schema {
+        compiled: Default::default(),
         root,
         defs: Vec::new(),
     };
@@ -209,6 +217,7 @@ fn exponential_alternatives_stop_at_the_step_budget() {
         ..Type::array(Type::any())
     };
     let schema = Schema {
+        compiled: Default::default(),
         root: object(vec![("x", reference(0), true)]),
         defs: vec![("List".to_owned(), list)],
     };
@@ -239,6 +248,7 @@ fn explaining_failed_alternatives_over_shared_definitions_stays_bounded() {
         .collect();
     defs.push(("D30".to_owned(), Type::integer()));
     let schema = Schema {
+        compiled: Default::default(),
         root: object(vec![("x", reference(0), true)]),
         defs,
     };
@@ -254,6 +264,7 @@ fn explaining_failed_alternatives_over_shared_definitions_stays_bounded() {
 /// `{a?: "x", b?: {k?: integer}}`, both objects closed.
 fn two_levels() -> Schema {
     Schema {
+        compiled: Default::default(),
         root: object(vec![
             ("a", Type::string().one_of(["x"]), false),
             ("b", object(vec![("k", Type::integer(), false)]), false),
@@ -286,6 +297,7 @@ fn a_repeated_key_is_reported_before_rules_the_check_meets_first() {
 #[test]
 fn a_repeated_key_inside_an_alternative_is_not_excused_by_another_alternative() {
     let schema = Schema {
+        compiled: Default::default(),
         root: object(vec![(
             "x",
             Type::any_of([object(vec![("k", Type::string(), false)]), Type::any()]),
@@ -336,16 +348,19 @@ fn names_compare_equal_exactly_when_every_byte_agrees() {
         let base: String = (0..len)
             .map(|i| char::from(b'a' + (i % 26) as u8))
             .collect();
-        assert!(super::same_name(&base, &base.clone()), "{base}");
+        assert!(super::name::same_name(&base, &base.clone()), "{base}");
         for at in 0..len {
             let mut other = base.clone().into_bytes();
             if let Some(byte) = other.get_mut(at) {
                 *byte = b'Z';
             }
             let other = String::from_utf8(other).unwrap_or_default();
-            assert!(!super::same_name(&base, &other), "{base} vs {other}");
+            assert!(!super::name::same_name(&base, &other), "{base} vs {other}");
         }
-        assert!(!super::same_name(&base, &format!("{base}a")), "{base}");
+        assert!(
+            !super::name::same_name(&base, &format!("{base}a")),
+            "{base}"
+        );
     }
 }
 
@@ -353,6 +368,7 @@ fn names_compare_equal_exactly_when_every_byte_agrees() {
 fn bounds_beyond_the_precomputed_range_compare_exactly() {
     // 3_000_000_000 is beyond `i32`, so these take the exact decimal path; -5 does not.
     let schema = Schema {
+        compiled: Default::default(),
         root: object(vec![
             ("big", Type::integer().min(-5).max(3_000_000_000_i64), false),
             ("small", Type::number().min(-5).max(7), false),

@@ -1,0 +1,525 @@
+//! The compiled form of a [`Schema`]: a flat list of nodes, one per [`Type`], each a list
+//! of assertions in the order the validator checks them. This is the keyword table of the
+//! validator: one [`Assertion`] variant per keyword (or per group of keywords checked
+//! together), compiled by one line of [`compile_node`], enforced by its arms in the
+//! validation, and turned into a [`Rule`](crate::spec::Rule) by one arm of the report.
+//!
+//! A schema is compiled once, the first time it validates (a [`ToolSpec`] does it when it
+//! is built), so a call costs no compilation. Nodes point at each other by index, which
+//! lets recursive definitions (`$ref` cycles through fields and items) be plain data.
+//!
+//! [`ToolSpec`]: crate::spec::ToolSpec
+
+use super::choices::Choices;
+use super::kinds::kinds_counted;
+use crate::spec::{Additional, Bound, Kinds, Schema, Type};
+use std::fmt;
+use std::sync::OnceLock;
+
+/// The index of a node in [`Program::nodes`].
+pub(crate) type NodeId = u32;
+
+/// A compiled schema.
+#[derive(Debug)]
+pub(crate) struct Program {
+    /// Node 0 is the root; node `1 + i` is definition `i`, so `$ref` to definition `i` is
+    /// node `1 + i`; the rest follow in no particular order.
+    nodes: Vec<Node>,
+}
+
+/// One compiled type.
+#[derive(Debug)]
+pub(crate) struct Node {
+    /// In check order: `enum`, `const`, `type`, the rules for each kind, then `$ref`,
+    /// `allOf`, `anyOf`, `oneOf`. A failure's rank starts with its assertion's position.
+    pub(crate) assertions: Vec<Assertion>,
+    /// The kinds the node can accept at all, looking through `enum`, `const`, `$ref` and
+    /// the alternatives: what a failed `anyOf`/`oneOf` explains itself with.
+    pub(crate) explain: Kinds,
+    /// How many types computing `explain` visits: the steps explaining costs.
+    pub(crate) explain_visits: u32,
+    /// True if an assertion applies further nodes to the same value (`$ref`, `allOf`,
+    /// `anyOf`, `oneOf`).
+    pub(crate) applies_others: bool,
+}
+
+/// One keyword's check, with what it needs and what its violation reports.
+#[derive(Debug)]
+pub(crate) enum Assertion {
+    /// `enum`.
+    Enum(Choices),
+    /// `const`.
+    Const(Choices),
+    /// `type`.
+    Type(Kinds),
+    /// `minimum` or `exclusiveMinimum`; `other` and `integer` are for the message.
+    Minimum {
+        bound: Bound,
+        other: Option<Bound>,
+        integer: bool,
+    },
+    /// `maximum` or `exclusiveMaximum`.
+    Maximum {
+        bound: Bound,
+        other: Option<Bound>,
+        integer: bool,
+    },
+    /// `multipleOf`.
+    MultipleOf(f64),
+    /// `minLength`, in code points; `max` is for the message.
+    MinLength { min: u64, max: Option<u64> },
+    /// `maxLength`.
+    MaxLength { max: u64, min: Option<u64> },
+    /// `minItems`.
+    MinItems { min: u64, max: Option<u64> },
+    /// `maxItems`.
+    MaxItems { max: u64, min: Option<u64> },
+    /// `uniqueItems: true`.
+    UniqueItems,
+    /// `items`: every element against this node.
+    Items(NodeId),
+    /// `properties`, `required`, `additionalProperties` and `propertyNames`, checked
+    /// together in the documented order (unknown, missing, names, fields, others).
+    Object(ObjectRules),
+    /// `$ref` to a definition.
+    Ref(NodeId),
+    /// A `$ref` past the definitions (refused when a spec is built): accepts nothing.
+    DanglingRef,
+    /// `allOf`.
+    AllOf(Vec<NodeId>),
+    /// `anyOf`.
+    AnyOf(Vec<NodeId>),
+    /// `oneOf`.
+    OneOf(Vec<NodeId>),
+}
+
+/// The member rules of an object.
+#[derive(Debug)]
+pub(crate) struct ObjectRules {
+    /// Declared fields, in declaration order.
+    pub(crate) fields: Vec<FieldRule>,
+    /// Bit `i % 64` of word `i / 64` is set if field `i` is required.
+    pub(crate) required: Vec<u64>,
+    pub(crate) additional: AdditionalRule,
+    /// `propertyNames`.
+    pub(crate) names: Option<NodeId>,
+}
+
+/// One declared field.
+#[derive(Debug)]
+pub(crate) struct FieldRule {
+    pub(crate) name: String,
+    pub(crate) node: NodeId,
+    /// Declared only to be refused (its type is `false`).
+    pub(crate) never: bool,
+}
+
+impl ObjectRules {
+    /// True if field `index` is required.
+    pub(crate) fn is_required(&self, index: usize) -> bool {
+        self.required
+            .get(index / 64)
+            .is_some_and(|word| word & (1 << (index % 64)) != 0)
+    }
+}
+
+/// What undeclared members must be.
+#[derive(Debug)]
+pub(crate) enum AdditionalRule {
+    Forbidden,
+    Allowed,
+    Typed(NodeId),
+}
+
+/// A schema's program, compiled on first use and kept beside its types.
+#[derive(Default)]
+pub(crate) struct Compiled(OnceLock<Program>);
+
+impl Compiled {
+    /// The program of `schema` (whose field this is), compiling it the first time.
+    pub(crate) fn get(&self, schema: &Schema) -> &Program {
+        self.0.get_or_init(|| Program::compile(schema))
+    }
+}
+
+impl Clone for Compiled {
+    /// Empty: a clone may be changed before it validates (a strict export changes its
+    /// copy), so it compiles its own.
+    fn clone(&self) -> Self {
+        Compiled::default()
+    }
+}
+
+impl PartialEq for Compiled {
+    /// Always: the program is derived from the types, which the schema compares.
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl fmt::Debug for Compiled {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Compiled")
+    }
+}
+
+/// The node every out-of-range index reads as (none is made: ids come from `compile`).
+static EMPTY: Node = Node {
+    assertions: Vec::new(),
+    explain: Kinds::ANY,
+    explain_visits: 0,
+    applies_others: false,
+};
+
+impl Program {
+    /// The root node.
+    pub(crate) const ROOT: NodeId = 0;
+
+    /// Compiles `schema`, walking its types with an explicit work list (no recursion, so a
+    /// hand-built schema of any depth compiles).
+    pub(crate) fn compile(schema: &Schema) -> Program {
+        let mut compiler = Compiler {
+            defs: &schema.defs,
+            nodes: Vec::new(),
+            work: Vec::new(),
+        };
+        compiler.reserve(&schema.root);
+        for (_, def) in &schema.defs {
+            compiler.reserve(def);
+        }
+        while let Some((ty, id)) = compiler.work.pop() {
+            let node = compiler.compile_node(ty);
+            if let Some(slot) = usize::try_from(id)
+                .ok()
+                .and_then(|i| compiler.nodes.get_mut(i))
+            {
+                *slot = node;
+            }
+        }
+        Program {
+            nodes: compiler.nodes,
+        }
+    }
+
+    pub(crate) fn node(&self, id: NodeId) -> &Node {
+        usize::try_from(id)
+            .ok()
+            .and_then(|index| self.nodes.get(index))
+            .unwrap_or(&EMPTY)
+    }
+}
+
+struct Compiler<'s> {
+    defs: &'s [(String, Type)],
+    nodes: Vec<Node>,
+    /// Types whose node is reserved but not yet compiled.
+    work: Vec<(&'s Type, NodeId)>,
+}
+
+impl<'s> Compiler<'s> {
+    /// Reserves a node for `ty`, to be compiled from the work list.
+    fn reserve(&mut self, ty: &'s Type) -> NodeId {
+        let id = NodeId::try_from(self.nodes.len()).unwrap_or(NodeId::MAX);
+        self.nodes.push(Node {
+            assertions: Vec::new(),
+            explain: Kinds::ANY,
+            explain_visits: 0,
+            applies_others: false,
+        });
+        self.work.push((ty, id));
+        id
+    }
+
+    /// One type's assertions, in check order. Adding a keyword is one line here, one
+    /// variant of [`Assertion`], its arms in the validation and its rule in the report.
+    fn compile_node(&mut self, ty: &'s Type) -> Node {
+        let mut out = Vec::new();
+        if let Some(values) = &ty.enumeration {
+            out.push(Assertion::Enum(Choices::new(values)));
+        }
+        if let Some(value) = &ty.constant {
+            out.push(Assertion::Const(Choices::new(std::slice::from_ref(value))));
+        }
+        if ty.kinds != Kinds::ANY {
+            out.push(Assertion::Type(ty.kinds));
+        }
+        let number = &ty.number;
+        let integer = !ty.kinds.accepts_fractions();
+        if let Some(bound) = &number.minimum {
+            out.push(Assertion::Minimum {
+                bound: bound.clone(),
+                other: number.maximum.clone(),
+                integer,
+            });
+        }
+        if let Some(bound) = &number.maximum {
+            out.push(Assertion::Maximum {
+                bound: bound.clone(),
+                other: number.minimum.clone(),
+                integer,
+            });
+        }
+        if let Some(divisor) = number.multiple_of {
+            out.push(Assertion::MultipleOf(divisor));
+        }
+        let string = &ty.string;
+        if let Some(min) = string.min_length {
+            out.push(Assertion::MinLength {
+                min,
+                max: string.max_length,
+            });
+        }
+        if let Some(max) = string.max_length {
+            out.push(Assertion::MaxLength {
+                max,
+                min: string.min_length,
+            });
+        }
+        let array = &ty.array;
+        if let Some(min) = array.min_items {
+            out.push(Assertion::MinItems {
+                min,
+                max: array.max_items,
+            });
+        }
+        if let Some(max) = array.max_items {
+            out.push(Assertion::MaxItems {
+                max,
+                min: array.min_items,
+            });
+        }
+        if array.unique {
+            out.push(Assertion::UniqueItems);
+        }
+        if let Some(items) = &array.items {
+            out.push(Assertion::Items(self.reserve(items)));
+        }
+        if let Some(object) = &ty.object {
+            let mut required = vec![0u64; object.fields.len().div_ceil(64)];
+            let mut fields = Vec::with_capacity(object.fields.len());
+            for (index, field) in object.fields.iter().enumerate() {
+                if field.required {
+                    if let Some(word) = required.get_mut(index / 64) {
+                        *word |= 1 << (index % 64);
+                    }
+                }
+                fields.push(FieldRule {
+                    name: field.name.clone(),
+                    node: self.reserve(&field.ty),
+                    never: field.ty.kinds == Kinds::NONE,
+                });
+            }
+            let additional = match &object.additional {
+                Additional::Forbidden => AdditionalRule::Forbidden,
+                Additional::Allowed => AdditionalRule::Allowed,
+                Additional::Typed(ty) => AdditionalRule::Typed(self.reserve(ty)),
+            };
+            let names = object.property_names.as_deref().map(|ty| self.reserve(ty));
+            out.push(Assertion::Object(ObjectRules {
+                fields,
+                required,
+                additional,
+                names,
+            }));
+        }
+        if let Some(index) = ty.reference {
+            out.push(match NodeId::try_from(index) {
+                Ok(index) if index < self.n_defs() => Assertion::Ref(index + 1),
+                _ => Assertion::DanglingRef,
+            });
+        }
+        if !ty.all_of.is_empty() {
+            let nodes = ty.all_of.iter().map(|t| self.reserve(t)).collect();
+            out.push(Assertion::AllOf(nodes));
+        }
+        if !ty.any_of.is_empty() {
+            let nodes = ty.any_of.iter().map(|t| self.reserve(t)).collect();
+            out.push(Assertion::AnyOf(nodes));
+        }
+        if !ty.one_of.is_empty() {
+            let nodes = ty.one_of.iter().map(|t| self.reserve(t)).collect();
+            out.push(Assertion::OneOf(nodes));
+        }
+        let applies_others = out.iter().any(Assertion::applies_others);
+        let (explain, explain_visits) = kinds_counted(self.defs, ty);
+        Node {
+            assertions: out,
+            explain,
+            explain_visits,
+            applies_others,
+        }
+    }
+
+    fn n_defs(&self) -> NodeId {
+        NodeId::try_from(self.defs.len()).unwrap_or(NodeId::MAX)
+    }
+}
+
+impl Assertion {
+    /// True for the assertions that apply other nodes to the same value.
+    pub(crate) fn applies_others(&self) -> bool {
+        matches!(
+            self,
+            Assertion::Ref(_)
+                | Assertion::DanglingRef
+                | Assertion::AllOf(_)
+                | Assertion::AnyOf(_)
+                | Assertion::OneOf(_)
+        )
+    }
+
+    #[cfg(test)]
+    /// The JSON Schema keywords this assertion enforces (for the table's own test: every
+    /// keyword the importer accepts as enforced has an assertion).
+    pub(crate) fn keywords(&self) -> &'static [&'static str] {
+        match self {
+            Assertion::Enum(_) => &["enum"],
+            Assertion::Const(_) => &["const"],
+            Assertion::Type(_) => &["type"],
+            Assertion::Minimum { .. } => &["minimum", "exclusiveMinimum"],
+            Assertion::Maximum { .. } => &["maximum", "exclusiveMaximum"],
+            Assertion::MultipleOf(_) => &["multipleOf"],
+            Assertion::MinLength { .. } => &["minLength"],
+            Assertion::MaxLength { .. } => &["maxLength"],
+            Assertion::MinItems { .. } => &["minItems"],
+            Assertion::MaxItems { .. } => &["maxItems"],
+            Assertion::UniqueItems => &["uniqueItems"],
+            Assertion::Items(_) => &["items"],
+            Assertion::Object(_) => &[
+                "properties",
+                "required",
+                "additionalProperties",
+                "propertyNames",
+            ],
+            Assertion::Ref(_) | Assertion::DanglingRef => &["$ref"],
+            Assertion::AllOf(_) => &["allOf"],
+            Assertion::AnyOf(_) => &["anyOf"],
+            Assertion::OneOf(_) => &["oneOf"],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every keyword of draft 2020-12 (and the annotations toolgate reads), so that a
+    /// keyword the importer starts to enforce is caught here.
+    const KEYWORDS: &[&str] = &[
+        "$id",
+        "$schema",
+        "$ref",
+        "$anchor",
+        "$dynamicRef",
+        "$dynamicAnchor",
+        "$vocabulary",
+        "$comment",
+        "$defs",
+        "definitions",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "not",
+        "if",
+        "then",
+        "else",
+        "dependentSchemas",
+        "prefixItems",
+        "items",
+        "contains",
+        "properties",
+        "patternProperties",
+        "additionalProperties",
+        "propertyNames",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+        "type",
+        "enum",
+        "const",
+        "multipleOf",
+        "maximum",
+        "exclusiveMaximum",
+        "minimum",
+        "exclusiveMinimum",
+        "maxLength",
+        "minLength",
+        "pattern",
+        "maxItems",
+        "minItems",
+        "uniqueItems",
+        "maxContains",
+        "minContains",
+        "maxProperties",
+        "minProperties",
+        "required",
+        "dependentRequired",
+        "format",
+        "contentEncoding",
+        "contentMediaType",
+        "contentSchema",
+        "title",
+        "description",
+        "default",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "examples",
+        "nullable",
+        "dependencies",
+        "additionalItems",
+    ];
+
+    /// A schema that uses `keyword`, for each keyword the importer enforces.
+    fn sample(keyword: &str) -> Option<&'static str> {
+        Some(match keyword {
+            "type" => r#"{"type": "string"}"#,
+            "enum" => r#"{"enum": [1]}"#,
+            "const" => r#"{"const": 1}"#,
+            "minimum" => r#"{"minimum": 1}"#,
+            "maximum" => r#"{"maximum": 1}"#,
+            "exclusiveMinimum" => r#"{"exclusiveMinimum": 1}"#,
+            "exclusiveMaximum" => r#"{"exclusiveMaximum": 1}"#,
+            "multipleOf" => r#"{"multipleOf": 2}"#,
+            "minLength" => r#"{"minLength": 1}"#,
+            "maxLength" => r#"{"maxLength": 1}"#,
+            "items" => r#"{"items": {"type": "null"}}"#,
+            "minItems" => r#"{"minItems": 1}"#,
+            "maxItems" => r#"{"maxItems": 1}"#,
+            "uniqueItems" => r#"{"uniqueItems": true}"#,
+            "properties" => r#"{"properties": {"a": {"type": "null"}}}"#,
+            "required" => r#"{"required": ["a"]}"#,
+            "additionalProperties" => r#"{"additionalProperties": false}"#,
+            "propertyNames" => r#"{"propertyNames": {"maxLength": 2}}"#,
+            "anyOf" => r#"{"anyOf": [{"type": "null"}]}"#,
+            "oneOf" => r#"{"oneOf": [{"type": "null"}]}"#,
+            "allOf" => r#"{"allOf": [{"type": "null"}]}"#,
+            "$ref" => r##"{"$defs": {"a": {"type": "null"}}, "$ref": "#/$defs/a"}"##,
+            _ => return None,
+        })
+    }
+
+    #[test]
+    fn every_keyword_the_importer_enforces_compiles_into_an_assertion() {
+        let mut n_enforced = 0;
+        for &keyword in KEYWORDS {
+            if !crate::spec::schema::enforces(keyword) {
+                continue;
+            }
+            n_enforced += 1;
+            let text = sample(keyword).unwrap_or_else(|| {
+                panic!("the importer enforces '{keyword}': add an assertion and a sample here")
+            });
+            let document = crate::json::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            let schema =
+                Schema::from_json_schema(&document).unwrap_or_else(|e| panic!("{text}: {e}"));
+            let program = Program::compile(&schema);
+            let found = program
+                .nodes
+                .iter()
+                .flat_map(|node| &node.assertions)
+                .any(|assertion| assertion.keywords().contains(&keyword));
+            assert!(found, "'{keyword}' loads but no assertion enforces it");
+        }
+        assert_eq!(n_enforced, 22);
+    }
+}

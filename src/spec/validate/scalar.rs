@@ -1,0 +1,279 @@
+//! Scalars against a node's assertions, and strings that arrive in parts.
+//!
+//! A scalar arrives in one event, so each of its checks is one pass over the node's
+//! assertions, stopping at the first it breaks. A string in parts (an escape, a chunk
+//! boundary) is checked as it grows: `maxLength` and the allowed strings of `enum` and
+//! `const` can refuse it before it ends, which the streaming check reports at once.
+
+use super::choices::Choices;
+use super::kinds::Shape;
+use super::program::{Assertion, Node};
+use super::report::{Broken, Fail};
+use super::run::{rank, Frame, State, Validation};
+use crate::json::decimal::{compare_to, is_multiple_of, Decimal, Plain};
+use std::cmp::Ordering;
+
+/// A scalar value, read once for every check.
+pub(super) enum Scalar<'x> {
+    Null,
+    Bool(bool),
+    /// A number's text, read once for the common form (`-? digits (. digits)?`, at most
+    /// 18 digits before the point) and exactly otherwise.
+    Number {
+        text: &'x str,
+        plain: Option<Plain>,
+        shape: Shape,
+    },
+    String(&'x str),
+}
+
+impl<'x> Scalar<'x> {
+    pub(super) fn number(text: &'x str) -> Scalar<'x> {
+        let plain = Plain::parse(text);
+        let shape = match plain {
+            Some(plain) if plain.is_integer() => Shape::Integer,
+            Some(_) => Shape::Fraction,
+            None => Shape::of_number(&Decimal::parse(text)),
+        };
+        Scalar::Number { text, plain, shape }
+    }
+
+    pub(super) fn string(text: &'x str) -> Scalar<'x> {
+        Scalar::String(text)
+    }
+
+    pub(super) fn shape(&self) -> Shape {
+        match self {
+            Scalar::Null => Shape::Null,
+            Scalar::Bool(_) => Shape::Bool,
+            Scalar::Number { shape, .. } => *shape,
+            Scalar::String(_) => Shape::String,
+        }
+    }
+
+    /// The first assertion of `node` this scalar breaks, with its place in the node.
+    /// Rules for other kinds of value assert nothing about it; rules about containers and
+    /// the combinators are decided elsewhere.
+    pub(super) fn first_failure<'s>(&self, node: &'s Node) -> Option<(usize, Broken<'s>)> {
+        for (position, assertion) in node.assertions.iter().enumerate() {
+            let broken = match assertion {
+                Assertion::Enum(choices) | Assertion::Const(choices) => !self.is_one_of(choices),
+                Assertion::Type(kinds) => {
+                    if self.shape().admitted_by(*kinds) {
+                        continue;
+                    }
+                    return Some((position, Broken::Kind(*kinds)));
+                }
+                _ => self.breaks_rule(assertion),
+            };
+            if broken {
+                return Some((position, Broken::Keyword(assertion)));
+            }
+        }
+        None
+    }
+
+    /// True if this scalar breaks `assertion`, a rule for one kind of value.
+    #[inline]
+    fn breaks_rule(&self, assertion: &Assertion) -> bool {
+        match self {
+            Scalar::Number { text, plain, .. } => match assertion {
+                Assertion::Minimum { bound, .. } => {
+                    let order =
+                        compare_to(text, *plain, bound.value.as_str(), bound.as_plain_i64());
+                    order == Ordering::Less || (bound.exclusive && order == Ordering::Equal)
+                }
+                Assertion::Maximum { bound, .. } => {
+                    let order =
+                        compare_to(text, *plain, bound.value.as_str(), bound.as_plain_i64());
+                    order == Ordering::Greater || (bound.exclusive && order == Ordering::Equal)
+                }
+                Assertion::MultipleOf(divisor) => !is_multiple_of(text, *divisor),
+                _ => false,
+            },
+            Scalar::String(text) => match assertion {
+                // Four bytes per code point at most: a text of `4 * min` bytes is long
+                // enough.
+                Assertion::MinLength { min, .. } => {
+                    to_u64(text.len()) / 4 < *min && !has_at_least_chars(text, *min)
+                }
+                // At least one byte per code point: a text of `max` bytes is short enough.
+                Assertion::MaxLength { max, .. } => {
+                    to_u64(text.len()) > *max && has_at_least_chars(text, max.saturating_add(1))
+                }
+                _ => false,
+            },
+            Scalar::Null | Scalar::Bool(_) => false,
+        }
+    }
+
+    fn is_one_of(&self, choices: &Choices) -> bool {
+        match self {
+            Scalar::Null => choices.allows_null(),
+            Scalar::Bool(b) => choices.allows_bool(*b),
+            Scalar::Number { text, .. } => choices.allows_number(text),
+            Scalar::String(text) => choices.allows_string(text),
+        }
+    }
+}
+
+/// True if `text` has at least `n` code points. A code point takes one to four bytes, so
+/// the byte length often decides; otherwise short counts walk `n` characters and long ones
+/// count them all.
+fn has_at_least_chars(text: &str, n: u64) -> bool {
+    let n_bytes = to_u64(text.len());
+    if n_bytes < n {
+        return false;
+    }
+    if n_bytes / 4 >= n {
+        return true;
+    }
+    // The first `n` bytes all ASCII: `n` characters (the usual case for ids and names).
+    if let Some(head) = usize::try_from(n)
+        .ok()
+        .and_then(|n| text.as_bytes().get(..n))
+    {
+        if head.is_ascii() {
+            return true;
+        }
+    }
+    match usize::try_from(n) {
+        Ok(n @ 1..=32) => text.chars().nth(n - 1).is_some(),
+        _ => to_u64(text.chars().count()) >= n,
+    }
+}
+
+pub(super) fn to_u64(n: usize) -> u64 {
+    u64::try_from(n).unwrap_or(u64::MAX)
+}
+
+impl<'s, 'a> Validation<'s, 'a> {
+    /// A string in parts begins: its checks note which allowed strings it may become, and
+    /// those that refuse strings fail now.
+    pub(super) fn start_string(&mut self, frame: &Frame) {
+        for index in frame.checks..frame.checks_end {
+            let Some(check) = self.checks.get_mut(index) else {
+                continue;
+            };
+            if check.settled {
+                continue;
+            }
+            let (mut enumeration, mut constant) = Default::default();
+            let node = check.node;
+            for (position, assertion) in node.assertions.iter().enumerate() {
+                let fail = |what| Fail {
+                    at: frame.ordinal,
+                    what,
+                };
+                match assertion {
+                    Assertion::Enum(choices) | Assertion::Const(choices) => {
+                        let all = choices.all_strings();
+                        if choices.none_left(all) {
+                            check.settle(rank(position, 0), fail(Broken::Keyword(assertion)));
+                            break;
+                        }
+                        if matches!(assertion, Assertion::Enum(_)) {
+                            enumeration = all;
+                        } else {
+                            constant = all;
+                        }
+                    }
+                    Assertion::Type(kinds) if !Shape::String.admitted_by(*kinds) => {
+                        check.settle(rank(position, 0), fail(Broken::Kind(*kinds)));
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            check.state = State::Strings {
+                enumeration,
+                constant,
+            };
+        }
+    }
+
+    /// More of the string in parts: what it can still become narrows, and a string past
+    /// `maxLength` fails now.
+    pub(super) fn string_part(&mut self, part: &str) {
+        let Some(frame) = self.frames.last_mut() else {
+            return;
+        };
+        if frame.shape != Shape::String {
+            return;
+        }
+        let offset = frame.bytes;
+        frame.bytes = frame.bytes.saturating_add(part.len());
+        frame.count = frame.count.saturating_add(part.chars().count());
+        if frame.keep_text {
+            self.text.push_str(part);
+        }
+        let (chars, ordinal) = (to_u64(frame.count), frame.ordinal);
+        for index in frame.checks..frame.checks_end {
+            let Some(check) = self.checks.get_mut(index) else {
+                continue;
+            };
+            let State::Strings {
+                mut enumeration,
+                mut constant,
+            } = check.state
+            else {
+                continue;
+            };
+            if check.settled {
+                continue;
+            }
+            let node = check.node;
+            for (position, assertion) in node.assertions.iter().enumerate() {
+                let broken = match assertion {
+                    Assertion::Enum(choices) => {
+                        enumeration = choices.narrow(enumeration, offset, part.as_bytes());
+                        choices.none_left(enumeration)
+                    }
+                    Assertion::Const(choices) => {
+                        constant = choices.narrow(constant, offset, part.as_bytes());
+                        choices.none_left(constant)
+                    }
+                    Assertion::MaxLength { max, .. } => chars > *max,
+                    _ => false,
+                };
+                if broken {
+                    let what = Broken::Keyword(assertion);
+                    check.record(rank(position, 0), Fail { at: ordinal, what });
+                }
+            }
+            check.state = State::Strings {
+                enumeration,
+                constant,
+            };
+        }
+    }
+}
+
+/// The string rules that need the whole string, for a check of a string in parts that has
+/// ended: what `assertion` (at `position`) says of it, if it breaks it.
+pub(super) fn string_end_breaks<'s>(
+    assertion: &'s Assertion,
+    state: State,
+    frame: &Frame,
+) -> Option<Broken<'s>> {
+    let chars = to_u64(frame.count);
+    let broken = match (assertion, state) {
+        (
+            Assertion::Enum(choices),
+            State::Strings {
+                enumeration: prefix,
+                ..
+            },
+        )
+        | (
+            Assertion::Const(choices),
+            State::Strings {
+                constant: prefix, ..
+            },
+        ) => !choices.ends_allowed(prefix, frame.bytes),
+        (Assertion::MinLength { min, .. }, _) => chars < *min,
+        (Assertion::MaxLength { max, .. }, _) => chars > *max,
+        _ => false,
+    };
+    broken.then_some(Broken::Keyword(assertion))
+}

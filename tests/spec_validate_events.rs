@@ -1,0 +1,610 @@
+//! The event validator against recorded answers, and fed in parts.
+//!
+//! The validator runs on a value's events (`Schema::validation`; `Schema::validate` replays
+//! a built value into it). It replaced a validator that walked the value as a tree, and
+//! gives the same first violation (rule, path, received text, sentence) on every value:
+//! the answers of the tree validator on the corpus' arguments and mutations of them, on
+//! every case of the JSON-Schema-Test-Suite, and on random schemas and values (fixed seed)
+//! were recorded, as one digest each, when the two ran side by side (they agreed on every
+//! value), and the event validator must still give them. Strings fed in parts (as the
+//! reader gives escaped or chunked ones) get the same answers as whole ones, and the
+//! streaming refusal (`Validation::refused`) is never wrong about a value.
+
+mod support;
+
+use std::borrow::Cow;
+use std::ops::ControlFlow;
+use support::corpus::{corpus, json_schema_test_suite, read};
+use support::mutate::{mutate, Edit};
+use support::rng::Rng;
+use toolgate::json::{self, Event, Limits, Number, Sink, Value};
+use toolgate::spec::{Schema, Violation};
+use toolgate::Gate;
+
+/// The answer a validator gives, as one line: `ok`, or the rule's label, the path, the
+/// received text and the sentence. A step budget run out is its label only: where the old
+/// validator ran out was the exact step, where this one does is the deepest check past it.
+fn answer(result: &Result<(), Violation>) -> String {
+    match result {
+        Ok(()) => "ok".to_owned(),
+        Err(v) if v.rule().label() == "too_complex" => "too_complex".to_owned(),
+        Err(v) => format!("{}|{}|{}|{}", v.rule().label(), v.path(), v.received(), v),
+    }
+}
+
+/// Answers folded into one 64-bit FNV-1a digest, in order.
+struct Digest {
+    hash: u64,
+    n_answers: usize,
+    n_valid: usize,
+}
+
+impl Digest {
+    fn new() -> Digest {
+        Digest {
+            hash: 0xcbf2_9ce4_8422_2325,
+            n_answers: 0,
+            n_valid: 0,
+        }
+    }
+
+    fn add(&mut self, answer: &str) {
+        for byte in answer.bytes().chain([b'\n']) {
+            self.hash = (self.hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.n_answers += 1;
+        self.n_valid += usize::from(answer == "ok");
+    }
+}
+
+/// The answers the tree validator gave (see the module docs), by digest. On the random
+/// values, one kind of answer differs, on purpose: a path whose first keys are empty
+/// (`{"": [true]}`) now starts with a dot (`.0`, as `json::Path::dotted` writes it; the
+/// tree validator wrote `0`, the path of an array's item). With the tree validator's way of
+/// writing those paths, the digest is the tree validator's, `0x904e_27a9_4455_54a1`.
+const CORPUS_DIGEST: u64 = 0xad9c_f45f_a6c7_2b5b;
+const SUITE_DIGEST: u64 = 0xd2e2_26f8_00f6_d874;
+const RANDOM_DIGEST: u64 = 0x36ff_13f4_6fca_635b;
+
+/// The seed of the mutations and random values whose answers are recorded.
+const SEED: u64 = 0x5eed_0fc0_ffee;
+
+#[test]
+fn the_corpus_and_its_mutations_get_the_recorded_answers() {
+    let Some(dir) = corpus() else { return };
+    let gate = Gate::from_tools_json(&read(&dir, "tools.json")).unwrap_or_else(|e| panic!("{e}"));
+    let calls = read(&dir, "calls.jsonl");
+    let mut rng = Rng::new(SEED);
+    let mut digest = Digest::new();
+    for line in calls.lines() {
+        let Ok(call) = toolgate::envelope::read_call(line, Limits::default()) else {
+            continue;
+        };
+        let Some(spec) = gate.spec(&call.name) else {
+            continue;
+        };
+        let text = call.args.to_string();
+        let mut values = vec![call.args.clone().into_owned()];
+        for _ in 0..3 {
+            let edits = [Edit::Delete(4), Edit::Insert, Edit::Copy(12), Edit::Swap];
+            let tokens = ["\"", ",", "1", "null", "\"x\"", "{", "}", "[", "]", ":"];
+            let mutated = mutate(&mut rng, &text, (1, 3), &edits, &tokens);
+            if let Ok(value) = json::parse(&mutated) {
+                values.push(value.into_owned());
+            }
+        }
+        for value in &values {
+            digest.add(&answer(&spec.params().validate(value)));
+        }
+    }
+    println!(
+        "corpus: {} values, {} valid, digest {:#018x}",
+        digest.n_answers, digest.n_valid, digest.hash
+    );
+    assert!(digest.n_answers > 20000 && digest.n_valid > 10000);
+    assert_eq!(
+        digest.hash, CORPUS_DIGEST,
+        "the answers on the corpus are not the recorded ones (or the corpus changed)"
+    );
+}
+
+#[test]
+fn every_case_of_the_schema_test_suite_gets_the_recorded_answer() {
+    let Some(dir) = json_schema_test_suite() else {
+        return;
+    };
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot list {dir:?}: {e}"))
+        .map(|entry| entry.map(|e| e.path()).unwrap_or_default())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
+        .collect();
+    names.sort();
+    let limits = Limits {
+        max_depth: 256,
+        max_bytes: 16 << 20,
+    };
+    let mut digest = Digest::new();
+    for path in &names {
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+        let document = json::parse_with(&text, limits).unwrap_or_else(|e| panic!("{e}"));
+        for group in document.as_array().unwrap_or(&[]) {
+            let schema = group.get("schema").unwrap_or(&Value::Null);
+            let loaded = [
+                Schema::from_json_schema(schema).ok(),
+                Schema::from_json_schema_lenient(schema)
+                    .ok()
+                    .map(|(s, _)| s),
+            ];
+            for compiled in loaded.iter().flatten() {
+                for test in group.get("tests").and_then(Value::as_array).unwrap_or(&[]) {
+                    let data = test.get("data").unwrap_or(&Value::Null);
+                    digest.add(&answer(&compiled.validate(data)));
+                }
+            }
+        }
+    }
+    println!(
+        "schema suite: {} cases, {} valid, digest {:#018x}",
+        digest.n_answers, digest.n_valid, digest.hash
+    );
+    assert_eq!(
+        digest.hash, SUITE_DIGEST,
+        "the answers on the suite are not the recorded ones (or the suite changed)"
+    );
+}
+
+const NAMES: [&str; 6] = ["a", "b", "city", "id", "x_y", "z-9"];
+const WORDS: [&str; 7] = ["red", "green", "blue", "é", "日本語", "", "a"];
+const NUMBERS: [&str; 12] = [
+    "0", "1", "-1", "2", "2.5", "3", "1e2", "100", "7", "0.5", "-0", "1.0",
+];
+
+/// A random JSON Schema (as a value) over the names, words and numbers above, with
+/// references to `n_defs` definitions.
+fn random_schema(rng: &mut Rng, depth: usize, n_defs: usize) -> Value<'static> {
+    if depth > 3 || rng.chance(1, 4) {
+        return leaf_schema(rng, n_defs);
+    }
+    let mut members: Vec<(&str, Value<'static>)> = Vec::new();
+    match rng.below(8) {
+        0 | 1 => {
+            members.push(("type", Value::from("object")));
+            let mut props = Vec::new();
+            for name in NAMES {
+                if rng.chance(1, 2) {
+                    let schema = random_schema(rng, depth + 1, n_defs);
+                    props.push((Cow::Owned(name.to_owned()), schema));
+                }
+            }
+            let required: Vec<Value<'static>> = NAMES
+                .iter()
+                .filter(|_| rng.chance(1, 4))
+                .map(|name| Value::from(*name))
+                .collect();
+            members.push(("properties", Value::Object(props)));
+            if !required.is_empty() {
+                members.push(("required", Value::Array(required)));
+            }
+            match rng.below(4) {
+                0 => members.push(("additionalProperties", Value::Bool(false))),
+                1 => members.push((
+                    "additionalProperties",
+                    random_schema(rng, depth + 1, n_defs),
+                )),
+                _ => {}
+            }
+            if rng.chance(1, 6) {
+                members.push(("propertyNames", random_schema(rng, depth + 1, n_defs)));
+            }
+        }
+        2 => {
+            members.push(("type", Value::from("array")));
+            members.push(("items", random_schema(rng, depth + 1, n_defs)));
+            if rng.chance(1, 3) {
+                members.push(("uniqueItems", Value::Bool(true)));
+            }
+            if rng.chance(1, 4) {
+                members.push(("minItems", Value::from(rng.below(3) as i64)));
+            }
+            if rng.chance(1, 4) {
+                members.push(("maxItems", Value::from(rng.range(1, 4) as i64)));
+            }
+        }
+        3..=5 => {
+            let key = *rng.pick(&["anyOf", "oneOf", "allOf"]);
+            let parts = (0..rng.range(1, 4))
+                .map(|_| random_schema(rng, depth + 1, n_defs))
+                .collect();
+            members.push((key, Value::Array(parts)));
+        }
+        6 => {
+            members.push((
+                "enum",
+                Value::Array((0..rng.range(1, 4)).map(|_| random_value(rng, 2)).collect()),
+            ));
+        }
+        _ => members.push(("const", random_value(rng, 2))),
+    }
+    object(members)
+}
+
+fn leaf_schema(rng: &mut Rng, n_defs: usize) -> Value<'static> {
+    let mut members: Vec<(&str, Value<'static>)> = Vec::new();
+    match rng.below(10) {
+        0 => {
+            members.push(("type", Value::from("string")));
+            if rng.bool() {
+                members.push(("maxLength", Value::from(rng.below(4) as i64)));
+            }
+            if rng.bool() {
+                members.push(("minLength", Value::from(rng.below(3) as i64)));
+            }
+        }
+        1 => {
+            members.push(("type", Value::from(*rng.pick(&["integer", "number"]))));
+            let bound = |rng: &mut Rng| Value::Number(pick_number(rng, &NUMBERS));
+            for key in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] {
+                if rng.chance(1, 4) {
+                    members.push((key, bound(rng)));
+                }
+            }
+            if rng.chance(1, 4) {
+                members.push((
+                    "multipleOf",
+                    Value::Number(pick_number(rng, &["0.5", "2", "3"])),
+                ));
+            }
+        }
+        2 => members.push(("type", Value::from(*rng.pick(&["boolean", "null"])))),
+        3 => members.push((
+            "type",
+            Value::Array(vec![Value::from("string"), Value::from("null")]),
+        )),
+        4 if n_defs > 0 => {
+            let target = format!("#/$defs/D{}", rng.below(n_defs));
+            members.push(("$ref", Value::String(Cow::Owned(target))));
+        }
+        5 => {
+            let words = (0..rng.range(1, 4))
+                .map(|_| Value::from(*rng.pick(&WORDS)))
+                .collect();
+            members.push(("enum", Value::Array(words)));
+        }
+        6 => return Value::Bool(rng.chance(3, 4)),
+        _ => members.push(("type", Value::from("string"))),
+    }
+    object(members)
+}
+
+fn object(members: Vec<(&str, Value<'static>)>) -> Value<'static> {
+    Value::Object(
+        members
+            .into_iter()
+            .map(|(key, value)| (Cow::Owned(key.to_owned()), value))
+            .collect(),
+    )
+}
+
+fn pick_number(rng: &mut Rng, texts: &[&str]) -> Number<'static> {
+    let text: &&str = rng.pick(texts);
+    num(text)
+}
+
+fn num(text: &str) -> Number<'static> {
+    Number::from_text(text.to_owned()).unwrap_or_else(|| panic!("{text}"))
+}
+
+/// A random value over the same names, words and numbers, objects sometimes repeating a
+/// key.
+fn random_value(rng: &mut Rng, depth: usize) -> Value<'static> {
+    let top = if depth == 0 { 4 } else { 7 };
+    match rng.below(top) {
+        0 => Value::Null,
+        1 => Value::Bool(rng.bool()),
+        2 => Value::Number(pick_number(rng, &NUMBERS)),
+        3 => Value::from(*rng.pick(&WORDS)),
+        4 => Value::Array(
+            (0..rng.below(4))
+                .map(|_| random_value(rng, depth - 1))
+                .collect(),
+        ),
+        _ => Value::Object(
+            (0..rng.below(4))
+                .map(|_| {
+                    let key = if rng.chance(1, 8) {
+                        *rng.pick(&WORDS)
+                    } else {
+                        *rng.pick(&NAMES)
+                    };
+                    (Cow::Owned(key.to_owned()), random_value(rng, depth - 1))
+                })
+                .collect(),
+        ),
+    }
+}
+
+/// A random schema with `n_defs` definitions (also random), as a JSON Schema document.
+fn random_document(rng: &mut Rng) -> Value<'static> {
+    let n_defs = rng.below(3);
+    let mut root = random_schema(rng, 0, n_defs);
+    if n_defs > 0 {
+        let defs = (0..n_defs)
+            .map(|i| (Cow::Owned(format!("D{i}")), random_schema(rng, 1, n_defs)))
+            .collect();
+        root = object(vec![
+            ("allOf", Value::Array(vec![root])),
+            ("$defs", Value::Object(defs)),
+        ]);
+    }
+    root
+}
+
+#[test]
+fn a_path_whose_first_key_is_empty_starts_with_a_dot() {
+    let schema = Schema::from_json_schema(
+        &json::parse(r#"{"additionalProperties": {"items": {"type": "string"}}}"#)
+            .unwrap_or_else(|e| panic!("{e}")),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let value = json::parse(r#"{"": [true]}"#).unwrap_or_else(|e| panic!("{e}"));
+    let found = schema.validate(&value).err().map(|v| v.to_string());
+    assert_eq!(found.as_deref(), Some(".0 must be a string; received true"));
+}
+
+#[test]
+fn random_schemas_and_values_get_the_recorded_answers() {
+    let mut rng = Rng::new(SEED);
+    let mut n_loaded = 0;
+    let mut digest = Digest::new();
+    for _ in 0..4000 {
+        let root = random_document(&mut rng);
+        let Ok(schema) = Schema::from_json_schema(&root) else {
+            continue;
+        };
+        n_loaded += 1;
+        for _ in 0..8 {
+            let value = random_value(&mut rng, 4);
+            digest.add(&answer(&schema.validate(&value)));
+        }
+    }
+    println!(
+        "{n_loaded} schemas, {} values, {} valid, digest {:#018x}",
+        digest.n_answers, digest.n_valid, digest.hash
+    );
+    let (n, valid) = (digest.n_answers, digest.n_valid);
+    assert!(n_loaded > 1000 && valid > 1000 && n - valid > 1000);
+    assert_eq!(digest.hash, RANDOM_DIGEST);
+}
+
+/// Feeds a value's events with every string split into random parts (runs and single
+/// characters), as the reader gives strings with escapes or across chunks.
+fn replay_in_parts<'v, 'a: 'v>(rng: &mut Rng, value: &'v Value<'a>, sink: &mut impl Sink<'v>) {
+    enum Open<'v, 'a> {
+        Array(std::slice::Iter<'v, Value<'a>>),
+        Object(std::slice::Iter<'v, (Cow<'a, str>, Value<'a>)>),
+    }
+    let mut stack: Vec<Open<'v, 'a>> = Vec::new();
+    let mut next = Some(value);
+    let mut emit = |event| {
+        let _: ControlFlow<()> = sink.event(event, 0);
+    };
+    loop {
+        if let Some(value) = next.take() {
+            match value {
+                Value::Null => emit(Event::Null),
+                Value::Bool(b) => emit(Event::Bool(*b)),
+                Value::Number(n) => emit(Event::Number(n.clone())),
+                Value::String(text) if rng.bool() => emit(Event::String(text)),
+                Value::String(text) => {
+                    emit(Event::StringStart);
+                    let mut rest: &'v str = text;
+                    while !rest.is_empty() {
+                        let take = rest
+                            .char_indices()
+                            .map(|(i, c)| i + c.len_utf8())
+                            .nth(rng.below(3))
+                            .unwrap_or(rest.len());
+                        let (part, tail) = rest.split_at(take);
+                        if rng.chance(1, 3) {
+                            for c in part.chars() {
+                                emit(Event::StringChar(c));
+                            }
+                        } else {
+                            emit(Event::StringPart(part));
+                        }
+                        rest = tail;
+                    }
+                    emit(Event::StringEnd);
+                }
+                Value::Array(items) => {
+                    emit(Event::ArrayStart);
+                    stack.push(Open::Array(items.iter()));
+                }
+                Value::Object(members) => {
+                    emit(Event::ObjectStart);
+                    stack.push(Open::Object(members.iter()));
+                }
+            }
+        }
+        match stack.last_mut() {
+            None => return,
+            Some(Open::Array(items)) => match items.next() {
+                Some(item) => next = Some(item),
+                None => {
+                    stack.pop();
+                    emit(Event::ArrayEnd);
+                }
+            },
+            Some(Open::Object(members)) => match members.next() {
+                Some((key, value)) => {
+                    emit(Event::Key(Cow::Borrowed(key)));
+                    next = Some(value);
+                }
+                None => {
+                    stack.pop();
+                    emit(Event::ObjectEnd);
+                }
+            },
+        }
+    }
+}
+
+/// A sink that records whether the validation it wraps said "refused" after any event,
+/// and checks that once refused it stays refused.
+struct Watch<'s, 'a> {
+    validation: toolgate::spec::validate::Validation<'s, 'a>,
+    refused_at: Option<usize>,
+    events: usize,
+}
+
+impl<'s, 'a> Sink<'a> for Watch<'s, 'a> {
+    fn event(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
+        let flow = self.validation.event(event, at);
+        self.events += 1;
+        let refused = self.validation.refused();
+        match self.refused_at {
+            Some(at) => assert!(
+                refused,
+                "refused after event {at}, not after {}",
+                self.events
+            ),
+            None if refused => self.refused_at = Some(self.events),
+            None => {}
+        }
+        flow
+    }
+}
+
+#[test]
+fn strings_in_parts_and_the_streaming_refusal_agree_with_the_whole_check() {
+    let mut rng = Rng::from_env();
+    let mut n_early = 0;
+    for _ in 0..Rng::iters(3000) {
+        let n_defs = rng.below(2);
+        let root = random_schema(&mut rng, 0, n_defs);
+        let root = if n_defs > 0 {
+            let defs = (0..n_defs)
+                .map(|i| {
+                    (
+                        Cow::Owned(format!("D{i}")),
+                        random_schema(&mut rng, 1, n_defs),
+                    )
+                })
+                .collect();
+            object(vec![
+                ("allOf", Value::Array(vec![root])),
+                ("$defs", Value::Object(defs)),
+            ])
+        } else {
+            root
+        };
+        let Ok(schema) = Schema::from_json_schema(&root) else {
+            continue;
+        };
+        for _ in 0..6 {
+            let value = random_value(&mut rng, 4);
+            let whole = schema.validate(&value);
+            let mut watch = Watch {
+                validation: schema.validation(),
+                refused_at: None,
+                events: 0,
+            };
+            replay_in_parts(&mut rng, &value, &mut watch);
+            let refused_at = watch.refused_at;
+            let parts = watch.validation.finish().map_err(|f| f.locate(&value));
+            assert_eq!(
+                parts,
+                whole,
+                "seed {}: schema {root}, value {value}",
+                rng.seed()
+            );
+            assert_eq!(
+                refused_at.is_some(),
+                whole.is_err(),
+                "seed {}: schema {root}, value {value}: refused after {refused_at:?}",
+                rng.seed()
+            );
+            if refused_at.is_some_and(|at| at < watch.events) {
+                n_early += 1;
+            }
+        }
+    }
+    println!("{n_early} values refused before their last event");
+    assert!(n_early > 100);
+}
+
+/// Feeds `events` one by one and returns after which ones the validation said refused.
+fn refusals(schema: &Schema, events: Vec<Event<'static>>) -> Vec<bool> {
+    let mut validation = schema.validation();
+    events
+        .into_iter()
+        .map(|event| {
+            let _ = validation.event(event, 0);
+            validation.refused()
+        })
+        .collect()
+}
+
+fn key(name: &'static str) -> Event<'static> {
+    Event::Key(Cow::Borrowed(name))
+}
+
+#[test]
+fn a_prefix_is_refused_exactly_once_no_ending_could_be_accepted() {
+    let schema = Schema::from_json_schema(
+        &json::parse(
+            r#"{"type": "object", "additionalProperties": false, "required": ["city"],
+                "properties": {"city": {"type": "string", "maxLength": 5},
+                               "units": {"enum": ["metric", "imperial"]}}}"#,
+        )
+        .unwrap_or_else(|e| panic!("{e}")),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    // `{"city": 42`: a wrong kind at the value's first byte.
+    let events = vec![Event::ObjectStart, key("city"), Event::Number(num("42"))];
+    assert_eq!(refusals(&schema, events), [false, false, true]);
+    // `{"colour"`: an unknown field once its key is complete.
+    assert_eq!(
+        refusals(&schema, vec![Event::ObjectStart, key("colour")]),
+        [false, true]
+    );
+    // `{"city": "Oslo, N`: a string past `maxLength`, while it still arrives.
+    let events = vec![
+        Event::ObjectStart,
+        key("city"),
+        Event::StringStart,
+        Event::StringPart("Oslo"),
+        Event::StringChar(','),
+        Event::StringPart(" N"),
+    ];
+    assert_eq!(
+        refusals(&schema, events),
+        [false, false, false, false, false, true]
+    );
+    // `{"units": "me` can still become "metric"; `{"units": "mi` can become nothing.
+    let start = || vec![Event::ObjectStart, key("units"), Event::StringStart];
+    let mut events = start();
+    events.push(Event::StringPart("me"));
+    assert_eq!(refusals(&schema, events), [false, false, false, false]);
+    let mut events = start();
+    events.extend([Event::StringChar('m'), Event::StringChar('i')]);
+    assert_eq!(
+        refusals(&schema, events),
+        [false, false, false, false, true]
+    );
+    // A missing required field can still arrive until the object ends.
+    assert_eq!(
+        refusals(&schema, vec![Event::ObjectStart, Event::ObjectEnd]),
+        [false, true]
+    );
+    // And a valid value is never refused.
+    let events = vec![
+        Event::ObjectStart,
+        key("city"),
+        Event::String("Oslo"),
+        key("units"),
+        Event::String("metric"),
+        Event::ObjectEnd,
+    ];
+    assert_eq!(refusals(&schema, events), [false; 6]);
+}
