@@ -389,6 +389,18 @@ impl Type {
         self
     }
 
+    /// Least number of members of an object (`minProperties`).
+    pub fn min_properties(mut self, n: u64) -> Type {
+        self.members.min = Some(n);
+        self
+    }
+
+    /// Greatest number of members of an object (`maxProperties`).
+    pub fn max_properties(mut self, n: u64) -> Type {
+        self.members.max = Some(n);
+        self
+    }
+
     /// Least number of items (`minItems`).
     pub fn min_items(mut self, n: u64) -> Type {
         self.array.min_items = Some(n);

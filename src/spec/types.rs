@@ -54,6 +54,9 @@ pub struct Type {
     pub(crate) array: ArrayRules,
     /// Rules for objects; they ignore other kinds. `None` asserts nothing about members.
     pub(crate) object: Option<Box<ObjectType>>,
+    /// `minProperties` and `maxProperties`: apart from `object`, which a schema without
+    /// `properties` does not have.
+    pub(crate) members: MemberCount,
     /// `anyOf`: at least one must match (empty: no assertion).
     pub(crate) any_of: Vec<Type>,
     /// `oneOf`: exactly one must match (empty: no assertion).
@@ -125,6 +128,15 @@ pub struct Bound {
     pub(crate) integer: i32,
     /// True if `integer` holds `value`.
     pub(crate) is_integer: bool,
+}
+
+/// How many members an object may have (`minProperties`, `maxProperties`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct MemberCount {
+    /// `minProperties`.
+    pub(crate) min: Option<u64>,
+    /// `maxProperties`.
+    pub(crate) max: Option<u64>,
 }
 
 /// Rules for array values.
@@ -297,6 +309,7 @@ impl Default for Type {
             number: NumberRules::default(),
             array: ArrayRules::default(),
             object: None,
+            members: MemberCount::default(),
             any_of: Vec::new(),
             one_of: Vec::new(),
             all_of: Vec::new(),

@@ -85,6 +85,20 @@ pub enum Rule {
         /// The least, if there is one (for the message).
         min: Option<u64>,
     },
+    /// The object has fewer members than `min` (`minProperties`).
+    MinProperties {
+        /// The least count accepted.
+        min: u64,
+        /// The greatest, if there is one (for the message).
+        max: Option<u64>,
+    },
+    /// The object has more members than `max` (`maxProperties`).
+    MaxProperties {
+        /// The greatest count accepted.
+        max: u64,
+        /// The least, if there is one (for the message).
+        min: Option<u64>,
+    },
     /// The string does not match `pattern` anywhere (`pattern`).
     Pattern {
         /// The pattern, as the schema writes it (shown to the model).
@@ -182,7 +196,7 @@ impl Violation {
 impl Rule {
     /// A stable short name for counters and the command line: `type`, `enum`, `const`,
     /// `minimum`, `maximum`, `multiple_of`, `min_length`, `max_length`, `min_items`,
-    /// `max_items`, `pattern`, `unique_items`, `required`, `additional`, `duplicate_key`,
+    /// `max_items`, `pattern`, `min_properties`, `max_properties`, `unique_items`, `required`, `additional`, `duplicate_key`,
     /// `property_names`, `any_of`, `one_of`, `too_deep`, `too_complex`.
     pub fn label(&self) -> &'static str {
         match self {
@@ -195,6 +209,8 @@ impl Rule {
             Rule::MinLength { .. } => "min_length",
             Rule::MaxLength { .. } => "max_length",
             Rule::Pattern { .. } => "pattern",
+            Rule::MinProperties { .. } => "min_properties",
+            Rule::MaxProperties { .. } => "max_properties",
             Rule::MinItems { .. } => "min_items",
             Rule::MaxItems { .. } => "max_items",
             Rule::UniqueItems { .. } => "unique_items",
@@ -309,6 +325,14 @@ fn write_predicate(f: &mut fmt::Formatter<'_>, rule: &Rule, is: &str) -> fmt::Re
             f.write_str(" long")
         }
         Rule::Pattern { pattern } => write!(f, "must match the pattern {pattern}"),
+        Rule::MinProperties { min, max } => {
+            f.write_str("must have ")?;
+            write_count(f, Some(*min), *max, "field")
+        }
+        Rule::MaxProperties { max, min } => {
+            f.write_str("must have ")?;
+            write_count(f, *min, Some(*max), "field")
+        }
         Rule::MinItems { min, max } => {
             f.write_str("must have ")?;
             write_count(f, Some(*min), *max, "item")

@@ -257,6 +257,14 @@ fn check_rules_apply(ty: &Type) -> Result<(), SpecErrorKind> {
             return never("pattern");
         }
     }
+    if !ty.kinds.contains(Kinds::OBJECT) {
+        if ty.members.min.is_some() {
+            return never("minProperties");
+        }
+        if ty.members.max.is_some() {
+            return never("maxProperties");
+        }
+    }
     if !ty.kinds.contains(Kinds::ARRAY) {
         let rules = &ty.array;
         if rules.items.is_some() {

@@ -117,6 +117,8 @@ fn gemini_type(ty: &Type, depth: usize) -> Option<Value<'static>> {
         (ty.string.max_length, "maxLength"),
         (ty.array.min_items, "minItems"),
         (ty.array.max_items, "maxItems"),
+        (ty.members.min, "minProperties"),
+        (ty.members.max, "maxProperties"),
     ] {
         if let Some(count) = count {
             out.push((keyword, as_int64_string(count)));

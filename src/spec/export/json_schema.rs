@@ -92,6 +92,8 @@ pub(super) fn write_type(ty: &Type, defs: &[(String, Type)]) -> Value<'static> {
     }
     push_count(&mut out, "minItems", ty.array.min_items);
     push_count(&mut out, "maxItems", ty.array.max_items);
+    push_count(&mut out, "minProperties", ty.members.min);
+    push_count(&mut out, "maxProperties", ty.members.max);
     if ty.array.unique {
         out.push(("uniqueItems", Value::Bool(true)));
     }

@@ -85,6 +85,8 @@ fn strict_type(
         (ty.string.min_length.is_some(), "minLength"),
         (ty.string.max_length.is_some(), "maxLength"),
         (ty.array.unique, "uniqueItems"),
+        (ty.members.min.is_some(), "minProperties"),
+        (ty.members.max.is_some(), "maxProperties"),
     ] {
         if present {
             return fail(StrictProblem::Keyword(keyword));

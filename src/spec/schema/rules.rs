@@ -12,7 +12,7 @@ use crate::json::decimal::compare;
 use crate::json::{repeated_key, Member, Number, Path, Value};
 use crate::spec::string_pattern::StringPattern;
 use crate::spec::{Additional, ArrayRules, Bound, Field, Kinds, NumberRules, ObjectType};
-use crate::spec::{StringRules, Type};
+use crate::spec::{MemberCount, StringRules, Type};
 use std::cmp::Ordering;
 
 impl<'v, 'a> Importer<'v, 'a> {
@@ -72,6 +72,10 @@ impl<'v, 'a> Importer<'v, 'a> {
                 .is_some_and(|(_, unique)| unique),
         };
         ty.object = self.object_rules(seen, path, depth)?;
+        ty.members = MemberCount {
+            min: self.count(seen.get("minProperties"), path)?,
+            max: self.count(seen.get("maxProperties"), path)?,
+        };
         if let Some((key, value)) = seen.get("anyOf") {
             ty.any_of = self.schema_list(value, path, key, depth)?;
         }

@@ -504,6 +504,12 @@ impl<'s, 'a> Validation<'s, 'a> {
                 (Shape::Array, Assertion::MaxItems { max, .. }) => {
                     (n > *max).then_some((0, keyword))
                 }
+                (Shape::Object, Assertion::MinProperties { min, .. }) => {
+                    (n < *min).then_some((0, keyword))
+                }
+                (Shape::Object, Assertion::MaxProperties { max, .. }) => {
+                    (n > *max).then_some((0, keyword))
+                }
                 (Shape::Array, Assertion::UniqueItems) => frame
                     .repeat
                     .map(|(first, second)| (0, Broken::Unique(first, second))),

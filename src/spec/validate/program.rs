@@ -71,6 +71,10 @@ pub(crate) enum Assertion {
     MinLength { min: u64, max: Option<u64> },
     /// `maxLength`.
     MaxLength { max: u64, min: Option<u64> },
+    /// `minProperties`; `max` is for the message.
+    MinProperties { min: u64, max: Option<u64> },
+    /// `maxProperties`.
+    MaxProperties { max: u64, min: Option<u64> },
     /// `pattern`: the string must match it somewhere.
     Pattern(Arc<Pattern>),
     /// `minItems`.
@@ -302,6 +306,19 @@ impl<'s> Compiler<'s> {
         if let Some(items) = &array.items {
             out.push(Assertion::Items(self.reserve(items)));
         }
+        let members = ty.members;
+        if let Some(min) = members.min {
+            out.push(Assertion::MinProperties {
+                min,
+                max: members.max,
+            });
+        }
+        if let Some(max) = members.max {
+            out.push(Assertion::MaxProperties {
+                max,
+                min: members.min,
+            });
+        }
         if let Some(object) = &ty.object {
             let mut required = vec![0u64; object.fields.len().div_ceil(64)];
             let mut fields = Vec::with_capacity(object.fields.len());
@@ -390,6 +407,8 @@ impl Assertion {
             Assertion::MinLength { .. } => &["minLength"],
             Assertion::MaxLength { .. } => &["maxLength"],
             Assertion::Pattern(_) => &["pattern"],
+            Assertion::MinProperties { .. } => &["minProperties"],
+            Assertion::MaxProperties { .. } => &["maxProperties"],
             Assertion::MinItems { .. } => &["minItems"],
             Assertion::MaxItems { .. } => &["maxItems"],
             Assertion::UniqueItems => &["uniqueItems"],
@@ -433,6 +452,8 @@ mod tests {
             "uniqueItems" => (r#"{"uniqueItems": true}"#, "[1, 1]"),
             "properties" => (r#"{"properties": {"a": {"type": "null"}}}"#, r#"{"a": 1}"#),
             "required" => (r#"{"required": ["a"]}"#, "{}"),
+            "minProperties" => (r#"{"minProperties": 1}"#, "{}"),
+            "maxProperties" => (r#"{"maxProperties": 1}"#, r#"{"a": 1, "b": 2}"#),
             "additionalProperties" => (r#"{"additionalProperties": false}"#, r#"{"a": 1}"#),
             "propertyNames" => (r#"{"propertyNames": {"maxLength": 2}}"#, r#"{"abc": 1}"#),
             "anyOf" => (r#"{"anyOf": [{"type": "null"}]}"#, "1"),
@@ -475,6 +496,6 @@ mod tests {
                 "'{keyword}': {text} accepts {refused}"
             );
         }
-        assert_eq!(n_enforced, 23);
+        assert_eq!(n_enforced, 25);
     }
 }

@@ -214,6 +214,14 @@ fn keyword_rule(assertion: &Assertion) -> Rule {
             max: *max,
             min: *min,
         },
+        Assertion::MinProperties { min, max } => Rule::MinProperties {
+            min: *min,
+            max: *max,
+        },
+        Assertion::MaxProperties { max, min } => Rule::MaxProperties {
+            max: *max,
+            min: *min,
+        },
         Assertion::Pattern(pattern) => Rule::Pattern {
             pattern: pattern.as_str().to_string(),
         },
