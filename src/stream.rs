@@ -169,7 +169,12 @@ impl<'g> CallStream<'g> {
             Form::Unset | Form::Raw => self.form = Form::Raw,
             Form::Name | Form::Arguments => return self.progress(),
         }
-        keep(&mut self.kept, &mut self.cut, chunk, self.gate.limits().max_bytes);
+        keep(
+            &mut self.kept,
+            &mut self.cut,
+            chunk,
+            self.gate.limits().max_bytes,
+        );
         if self.refused.is_none() {
             let read = self.reader.feed_str(chunk, &mut self.probe);
             self.note(read);
@@ -186,7 +191,12 @@ impl<'g> CallStream<'g> {
             Form::Unset | Form::Name => self.form = Form::Name,
             Form::Raw | Form::Arguments => return self.progress(),
         }
-        keep(&mut self.kept, &mut self.cut, fragment, self.gate.limits().max_bytes);
+        keep(
+            &mut self.kept,
+            &mut self.cut,
+            fragment,
+            self.gate.limits().max_bytes,
+        );
         self.progress()
     }
 
@@ -573,9 +583,9 @@ fn owned(event: Event<'_>) -> Event<'static> {
     match event {
         Event::Null => Event::Null,
         Event::Bool(value) => Event::Bool(value),
-        Event::Number(number) => Event::Number(Number::from_checked(Cow::Owned(
-            number.as_str().to_owned(),
-        ))),
+        Event::Number(number) => {
+            Event::Number(Number::from_checked(Cow::Owned(number.as_str().to_owned())))
+        }
         Event::StringChar(c) => Event::StringChar(c),
         Event::Key(key) => Event::Key(Cow::Owned(key.into_owned())),
         Event::ArrayStart => Event::ArrayStart,

@@ -50,7 +50,11 @@ const SCHEMA: RejectionKind = RejectionKind::SchemaViolation;
 #[test]
 fn a_wrong_type_is_refused_at_its_first_byte() {
     // `{"city": 42`: the 4 is byte 9; the number is seen once it ends.
-    check(&[(r#"{"city": 4"#, Pending), ("2", Pending), (",", refused(9, SCHEMA))]);
+    check(&[
+        (r#"{"city": 4"#, Pending),
+        ("2", Pending),
+        (",", refused(9, SCHEMA)),
+    ]);
     check(&[(r#"{"city": 42}"#, refused(9, SCHEMA))]);
     check(&[(r#"{"city": t"#, Pending), ("rue ", refused(9, SCHEMA))]);
     // A string for a string is fine at every byte.
@@ -73,7 +77,10 @@ fn the_last_word_is_check_calls() {
     let mut stream = gate.stream_call();
     stream.feed_name("get_weather");
     stream.feed_arguments(r#"{"city": "Oslo"}"#);
-    assert_eq!(stream.finish().unwrap().args.to_string(), r#"{"city":"Oslo"}"#);
+    assert_eq!(
+        stream.finish().unwrap().args.to_string(),
+        r#"{"city":"Oslo"}"#
+    );
 }
 
 #[test]
@@ -87,7 +94,10 @@ fn an_unknown_name_is_refused_once_complete() {
         stream.feed_arguments("{"),
         refused(0, RejectionKind::UnknownTool)
     );
-    assert_eq!(stream.feed_arguments("}"), refused(0, RejectionKind::UnknownTool));
+    assert_eq!(
+        stream.feed_arguments("}"),
+        refused(0, RejectionKind::UnknownTool)
+    );
     assert_eq!(
         stream.finish().unwrap_err().to_string(),
         "No tool named 'get_weather_now'. Did you mean: get_weather? The tools are: get_weather."
@@ -106,9 +116,15 @@ fn an_unknown_name_is_refused_once_complete() {
 #[test]
 fn an_unknown_field_is_refused_when_its_key_closes() {
     check(&[(r#"{"cty"#, Pending), (r#"""#, refused(1, SCHEMA))]);
-    check(&[(r#"{"city":"Oslo", "cit"#, Pending), (r#"ies""#, refused(16, SCHEMA))]);
+    check(&[
+        (r#"{"city":"Oslo", "cit"#, Pending),
+        (r#"ies""#, refused(16, SCHEMA)),
+    ]);
     check_raw(&[
-        (r#"{"type":"tool_use","id":"t1","name":"get_weather","input":{"cty"#, Pending),
+        (
+            r#"{"type":"tool_use","id":"t1","name":"get_weather","input":{"cty"#,
+            Pending,
+        ),
         (r#"""#, refused(59, SCHEMA)),
     ]);
 }
@@ -125,14 +141,23 @@ fn an_enum_prefix_is_refused_when_no_value_can_follow() {
 
 #[test]
 fn a_string_past_max_length_is_refused() {
-    check(&[(r#"{"city":"Oslo","note":"abcde"#, Pending), ("f", refused(22, SCHEMA))]);
+    check(&[
+        (r#"{"city":"Oslo","note":"abcde"#, Pending),
+        ("f", refused(22, SCHEMA)),
+    ]);
     check(&[(r#"{"city":"Oslo","note":"abcde"}"#, Pending)]);
 }
 
 #[test]
 fn malformed_json_is_refused_at_the_first_bad_byte() {
-    check(&[(r#"{"city" "#, Pending), ("1", refused(8, RejectionKind::MalformedJson))]);
-    check_raw(&[(r#"{"name":"get_weather",,"#, refused(22, RejectionKind::MalformedJson))]);
+    check(&[
+        (r#"{"city" "#, Pending),
+        ("1", refused(8, RejectionKind::MalformedJson)),
+    ]);
+    check_raw(&[(
+        r#"{"name":"get_weather",,"#,
+        refused(22, RejectionKind::MalformedJson),
+    )]);
     check(&[("[", refused(0, RejectionKind::ArgumentsNotObject))]);
 }
 
@@ -207,12 +232,17 @@ fn where_the_chunks_fall_changes_nothing() {
         let mut quoted = String::new();
         toolgate::json::write_escaped_str(&mut quoted, text).unwrap();
         let raws = [
-            format!(r#"{{"type":"function","id":"c1","function":{{"name":"get_weather","arguments":{quoted}}}}}"#),
+            format!(
+                r#"{{"type":"function","id":"c1","function":{{"name":"get_weather","arguments":{quoted}}}}}"#
+            ),
             format!(r#"{{"type":"tool_use","id":"t1","name":"get_weather","input":{text}}}"#),
         ];
         for raw in &raws {
             let expect = raw_answer(&gate, &one_char_each(raw));
-            assert_eq!(expect.1, format!("{:?}", gate.check_call(raw).map(|c| c.into_owned())));
+            assert_eq!(
+                expect.1,
+                format!("{:?}", gate.check_call(raw).map(|c| c.into_owned()))
+            );
             for _ in 0..200 {
                 let cut = chunks(raw, &mut rng);
                 let got = raw_answer(&gate, &cut);

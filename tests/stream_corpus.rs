@@ -103,7 +103,10 @@ fn every_prefix_of_the_corpus() {
         n_checked += 1;
         let (refused, _) = raw_refusal(&gate, text, line);
         if valid {
-            assert_eq!(refused, None, "line {line}: a valid call was refused: {text}");
+            assert_eq!(
+                refused, None,
+                "line {line}: a valid call was refused: {text}"
+            );
         } else {
             n_invalid += 1;
             if refused.is_some() {
@@ -116,7 +119,10 @@ fn every_prefix_of_the_corpus() {
             let arguments = call.args.to_string();
             let refused = provider_refusal(&gate, &call.name, &arguments, line);
             if valid {
-                assert_eq!(refused, None, "line {line}: provider form refused a valid call");
+                assert_eq!(
+                    refused, None,
+                    "line {line}: provider form refused a valid call"
+                );
             } else {
                 n_provider_invalid += 1;
                 provider_share_sum +=
