@@ -36,9 +36,12 @@
 //! In the raw form the shape of the envelope decides which members count, and a member read
 //! later can change it (a `"type":"function"` after a top-level `"name"` makes that name one
 //! toolgate ignores). So a raw call is refused for its name and arguments only once its
-//! shape is fixed: when its first member is `"type":"tool_use"` (Anthropic; its `name` and
-//! `input` then count, whatever follows) or `"type":"function_call"` (Responses; its `name`
-//! counts). Other raw shapes are refused early only for malformed JSON, and always at
+//! shape is fixed by its member `"type"` (the envelope's first test, and a second `"type"`
+//! is a repeated key): `"tool_use"` (Anthropic; its `name` and `input` then count, whatever
+//! follows), `"function_call"` (Responses; its `name` counts) or `"function"` (OpenAI chat;
+//! `function.name` counts). Arguments given as text (OpenAI's, Responses') are not yet
+//! checked while they stream in the raw form (the provider form checks them). Shapes without
+//! `"type"` (plain, Gemini) are refused early only for malformed JSON, and always at
 //! [`CallStream::finish`]. The provider form has no such doubt: the name is complete when the
 //! arguments begin.
 //!
@@ -303,21 +306,29 @@ fn plain_call(name: &str, arguments: &str) -> String {
     text
 }
 
-/// The raw form's sink: follows the envelope's top level far enough to know when its shape
-/// is fixed, its name, and where its arguments are, and feeds those to [`Args`].
+/// The raw form's sink: follows the envelope far enough to know when its shape is fixed,
+/// the name that counts in it, and where its arguments are, and feeds those to [`Args`].
 struct Probe<'g> {
     gate: &'g Gate,
     /// Containers open, the envelope included.
     depth: usize,
-    /// Top-level members begun.
-    members: usize,
     /// The top-level member whose value comes next, or is being read.
     member: Member,
-    /// The shape, once fixed by a first member `"type"`.
+    /// Inside the `function` member, the key just read is `name`.
+    inner_name_next: bool,
+    /// The shape, once fixed by the member `"type"` (the first one: a second is a repeated
+    /// key, refused whatever it says).
     shape: Fixed,
-    /// A string value being collected (the type or the name), and where it began.
+    type_seen: bool,
+    /// A string value being collected (the type or a name), and where it began.
     collected: String,
     collected_at: usize,
+    /// The top-level name and `function.name`, once read, with their offsets (kept until
+    /// the shape says which one counts).
+    top_name: Option<(String, usize)>,
+    inner_name: Option<(String, usize)>,
+    /// The name that counts has been looked up.
+    named: bool,
     /// The arguments' check, once the tool is known.
     args: Option<Args<'g>>,
     /// The arguments' value is being fed to `args`.
@@ -333,6 +344,7 @@ enum Member {
     Type,
     Name,
     Input,
+    Function,
 }
 
 /// How far the raw shape is known.
@@ -344,6 +356,8 @@ enum Fixed {
     Anthropic,
     /// Responses' `function_call`: `name` counts (its arguments are text).
     Responses,
+    /// OpenAI chat's `function`: `function.name` counts (its arguments are text).
+    OpenAiChat,
 }
 
 impl<'g> Probe<'g> {
@@ -351,11 +365,15 @@ impl<'g> Probe<'g> {
         Probe {
             gate,
             depth: 0,
-            members: 0,
             member: Member::None,
+            inner_name_next: false,
             shape: Fixed::No,
+            type_seen: false,
             collected: String::new(),
             collected_at: 0,
+            top_name: None,
+            inner_name: None,
+            named: false,
             args: None,
             in_args: false,
             refused: None,
@@ -367,36 +385,70 @@ impl<'g> Probe<'g> {
         ControlFlow::Break(())
     }
 
-    /// A top-level string value (the type or the name) is complete.
+    /// A string value the probe reads (the type or a name) is complete.
     fn string_value(&mut self) -> ControlFlow<()> {
-        match self.member {
-            Member::Type if self.members == 1 => {
-                self.shape = match self.collected.as_str() {
+        let text = std::mem::take(&mut self.collected);
+        let at = self.collected_at;
+        if self.depth == 2 {
+            self.inner_name_next = false;
+            if self.inner_name.is_none() {
+                self.inner_name = Some((text, at));
+            }
+        } else if self.member == Member::Type {
+            if !self.type_seen {
+                self.type_seen = true;
+                self.shape = match text.as_str() {
                     "tool_use" => Fixed::Anthropic,
                     "function_call" => Fixed::Responses,
+                    "function" => Fixed::OpenAiChat,
                     _ => Fixed::No,
                 };
             }
-            Member::Name if self.shape != Fixed::No && self.args.is_none() => {
-                match self.gate.spec(&self.collected) {
-                    Some(spec) => self.args = Some(Args::new(spec.params().validation())),
-                    None => return self.refuse(self.collected_at, RejectionKind::UnknownTool),
-                }
-            }
-            _ => {}
+        } else if self.top_name.is_none() {
+            self.top_name = Some((text, at));
         }
-        ControlFlow::Continue(())
+        self.look_up()
+    }
+
+    /// Once the shape is fixed and the name that counts in it is read: is it a tool?
+    fn look_up(&mut self) -> ControlFlow<()> {
+        if self.named {
+            return ControlFlow::Continue(());
+        }
+        let name = match self.shape {
+            Fixed::No => return ControlFlow::Continue(()),
+            Fixed::Anthropic | Fixed::Responses => &self.top_name,
+            Fixed::OpenAiChat => &self.inner_name,
+        };
+        let Some((name, at)) = name else {
+            return ControlFlow::Continue(());
+        };
+        self.named = true;
+        match self.gate.spec(name) {
+            // Anthropic's `input` is read here; an `input` read before the name is left for
+            // the last word.
+            Some(spec) if self.shape == Fixed::Anthropic => {
+                self.args = Some(Args::new(spec.params().validation()));
+                ControlFlow::Continue(())
+            }
+            Some(_) => ControlFlow::Continue(()),
+            None => {
+                let at = *at;
+                self.refuse(at, RejectionKind::UnknownTool)
+            }
+        }
     }
 
     /// An event at the envelope's top level or in a member's value outside the arguments.
     fn outside(&mut self, event: Event<'_>, at: usize) -> ControlFlow<()> {
-        let collecting = self.depth == 1 && matches!(self.member, Member::Type | Member::Name);
+        let collecting = (self.depth == 1 && matches!(self.member, Member::Type | Member::Name))
+            || (self.depth == 2 && self.member == Member::Function && self.inner_name_next);
         match event {
             Event::Key(key) if self.depth == 1 => {
-                self.members = self.members.saturating_add(1);
                 self.member = match key.as_ref() {
                     "type" => Member::Type,
                     "name" => Member::Name,
+                    "function" => Member::Function,
                     "input" if self.shape == Fixed::Anthropic => Member::Input,
                     _ => Member::None,
                 };
@@ -406,6 +458,10 @@ impl<'g> Probe<'g> {
                         self.in_args = !args.started;
                     }
                 }
+                ControlFlow::Continue(())
+            }
+            Event::Key(key) if self.depth == 2 && self.member == Member::Function => {
+                self.inner_name_next = key.as_ref() == "name";
                 ControlFlow::Continue(())
             }
             Event::String(text) if collecting => {
@@ -430,13 +486,19 @@ impl<'g> Probe<'g> {
             Event::StringEnd if collecting => self.string_value(),
             Event::ObjectStart | Event::ArrayStart => {
                 self.depth = self.depth.saturating_add(1);
+                self.inner_name_next = false;
                 ControlFlow::Continue(())
             }
             Event::ObjectEnd | Event::ArrayEnd => {
                 self.depth = self.depth.saturating_sub(1);
                 ControlFlow::Continue(())
             }
-            _ => ControlFlow::Continue(()),
+            _ => {
+                if self.depth == 2 {
+                    self.inner_name_next = false;
+                }
+                ControlFlow::Continue(())
+            }
         }
     }
 }

@@ -109,6 +109,19 @@ fn an_unknown_name_is_refused_once_complete() {
         ("ther_now", Pending),
         (r#"""#, refused(26, RejectionKind::UnknownTool)),
     ]);
+    // OpenAI chat, `"type"` after the id: `function.name` counts.
+    check_raw(&[
+        (
+            r#"{"id":"c1","type":"function","function":{"name":"get_weather_now"#,
+            Pending,
+        ),
+        (r#"""#, refused(48, RejectionKind::UnknownTool)),
+    ]);
+    // A name read before the `"type"` that fixes the shape is looked up then.
+    check_raw(&[
+        (r#"{"name":"get_weather_now","type":"tool_use"#, Pending),
+        (r#"""#, refused(8, RejectionKind::UnknownTool)),
+    ]);
     // Not fixed: a later `"type":"function"` would make this name one toolgate ignores.
     check_raw(&[(r#"{"name":"get_weather_now","arguments":{"#, Pending)]);
 }
