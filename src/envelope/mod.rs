@@ -118,6 +118,13 @@ pub fn read_call(raw: &str, limits: Limits) -> Result<Call<'_>, Rejection> {
 /// As [`read_call`]; bytes that are not UTF-8 are [`Rejection::MalformedJson`] at the first
 /// bad byte.
 pub(crate) fn read_call_bytes(raw: &[u8], limits: Limits) -> Result<Call<'_>, Rejection> {
+    // Valid UTF-8 (nearly every line) is checked once, in std's word-at-a-time loop, and
+    // read as text; only bytes that fail it go through the reader's own checks, for the
+    // offset and the tool and id read before the bad byte. Measured with callgrind on 2,000
+    // corpus lines: the reader's check string by string cost 1,400 instructions a call more.
+    if let Ok(text) = std::str::from_utf8(raw) {
+        return read_call(text, limits);
+    }
     let mut envelope = Envelope::new(limits);
     let mut reader = Reader::new(limits);
     let read = reader.feed(raw, &mut envelope);
