@@ -305,6 +305,7 @@ pub mod envelope;
 pub mod suggest;
 
 pub mod gate;
+pub mod stream;
 
 pub mod registry;
 pub mod result_block;
@@ -320,6 +321,7 @@ pub use gate::{DuplicateTool, Gate};
 pub use registry::{handle_tool_call, Handler, Outcome, Registry, RegistryError};
 pub use rejection::{EnvelopeProblem, Part, Rejection, RejectionKind};
 pub use result_block::result_block;
+pub use stream::{CallStream, Progress};
 
 // Re-exports of loop safety (issue #5).
 pub use counters::{Counters, Counts};

@@ -8,6 +8,12 @@
 //! handed back) on the accepted and rejected calls, and the validator alone
 //! (`ToolSpec::validate` on arguments parsed beforehand) on the accepted ones.
 //!
+//! With `--stream`, the streaming check ([`toolgate::CallStream`]) fed each call's raw text
+//! in 16-byte chunks, finish included, on the accepted and rejected calls (to compare with
+//! the first two rows), and the share of each rejected call's bytes received before the
+//! stream refused it (the whole call when it was only refused at the end), in both the raw
+//! form and the provider form (the name, then the arguments text in 16-byte chunks).
+//!
 //! The whole log is read into memory first so that the passes time the gate, not the disk.
 //! Speed is reported, never asserted: no test depends on these numbers.
 
@@ -30,6 +36,8 @@ usage: toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl
   --passes N          timed passes over the log (default 21, at least 1); the median is shown
   --verdicts          also time Gate::verdict (check only, no call returned) and the
                       validator alone on already-parsed arguments
+  --stream            also time the streaming check fed 16-byte chunks, and report the
+                      share of rejected calls' bytes received before their refusal
   CALLS.jsonl         one raw call per line
   -h, --help          print this help
 
@@ -43,6 +51,7 @@ pub struct Options {
     calls: String,
     passes: usize,
     verdicts: bool,
+    stream: bool,
 }
 
 /// Reads `bench check`'s arguments; `Ok(None)` means help was asked for.
@@ -54,11 +63,13 @@ pub fn parse_args(mut args: Args) -> Result<Option<Options>, UsageError> {
     let mut calls = None;
     let mut passes = None;
     let mut verdicts = false;
+    let mut stream = false;
     while let Some(arg) = args.next_arg() {
         match arg {
             Arg::Flag(flag, inline) => match flag.as_str() {
                 "-h" | "--help" => return Ok(None),
                 "--verdicts" => verdicts = true,
+                "--stream" => stream = true,
                 "--tools" => args.value_once(&flag, inline, &mut tools)?,
                 "--passes" => args.value_once(&flag, inline, &mut passes)?,
                 _ => return Err(args.unknown(&flag)),
@@ -84,6 +95,7 @@ pub fn parse_args(mut args: Args) -> Result<Option<Options>, UsageError> {
         calls,
         passes,
         verdicts,
+        stream,
     }))
 }
 
@@ -163,6 +175,23 @@ pub fn run(options: &Options) -> ExitCode {
         ));
         measures.push(measure_validate(&gate, &accepted, options.passes));
     }
+    if options.stream {
+        let passes = options.passes;
+        measures.push(measure(
+            &gate,
+            "stream 16B accepted",
+            &accepted,
+            passes,
+            Run::Stream,
+        ));
+        measures.push(measure(
+            &gate,
+            "stream 16B rejected",
+            &rejected,
+            passes,
+            Run::Stream,
+        ));
+    }
     let all = accepted.len().saturating_add(rejected.len());
     println!(
         "Gate::check_call on {all} calls from {} ({} accepted, {} rejected{}), median of {} \
@@ -195,7 +224,72 @@ pub fn run(options: &Options) -> ExitCode {
             None => println!("{:<24}{:>8}{:>11}", m.label, 0, "-"),
         }
     }
+    if options.stream {
+        let (raw, provider, n_provider) = refusal_shares(&gate, &rejected);
+        println!(
+            "stream refusal: rejected calls received {:.1}% of their bytes before refusal \
+             (raw form, {} calls); provider form: {:.1}% of the arguments text ({} calls)",
+            raw * 100.0,
+            rejected.len(),
+            provider * 100.0,
+            n_provider
+        );
+    }
     ExitCode::SUCCESS
+}
+
+/// The bytes of a streamed chunk.
+const CHUNK_BYTES: usize = 16;
+
+/// Feeds `text` to `feed` in chunks of about [`CHUNK_BYTES`] (cut on character boundaries);
+/// the bytes fed when it first answered refused, if it did.
+fn feed_chunks(text: &str, mut feed: impl FnMut(&str) -> toolgate::Progress) -> Option<usize> {
+    let mut start = 0;
+    let mut refused_after = None;
+    while start < text.len() {
+        let mut end = start.saturating_add(CHUNK_BYTES).min(text.len());
+        while !text.is_char_boundary(end) {
+            end = end.saturating_add(1);
+        }
+        let Some(chunk) = text.get(start..end) else {
+            break;
+        };
+        let progress = feed(chunk);
+        if refused_after.is_none() && progress != toolgate::Progress::Pending {
+            refused_after = Some(end);
+        }
+        start = end;
+    }
+    refused_after
+}
+
+/// The mean share of each rejected call's bytes received before its refusal, in the raw
+/// form and in the provider form (of those whose envelope can be read), and how many calls
+/// the second mean is over.
+fn refusal_shares(gate: &Gate, rejected: &[&str]) -> (f64, f64, usize) {
+    let mut raw_sum = 0.0;
+    let mut provider_sum = 0.0;
+    let mut n_provider = 0usize;
+    for text in rejected {
+        let mut stream = gate.stream_call();
+        let at = feed_chunks(text, |chunk| stream.feed(chunk)).unwrap_or(text.len());
+        raw_sum += at as f64 / text.len().max(1) as f64;
+        if let Ok(call) = toolgate::envelope::read_call(text, gate.limits()) {
+            let arguments = call.args.to_string();
+            let mut stream = gate.stream_call();
+            let _ = stream.feed_name(&call.name);
+            let at = feed_chunks(&arguments, |chunk| stream.feed_arguments(chunk))
+                .unwrap_or(arguments.len());
+            provider_sum += at as f64 / arguments.len().max(1) as f64;
+            n_provider = n_provider.saturating_add(1);
+        }
+    }
+    let n_raw = rejected.len().max(1) as f64;
+    (
+        raw_sum / n_raw,
+        provider_sum / n_provider.max(1) as f64,
+        n_provider,
+    )
 }
 
 /// What one timed call does.
@@ -207,6 +301,8 @@ enum Run {
     CallAndText,
     /// `Gate::verdict`.
     Verdict,
+    /// The streaming check, fed 16-byte chunks, then finished.
+    Stream,
 }
 
 /// Times `passes` passes over `calls` and counts one pass's allocations, with the helpers
@@ -225,6 +321,12 @@ fn measure(gate: &Gate, label: &'static str, calls: &[&str], passes: usize, run:
         for raw in calls {
             if let Run::Verdict = run {
                 let _ = black_box(gate.verdict(black_box(raw)));
+                continue;
+            }
+            if let Run::Stream = run {
+                let mut stream = gate.stream_call();
+                let _ = black_box(feed_chunks(black_box(raw), |chunk| stream.feed(chunk)));
+                let _ = black_box(stream.finish());
                 continue;
             }
             match gate.check_call(black_box(raw)) {

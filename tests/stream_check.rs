@@ -1,0 +1,266 @@
+//! The streaming check's exact answers (where it refuses, and why) and its indifference to
+//! where the chunks fall: random chunkings, down to one character, and cuts inside escapes,
+//! give the same refusal byte and the same last word as one character at a time.
+
+mod support;
+
+use support::rng::Rng;
+use toolgate::stream::Progress;
+use toolgate::{Gate, RejectionKind, ToolSpec, Type};
+
+fn gate() -> Gate {
+    let weather = ToolSpec::new("get_weather", "Current weather for a city")
+        .required("city", Type::string())
+        .optional("unit", Type::string().one_of(["celsius", "fahrenheit"]))
+        .optional("note", Type::string().max_length(5));
+    Gate::new(vec![weather.build().unwrap()]).unwrap()
+}
+
+fn refused(at: usize, kind: RejectionKind) -> Progress {
+    Progress::Refused { at, kind }
+}
+
+/// Feeds the provider form, the name then `fragments` of the arguments text, and checks the
+/// answer after each fragment.
+fn check(fragments: &[(&str, Progress)]) {
+    let gate = gate();
+    let mut stream = gate.stream_call();
+    assert_eq!(stream.feed_name("get_weather"), Progress::Pending);
+    let mut text = String::new();
+    for (fragment, expect) in fragments {
+        text.push_str(fragment);
+        assert_eq!(stream.feed_arguments(fragment), *expect, "after {text:?}");
+    }
+}
+
+/// Feeds raw fragments and checks the answer after each.
+fn check_raw(fragments: &[(&str, Progress)]) {
+    let gate = gate();
+    let mut stream = gate.stream_call();
+    let mut text = String::new();
+    for (fragment, expect) in fragments {
+        text.push_str(fragment);
+        assert_eq!(stream.feed(fragment), *expect, "after {text:?}");
+    }
+}
+
+use Progress::Pending;
+const SCHEMA: RejectionKind = RejectionKind::SchemaViolation;
+
+#[test]
+fn a_wrong_type_is_refused_at_its_first_byte() {
+    // `{"city": 42`: the 4 is byte 9; the number is seen once it ends.
+    check(&[
+        (r#"{"city": 4"#, Pending),
+        ("2", Pending),
+        (",", refused(9, SCHEMA)),
+    ]);
+    check(&[(r#"{"city": 42}"#, refused(9, SCHEMA))]);
+    check(&[(r#"{"city": t"#, Pending), ("rue ", refused(9, SCHEMA))]);
+    // A string for a string is fine at every byte.
+    check(&[(r#"{"city": "Os"#, Pending), (r#"lo"}"#, Pending)]);
+}
+
+#[test]
+fn the_last_word_is_check_calls() {
+    let gate = gate();
+    let mut stream = gate.stream_call();
+    stream.feed_name("get_weather");
+    stream.feed_arguments(r#"{"city": 4"#);
+    stream.feed_arguments("2");
+    assert_eq!(
+        stream.finish().unwrap_err().to_string(),
+        gate.check_call(r#"{"name":"get_weather","arguments":"{\"city\": 42"}"#)
+            .unwrap_err()
+            .to_string()
+    );
+    let mut stream = gate.stream_call();
+    stream.feed_name("get_weather");
+    stream.feed_arguments(r#"{"city": "Oslo"}"#);
+    assert_eq!(
+        stream.finish().unwrap().args.to_string(),
+        r#"{"city":"Oslo"}"#
+    );
+}
+
+#[test]
+fn an_unknown_name_is_refused_once_complete() {
+    // Provider form: the name is complete when the arguments begin.
+    let gate = gate();
+    let mut stream = gate.stream_call();
+    assert_eq!(stream.feed_name("get_wea"), Pending);
+    assert_eq!(stream.feed_name("ther_now"), Pending);
+    assert_eq!(
+        stream.feed_arguments("{"),
+        refused(0, RejectionKind::UnknownTool)
+    );
+    assert_eq!(
+        stream.feed_arguments("}"),
+        refused(0, RejectionKind::UnknownTool)
+    );
+    assert_eq!(
+        stream.finish().unwrap_err().to_string(),
+        "No tool named 'get_weather_now'. Did you mean: get_weather? The tools are: get_weather."
+    );
+    // Raw form, with the shape fixed by its first member: when the name's string closes,
+    // refused at its opening quote.
+    check_raw(&[
+        (r#"{"type":"tool_use","name":"get_wea"#, Pending),
+        ("ther_now", Pending),
+        (r#"""#, refused(26, RejectionKind::UnknownTool)),
+    ]);
+    // OpenAI chat, `"type"` after the id: `function.name` counts.
+    check_raw(&[
+        (
+            r#"{"id":"c1","type":"function","function":{"name":"get_weather_now"#,
+            Pending,
+        ),
+        (r#"""#, refused(48, RejectionKind::UnknownTool)),
+    ]);
+    // A name read before the `"type"` that fixes the shape is looked up then.
+    check_raw(&[
+        (r#"{"name":"get_weather_now","type":"tool_use"#, Pending),
+        (r#"""#, refused(8, RejectionKind::UnknownTool)),
+    ]);
+    // Not fixed: a later `"type":"function"` would make this name one toolgate ignores.
+    check_raw(&[(r#"{"name":"get_weather_now","arguments":{"#, Pending)]);
+}
+
+#[test]
+fn an_unknown_field_is_refused_when_its_key_closes() {
+    check(&[(r#"{"cty"#, Pending), (r#"""#, refused(1, SCHEMA))]);
+    check(&[
+        (r#"{"city":"Oslo", "cit"#, Pending),
+        (r#"ies""#, refused(16, SCHEMA)),
+    ]);
+    check_raw(&[
+        (
+            r#"{"type":"tool_use","id":"t1","name":"get_weather","input":{"cty"#,
+            Pending,
+        ),
+        (r#"""#, refused(59, SCHEMA)),
+    ]);
+}
+
+#[test]
+fn an_enum_prefix_is_refused_when_no_value_can_follow() {
+    check(&[
+        (r#"{"city":"Oslo","unit":"cel"#, Pending),
+        ("si", Pending),
+        ("x", refused(22, SCHEMA)),
+    ]);
+    check(&[(r#"{"city":"Oslo","unit":"fahrenheit"}"#, Pending)]);
+}
+
+#[test]
+fn a_string_past_max_length_is_refused() {
+    check(&[
+        (r#"{"city":"Oslo","note":"abcde"#, Pending),
+        ("f", refused(22, SCHEMA)),
+    ]);
+    check(&[(r#"{"city":"Oslo","note":"abcde"}"#, Pending)]);
+}
+
+#[test]
+fn malformed_json_is_refused_at_the_first_bad_byte() {
+    check(&[
+        (r#"{"city" "#, Pending),
+        ("1", refused(8, RejectionKind::MalformedJson)),
+    ]);
+    check_raw(&[(
+        r#"{"name":"get_weather",,"#,
+        refused(22, RejectionKind::MalformedJson),
+    )]);
+    check(&[("[", refused(0, RejectionKind::ArgumentsNotObject))]);
+}
+
+/// Cuts `text` into random chunks on character boundaries (1 to 24 bytes, often 1).
+fn chunks<'t>(text: &'t str, rng: &mut Rng) -> Vec<&'t str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < text.len() {
+        let mut end = if rng.chance(1, 3) {
+            start + 1
+        } else {
+            start + rng.range(1, 25)
+        };
+        end = end.min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        out.push(&text[start..end]);
+        start = end;
+    }
+    out
+}
+
+fn raw_answer(gate: &Gate, chunks: &[&str]) -> (Progress, String) {
+    let mut stream = gate.stream_call();
+    let mut last = Pending;
+    for chunk in chunks {
+        last = stream.feed(chunk);
+    }
+    (last, format!("{:?}", stream.finish()))
+}
+
+fn provider_answer(gate: &Gate, name: &str, chunks: &[&str]) -> (Progress, String) {
+    let mut stream = gate.stream_call();
+    stream.feed_name(name);
+    let mut last = Pending;
+    for chunk in chunks {
+        last = stream.feed_arguments(chunk);
+    }
+    (last, format!("{:?}", stream.finish()))
+}
+
+fn one_char_each(text: &str) -> Vec<&str> {
+    text.char_indices()
+        .map(|(at, c)| &text[at..at + c.len_utf8()])
+        .collect()
+}
+
+#[test]
+fn where_the_chunks_fall_changes_nothing() {
+    let gate = gate();
+    let mut rng = Rng::from_env();
+    let texts = [
+        r#"{"city":"Os\u006co \ud83d\ude4f","unit":"cel\u0073ius"}"#,
+        r#"{"city":"Zürich — ünïcödé 日本","note":"ab\"c"}"#,
+        r#"{"city":"Oslo","note":"a\u00e9\u00e9\u00e9\u00e9\u00e9"}"#,
+        r#"{"city":"Oslo","unit":"kelvin"}"#,
+        r#"{"city": 12.5e3 , "unit":"celsius"}"#,
+        r#"{"c\u0069ty":"Oslo","c\u0069ty":"Bergen"}"#,
+        r#"{"city":"Oslo","extra":[1,{"a":"\n"}]}"#,
+        r#"{"city":"Oslo"} x"#,
+        r#"{"city":"Os"#,
+    ];
+    for text in texts {
+        let expect = provider_answer(&gate, "get_weather", &one_char_each(text));
+        for _ in 0..200 {
+            let cut = chunks(text, &mut rng);
+            let got = provider_answer(&gate, "get_weather", &cut);
+            assert_eq!(got, expect, "seed {}: {cut:?}", rng.seed());
+        }
+        // The raw forms: OpenAI-style arguments text (escapes of escapes) and Anthropic's.
+        let mut quoted = String::new();
+        toolgate::json::write_escaped_str(&mut quoted, text).unwrap();
+        let raws = [
+            format!(
+                r#"{{"type":"function","id":"c1","function":{{"name":"get_weather","arguments":{quoted}}}}}"#
+            ),
+            format!(r#"{{"type":"tool_use","id":"t1","name":"get_weather","input":{text}}}"#),
+        ];
+        for raw in &raws {
+            let expect = raw_answer(&gate, &one_char_each(raw));
+            assert_eq!(
+                expect.1,
+                format!("{:?}", gate.check_call(raw).map(|c| c.into_owned()))
+            );
+            for _ in 0..200 {
+                let cut = chunks(raw, &mut rng);
+                let got = raw_answer(&gate, &cut);
+                assert_eq!(got, expect, "seed {}: {cut:?}", rng.seed());
+            }
+        }
+    }
+}
