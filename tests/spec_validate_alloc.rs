@@ -1,59 +1,17 @@
 //! Validation allocates nothing on success: checked with a counting global allocator.
 //!
-//! This file is its own test binary because a global allocator applies to a whole binary,
-//! and it is the one test that needs `unsafe`: `GlobalAlloc` is an unsafe trait and std has
-//! no safe way to observe allocations. The allocator only forwards to `System` and bumps a
-//! thread-local counter, so tests running on other threads do not disturb the count.
+//! This file is its own test binary because a global allocator applies to a whole binary;
+//! the allocator is the one in `support/alloc.rs`.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use toolgate::json;
 use toolgate::{ToolSpec, Type};
 
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
-}
-
-fn count() {
-    // `try_with`: during thread teardown the counter may already be gone.
-    let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
-}
-
-// SAFETY: every method forwards its arguments unchanged to `System`, which upholds the
-// `GlobalAlloc` contract; the counter (a const-initialised thread-local `Cell`, which
-// itself never allocates) has no effect on the memory returned.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count();
-        System.alloc(layout)
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count();
-        System.alloc_zeroed(layout)
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout)
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count();
-        System.realloc(ptr, layout, new_size)
-    }
-}
+#[path = "support/alloc.rs"]
+mod alloc;
+use alloc::{allocations_during, Counting};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
-
-/// Allocations made on this thread while `f` runs.
-fn allocations_during(f: impl FnOnce()) -> u64 {
-    let before = ALLOCATIONS.with(Cell::get);
-    f();
-    ALLOCATIONS.with(Cell::get) - before
-}
 
 /// Compares the allocations of validating `args` against `spec` with `expect`:
 /// `"none"` (and valid), or `"some"` (and refused).
