@@ -27,8 +27,8 @@
 //! threads record, it may mix counts from just before and just after one call, and is exact
 //! once they are done.
 
-use crate::gate::RejectionKind;
 use crate::registry::Outcome;
+use crate::rejection::RejectionKind;
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 

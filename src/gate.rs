@@ -17,7 +17,7 @@ use crate::spec::{LoadError, ToolSpec};
 use crate::suggest;
 use std::fmt;
 
-pub use crate::rejection::{EnvelopeProblem, Part, Rejection, RejectionKind, PREVIEW_CHARS};
+use crate::rejection::Rejection;
 
 /// With at most this many tools, an unknown-tool rejection lists them all.
 pub const LIST_ALL_UP_TO: usize = 8;
@@ -324,7 +324,7 @@ pub fn check_object(spec: &ToolSpec, call: &Call<'_>) -> Result<(), Rejection> {
             id: call.id.as_deref().map(String::from),
             tool: called_name(spec, call),
             found: other.kind(),
-            received: crate::json::preview(other, PREVIEW_CHARS),
+            received: crate::json::preview(other, crate::json::PREVIEW_CHARS),
         }),
     }
 }

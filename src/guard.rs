@@ -47,8 +47,8 @@
 //! there is no global state, so two runs never see each other's streaks. It is `Send` and
 //! `Sync`; to share one run's guard between threads, put it in a `Mutex`.
 
-use crate::gate::{Rejection, RejectionKind};
 use crate::registry::Outcome;
+use crate::rejection::{Rejection, RejectionKind};
 use crate::spec::names::Quoted;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;

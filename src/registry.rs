@@ -7,8 +7,9 @@
 //! asked at most once (`ask_model` is an [`FnOnce`], so the compiler holds that one).
 
 use crate::envelope::Call;
-use crate::gate::{DuplicateTool, Gate, Rejection};
+use crate::gate::{DuplicateTool, Gate};
 use crate::json::Value;
+use crate::rejection::Rejection;
 use crate::spec::{export_tools, ExportRefusal, Provider, ToolSpec};
 use std::any::Any;
 use std::fmt;

@@ -8,16 +8,14 @@
 //! parsing text; [`Display`](fmt::Display) turns the facts into the text the model reads.
 //!
 //! Every text follows one pattern: which call (the tool's name when it is known), what was
-//! expected, what arrived (JSON cut at [`PREVIEW_CHARS`] characters), and what to do next.
-//! This module sits below [`envelope`](crate::envelope) and [`gate`](crate::gate), which both
-//! produce rejections; `gate` re-exports it.
+//! expected, what arrived (JSON cut at [`PREVIEW_CHARS`](crate::json::PREVIEW_CHARS)
+//! characters), and what to do next. This module sits below [`envelope`](crate::envelope)
+//! and [`gate`](crate::gate), which both produce rejections.
 
 use crate::json::{ErrorKind, Inside, Kind, ParseError};
 use crate::spec::names::{with_article, write_list, Escaped, Name, Quoted};
 use crate::spec::Violation;
 use std::fmt;
-
-pub use crate::json::PREVIEW_CHARS;
 
 /// Why a call was refused: a statement about the request, never about the tool.
 ///
@@ -81,7 +79,8 @@ pub enum Rejection {
         tool: String,
         /// What they were instead.
         found: Kind,
-        /// The arguments as compact JSON, cut at [`PREVIEW_CHARS`] characters.
+        /// The arguments as compact JSON, cut at
+        /// [`PREVIEW_CHARS`](crate::json::PREVIEW_CHARS) characters.
         received: String,
     },
     /// The arguments break the tool's spec.
@@ -124,7 +123,8 @@ pub enum EnvelopeProblem {
         field: &'static str,
         /// What it must be, with its article (`"a string"`).
         expected: &'static str,
-        /// What arrived, as compact JSON cut at [`PREVIEW_CHARS`] characters.
+        /// What arrived, as compact JSON cut at
+        /// [`PREVIEW_CHARS`](crate::json::PREVIEW_CHARS) characters.
         received: String,
     },
     /// A key appears twice in the envelope: readers disagree on which one counts
@@ -135,7 +135,7 @@ pub enum EnvelopeProblem {
     },
     /// A `"type"` that names something other than a tool call (`"text"`).
     NotACall {
-        /// The type given, cut at [`PREVIEW_CHARS`] characters.
+        /// The type given, cut at [`PREVIEW_CHARS`](crate::json::PREVIEW_CHARS) characters.
         type_name: String,
     },
     /// Two fields that mean the same thing are both filled (`"arguments"` and `"input"`,

@@ -51,8 +51,9 @@ mod keys;
 mod read;
 mod text;
 
+use crate::json::PREVIEW_CHARS;
 use crate::json::{self, ErrorKind, Kind, Limits, Reader, Stop, Value};
-use crate::rejection::{EnvelopeProblem, Part, Rejection, PREVIEW_CHARS};
+use crate::rejection::{EnvelopeProblem, Part, Rejection};
 use read::Envelope;
 use std::borrow::Cow;
 

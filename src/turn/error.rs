@@ -10,7 +10,7 @@
 //! where, and what arrived.
 
 use crate::json::ParseError;
-use crate::rejection::PREVIEW_CHARS;
+use crate::json::PREVIEW_CHARS;
 use std::fmt;
 
 /// Why a text could not be read as an assistant turn.

@@ -31,8 +31,8 @@
 
 use super::error::{cut, TurnError};
 use super::TurnForm;
+use crate::json::PREVIEW_CHARS;
 use crate::json::{self, Value};
-use crate::rejection::PREVIEW_CHARS;
 use crate::spec::names::with_article;
 use std::borrow::Cow;
 
