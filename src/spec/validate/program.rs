@@ -282,8 +282,8 @@ impl<'s> Compiler<'s> {
                 min: string.min_length,
             });
         }
-        // A pattern that does not compile is refused when the spec is built; a schema that
-        // still holds one (a `Schema` validated without a spec) gets no assertion for it.
+        // A pattern that does not compile never reaches here: the builder refuses it when the
+        // spec is built and the importer at load, and a `Schema` comes only from those two.
         if let Some(Ok(pattern)) = string.pattern.as_ref().map(|p| p.compiled()) {
             out.push(Assertion::Pattern(Arc::clone(pattern)));
         }

@@ -453,22 +453,35 @@ impl<'s, 'a> Validation<'s, 'a> {
         if let Some(request) = self.requests.only_plain() {
             // The commonest case: one check, one pass over its node's assertions.
             self.requests.clear();
-            if !self.charge(ordinal) {
-                return;
-            }
-            let fail = scalar
-                .first_failure(request.node)
-                .map(|(_, what)| Fail { at: ordinal, what });
-            match request.link {
-                Link::Member { parent, slot } => {
-                    let null = matches!(scalar, Scalar::Null);
-                    self.member_done(parent, slot, fail, 1, null);
-                }
-                link => self.hand_on(link, fail, 1, ordinal, false),
-            }
+            self.check_plain_scalar(request, scalar, ordinal);
             return;
         }
         self.check_scalar_run(scalar, ordinal);
+    }
+
+    /// One plain check of a scalar: one pass over its node's assertions, the result handed
+    /// on. False when the step budget ran out first.
+    #[inline]
+    fn check_plain_scalar(
+        &mut self,
+        request: Request<'s>,
+        scalar: &Scalar<'_>,
+        ordinal: usize,
+    ) -> bool {
+        if !self.charge(ordinal) {
+            return false;
+        }
+        let fail = scalar
+            .first_failure(request.node)
+            .map(|(_, what)| Fail { at: ordinal, what });
+        match request.link {
+            Link::Member { parent, slot } => {
+                let null = matches!(scalar, Scalar::Null);
+                self.member_done(parent, slot, fail, 1, null);
+            }
+            link => self.hand_on(link, fail, 1, ordinal, false),
+        }
+        true
     }
 
     /// [`Validation::check_scalar`] for several checks or combinators.
@@ -480,18 +493,8 @@ impl<'s, 'a> Validation<'s, 'a> {
                 let Some(request) = self.requests.get(index) else {
                     continue;
                 };
-                if !self.charge(ordinal) {
+                if !self.check_plain_scalar(request, scalar, ordinal) {
                     break;
-                }
-                let fail = scalar
-                    .first_failure(request.node)
-                    .map(|(_, what)| Fail { at: ordinal, what });
-                match request.link {
-                    Link::Member { parent, slot } => {
-                        let null = matches!(scalar, Scalar::Null);
-                        self.member_done(parent, slot, fail, 1, null);
-                    }
-                    link => self.hand_on(link, fail, 1, ordinal, false),
                 }
             }
             self.requests.clear();
