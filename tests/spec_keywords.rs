@@ -1,78 +1,132 @@
-//! The keywords enforced since the one keyword table (`minProperties`, `maxProperties`):
-//! each loads, refuses what it must with one sentence written for a model, and is written
-//! back by the exports that can carry it.
+//! The draft 2020-12 (and OpenAPI) keywords added in 0.2.0 beyond the first subset: what
+//! each means once loaded, the sentence a model reads when a value breaks it, how it is
+//! written back by each export, and (for some) that the streaming check never refuses a
+//! prefix some ending would accept.
 
-use toolgate::json;
-use toolgate::spec::Schema;
+use toolgate::json::{parse, Value};
+use toolgate::spec::{export_tool, Provider, Schema, ToolSpec};
 
-/// `(schema, value, the violation's text)`.
-const TEXTS: &[(&str, &str, &str)] = &[
-    (
-        r#"{"properties": {"tags": {"minProperties": 1}}}"#,
-        r#"{"tags": {}}"#,
-        "tags must have at least 1 field; received {}",
-    ),
-    (
-        r#"{"properties": {"tags": {"maxProperties": 2}}}"#,
-        r#"{"tags": {"a": 1, "b": 2, "c": 3}}"#,
-        "tags must have at most 2 fields; received {\"a\":1,\"b\":2,\"c\":3}",
-    ),
-    (
-        r#"{"properties": {"tags": {"minProperties": 1, "maxProperties": 2}}}"#,
-        r#"{"tags": {}}"#,
-        "tags must have from 1 to 2 fields; received {}",
-    ),
-];
-
-#[test]
-fn each_new_rule_has_one_sentence_for_the_model() {
-    for (schema, value, text) in TEXTS {
-        let schema = Schema::from_json_schema(&json::parse(schema).unwrap())
-            .unwrap_or_else(|e| panic!("{schema}: {e}"));
-        let violation = schema.validate(&json::parse(value).unwrap()).unwrap_err();
-        assert_eq!(violation.to_string(), *text, "{value}");
-    }
+fn schema(text: &str) -> Schema {
+    let value = parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    Schema::from_json_schema(&value).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
-#[test]
-fn member_counts_accept_what_they_allow_and_ignore_other_kinds() {
-    let schema = Schema::from_json_schema(
-        &json::parse(r#"{"minProperties": 1, "maxProperties": 2}"#).unwrap(),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    for accepted in [r#"{"a": 1}"#, r#"{"a": 1, "b": 2}"#, "[]", "\"x\"", "3"] {
-        assert!(
-            schema.validate(&json::parse(accepted).unwrap()).is_ok(),
-            "{accepted}"
-        );
+/// `Ok` or the violation's sentence, for `value` against the schema `text`.
+fn verdict(text: &str, value: &str) -> Result<(), String> {
+    let data = parse(value).unwrap_or_else(|e| panic!("{value}: {e}"));
+    schema(text).validate(&data).map_err(|v| v.to_string())
+}
+
+/// Every value in `accepted` passes, and each `(value, sentence)` in `refused` is refused
+/// with exactly that sentence.
+fn check(text: &str, accepted: &[&str], refused: &[(&str, &str)]) {
+    for value in accepted {
+        assert_eq!(verdict(text, value), Ok(()), "{text} should accept {value}");
     }
-    for refused in ["{}", r#"{"a": 1, "b": 2, "c": 3}"#] {
-        assert!(
-            schema.validate(&json::parse(refused).unwrap()).is_err(),
-            "{refused}"
+    for (value, sentence) in refused {
+        assert_eq!(
+            verdict(text, value),
+            Err(sentence.to_string()),
+            "{text} against {value}"
         );
     }
 }
 
+fn tool(text: &str) -> ToolSpec {
+    let value = parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    ToolSpec::from_json_schema("t", "d", &value).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+/// The arguments schema of `spec` as `provider` writes it (`parameters`, `input_schema`…).
+fn exported(spec: &ToolSpec, provider: Provider, key: &str) -> Option<String> {
+    let tool = export_tool(spec, provider).unwrap_or_else(|e| panic!("{e}"));
+    let function = tool.get("function").unwrap_or(&tool);
+    function.get(key).map(Value::to_string)
+}
+
 #[test]
-fn exports_write_member_counts_back() {
-    let spec = toolgate::ToolSpec::new("t", "T.")
-        .required(
-            "tags",
-            toolgate::Type::object().min_properties(1).max_properties(3),
+fn nullable_adds_null_to_the_kinds_type_names() {
+    let text = r#"{"type": "object", "properties": {"note": {"type": "string", "nullable": true},
+        "tag": {"type": "string", "enum": ["a", "b"], "nullable": true},
+        "any": {"nullable": true}}}"#;
+    check(
+        text,
+        &[
+            r#"{"note": null, "tag": null}"#,
+            r#"{"note": "x", "tag": "a"}"#,
+            r#"{"any": [1]}"#,
+            r#"{"any": null}"#,
+        ],
+        &[
+            (
+                r#"{"note": 1}"#,
+                "note must be a string or null; received 1",
+            ),
+            (
+                r#"{"tag": "c"}"#,
+                "tag must be one of \"a\", \"b\", null; received \"c\"",
+            ),
+        ],
+    );
+    // (A declared optional field's `null` reads as absent; at the root it cannot.)
+    check(
+        r#"{"type": "integer", "nullable": false}"#,
+        &["1"],
+        &[("null", "the arguments must be an integer; received null")],
+    );
+    // Written back as the type it means, which reads back the same.
+    let loaded = schema(r#"{"type": "string", "nullable": true}"#);
+    assert_eq!(
+        loaded.to_json_schema().to_string(),
+        r#"{"type":["string","null"]}"#
+    );
+    assert_eq!(
+        Schema::from_json_schema(&loaded.to_json_schema()),
+        Ok(loaded)
+    );
+}
+
+#[test]
+fn openapi_annotations_load_assert_nothing_and_are_written_back() {
+    let text = r#"{"type": "object", "properties": {"pet": {"type": "string",
+        "example": "cat", "x-order": 2}}, "discriminator": {"propertyName": "pet"},
+        "x-vendor": {"a": [1]}, "additionalProperties": false}"#;
+    check(
+        text,
+        &[r#"{"pet": "dog"}"#, "{}"],
+        &[(r#"{"pet": 1}"#, "pet must be a string; received 1")],
+    );
+    let spec = tool(text);
+    let plain = r#"{"type":"object","properties":{"pet":{"type":"string","example":"cat","x-order":2}},"additionalProperties":false,"discriminator":{"propertyName":"pet"},"x-vendor":{"a":[1]}}"#;
+    assert_eq!(
+        exported(&spec, Provider::Anthropic, "input_schema").as_deref(),
+        Some(plain)
+    );
+    // Gemini's `Schema` has `example` but neither `discriminator` nor extensions: the
+    // schema goes whole as `parametersJsonSchema`.
+    assert_eq!(exported(&spec, Provider::Gemini, "parameters"), None);
+    assert_eq!(
+        exported(&spec, Provider::Gemini, "parametersJsonSchema").as_deref(),
+        Some(plain)
+    );
+    let only_example =
+        tool(r#"{"type": "object", "properties": {"pet": {"type": "string", "example": "cat"}}}"#);
+    assert_eq!(
+        exported(&only_example, Provider::Gemini, "parameters").as_deref(),
+        Some(r#"{"type":"OBJECT","properties":{"pet":{"type":"STRING","example":"cat"}}}"#)
+    );
+    // Strict mode refuses keywords it does not list; these assert nothing, so they are
+    // left out and the tool stays strict.
+    assert_eq!(
+        exported(&spec, Provider::OpenAiStrict, "parameters").as_deref(),
+        Some(
+            r#"{"type":"object","properties":{"pet":{"type":["string","null"]}},"required":["pet"],"additionalProperties":false}"#
         )
-        .build()
-        .unwrap_or_else(|e| panic!("{e}"));
-    for provider in [
-        toolgate::spec::export::Provider::Anthropic,
-        toolgate::spec::export::Provider::Mcp,
-    ] {
-        let text = toolgate::spec::export::export_tool(&spec, provider)
-            .unwrap_or_else(|e| panic!("{e:?}"))
-            .to_string();
-        assert!(
-            text.contains(r#""minProperties":1"#) && text.contains(r#""maxProperties":3"#),
-            "{text}"
-        );
-    }
+    );
+    // Every plain form reads back as the same spec.
+    let back = toolgate::spec::load_tools(&format!(
+        "[{}]",
+        export_tool(&spec, Provider::Gemini).unwrap_or_else(|e| panic!("{e}"))
+    ));
+    assert_eq!(back, Ok(vec![spec]));
 }

@@ -180,7 +180,7 @@ const ERRORS: &[(&str, &str)] = &[
     (r#"{"additionalProperties": {"minContains": 1}}"#, "additionalProperties: 'minContains' is not enforced"),
     (r#"{"propertyNames": {"pattern": "^(?=a)"}}"#, "propertyNames: pattern \"^(?=a)\" is refused: lookahead (?=...) at character 1 is not supported: it cannot be checked in linear time"),
     (r##"{"$ref": "#/$defs/a", "$defs": {"a": {"dependentRequired": {}}}}"##, "$defs.a: 'dependentRequired' is not enforced"),
-    (r#"{"x-vendor": 1}"#, "the schema root: 'x-vendor' is not enforced"),
+    (r#"{"vendor": 1}"#, "the schema root: 'vendor' is not enforced"),
     (r#"{"any_of": [{}]}"#, "the schema root: 'any_of' is not enforced"),
     (r#"{"items": [{}]}"#, "the schema root: 'items' is not enforced (an array of schemas is a tuple, which toolgate does not check)"),
     (r#"{"$schema": "https://example.com/my-meta"}"#, "the schema root: '$schema' is not enforced (toolgate reads draft 2020-12, and draft 2019-09, draft-07 and draft-06, which agree with it on the subset toolgate enforces)"),
@@ -239,9 +239,8 @@ fn every_asserting_keyword_outside_the_subset_is_refused() {
         "$vocabulary",
         "dependencies",
         "additionalItems",
-        "nullable",
         "propertyOrdering",
-        "x-nullable",
+        "xnullable",
     ] {
         let text = format!(r#"{{"properties": {{"a": {{"{keyword}": {{}}}}}}}}"#);
         let refused = error(&text);

@@ -81,9 +81,8 @@ const LOAD_ERRORS: &[(&str, &str)] = &[
     ),
     (
         r#"[{"name": "a", "input_schema": {"type": "object", "properties": {
-            "s": {"type": "string", "nullable": true}}}}]"#,
-        "tools[0].input_schema.properties.s: 'nullable' is not enforced (an OpenAPI keyword, not \
-         JSON Schema; write \"type\": [\"string\", \"null\"])",
+            "s": {"type": "string", "nullable": "yes"}}}}]"#,
+        "tools[0].input_schema.properties.s: 'nullable' must be true or false; found \"yes\"",
     ),
     (
         r#"[{"name": "a", "input_schema": {"type": "object", "type": "object"}}]"#,

@@ -187,10 +187,12 @@ fn gemini_dialect_reads_as_the_sdks_write_it() {
     // Bounds keep the text they were written with ("1.0"); the builder writes integers as
     // integers. The texts differ there, the contracts do not.
     let floats = r#""minimum": 1.0, "maximum": 3.0"#;
-    assert_eq!(
-        load(&file.replace(floats, r#""minimum": 1, "maximum": 3"#))[0],
-        expected
-    );
+    // `example` is kept as written (the builder has no method for it): the same
+    // contract, compared without it.
+    let plain = file
+        .replace(floats, r#""minimum": 1, "maximum": 3"#)
+        .replace(r#""example": "x", "#, "");
+    assert_eq!(load(&plain)[0], expected);
     assert!(accepts(&specs[0], r#"{"q": "a", "m": 1}"#));
     assert!(accepts(&specs[0], r#"{"q": "a", "m": 3.0}"#));
     assert!(!accepts(&specs[0], r#"{"q": "a", "m": 0}"#));

@@ -76,6 +76,13 @@ pub struct Type {
     /// is a keyword the other fields write, and no value holds a `$ref` (which would name
     /// a place in the source document that the export does not keep).
     pub(crate) annotations: Vec<(String, Value<'static>)>,
+    /// Annotations kept as written, in document order: OpenAPI's `example` and
+    /// `discriminator` and its `x-…` extensions. They assert nothing (so they are not
+    /// [`annotations`](Type::annotations), which a strict load refuses), but the model that
+    /// reads the exported schema learns from them, so every export that can carry them
+    /// writes them back. Invariant as for `annotations`: no key is a keyword the other
+    /// fields write, and no value holds a `$ref`.
+    pub(crate) kept: Vec<(String, Value<'static>)>,
     /// A builder argument that could not be stored (a NaN bound), kept so that the chained
     /// builder methods never fail half-way and `ToolSpecBuilder::build` reports it with its
     /// path. Always `None` in types compiled from JSON Schema.
@@ -317,6 +324,7 @@ impl Default for Type {
             description: None,
             format: None,
             annotations: Vec::new(),
+            kept: Vec::new(),
             unbuildable: None,
         }
     }

@@ -7,7 +7,7 @@
 //! JSON does), `anyOf` but no `oneOf`, `allOf`, `const`, `multipleOf`, `uniqueItems` or
 //! `propertyNames`. References are left out of this form too (the Gemini API inlines or
 //! rejects them depending on the backend). Of the keywords a lenient load keeps unenforced,
-//! only `pattern` has a Gemini spelling.
+//! only `pattern` has a Gemini spelling; of the annotations kept as written, only `example`.
 //!
 //! A schema that uses anything else is not approximated: [`gemini_parameters`] returns
 //! `None`, and the exporter sends the schema whole as `parametersJsonSchema` instead, which
@@ -92,6 +92,15 @@ fn gemini_type(ty: &Type, depth: usize) -> Option<Value<'static>> {
     }
     if let Some(format) = &ty.format {
         out.push(("format", text(format)));
+    }
+    // Annotations kept as written: Gemini's `Schema` has an `example`; an OpenAPI
+    // `discriminator` or `x-…` extension it would refuse, so the schema goes as
+    // `parametersJsonSchema`, which carries them.
+    for (keyword, value) in &ty.kept {
+        match keyword.as_str() {
+            "example" => out.push(("example", value.clone())),
+            _ => return None,
+        }
     }
     // Keywords kept from a lenient load: Gemini's `Schema` has a `pattern` (a string);
     // anything else it would refuse, so the schema goes as `parametersJsonSchema`.

@@ -139,9 +139,10 @@ pub(super) fn write_type(ty: &Type, defs: &[(String, Type)]) -> Value<'static> {
         }
     }
     let mut written = object(out);
-    // Keywords kept from a lenient load, last, as written: JSON Schema carries any keyword.
+    // Annotations kept as written (`example`, `x-…`), then keywords kept from a lenient
+    // load, last, as written: JSON Schema carries any keyword.
     if let Value::Object(members) = &mut written {
-        for (keyword, value) in &ty.annotations {
+        for (keyword, value) in ty.kept.iter().chain(&ty.annotations) {
             members.push((Cow::Owned(keyword.clone()), value.clone()));
         }
     }

@@ -8,7 +8,7 @@
 //! so that exporting and importing again gives the same [`Schema`].
 
 use super::graph::{find_cycle, remap_references, weak_definitions};
-use super::keywords::{self, canonical, class, coupled, static_name, Class, Draft};
+use super::keywords::{self, canonical, class, coupled, static_name, Class, Draft, Keep};
 use super::pointer::{fragment, parse_ref, path_of, place_of, resolve, Target};
 use super::rules::{check_unique, invalid};
 use super::{LoadError, RefProblem, Unenforced, MAX_SCHEMA_DEPTH};
@@ -348,6 +348,7 @@ impl<'v, 'a> Importer<'v, 'a> {
             entries: Vec::new(),
         };
         let mut refused: Vec<&'v str> = Vec::new();
+        let mut kept: Vec<String> = Vec::new();
         for (key, value) in members {
             let key: &'v str = key.as_ref();
             let keyword = canonical(key, self.dialect);
@@ -357,11 +358,11 @@ impl<'v, 'a> Importer<'v, 'a> {
             }
             match class(keyword, self.dialect) {
                 Class::Enforced => seen.entries.push((static_name(keyword), key, value)),
-                Class::Annotation => {
-                    if keywords::is_kept(keyword) {
-                        seen.entries.push((static_name(keyword), key, value));
-                    }
-                }
+                Class::Annotation => match keywords::keep(keyword) {
+                    Keep::Field => seen.entries.push((static_name(keyword), key, value)),
+                    Keep::AsWritten => kept.push(key.to_string()),
+                    Keep::Nothing => {}
+                },
                 Class::Structure => match keyword {
                     "$id" if !is_root => {
                         // A new base URI: references below would resolve elsewhere.
@@ -405,7 +406,7 @@ impl<'v, 'a> Importer<'v, 'a> {
             let siblings: Vec<(&'static str, &'v str)> = seen
                 .entries
                 .iter()
-                .filter(|(name, _, _)| *name != "$ref" && !keywords::is_kept(name))
+                .filter(|(name, _, _)| *name != "$ref" && keywords::keep(name) != Keep::Field)
                 .map(|(name, written, _)| (*name, *written))
                 .collect();
             for (name, written) in siblings {
@@ -424,6 +425,7 @@ impl<'v, 'a> Importer<'v, 'a> {
         let mut ty = self.build(&seen, path, depth)?;
         skipped.extend(self.skipped_since(build_from, &here));
         ty.annotations = annotations(members, &skipped, self.dialect);
+        ty.kept = annotations(members, &kept, self.dialect);
         Ok(ty)
     }
 
@@ -519,7 +521,8 @@ fn skipped_whole(members: &[Member<'_>], dialect: Dialect) -> Type {
     }
 }
 
-/// The members of a schema object named in `keys`, as annotations: each once, in document
+/// The members of a schema object named in `keys`, as annotations (skipped keywords, or
+/// kept ones such as `example`): each once, in document
 /// order, under its JSON Schema spelling; a value holding a reference is left out (it names
 /// a place in this document, which the export does not keep).
 fn annotations(

@@ -25,7 +25,7 @@ pub(super) enum Slot {
 pub(crate) enum Class {
     /// Checked by the validator.
     Enforced,
-    /// Asserts nothing; ignored (or kept, for `description` and `format`).
+    /// Asserts nothing; dropped, or kept for export (see [`Keep`]).
     Annotation,
     /// `$defs`, `definitions`, `$schema`, `$id`: about the document, handled apart.
     Structure,
@@ -51,8 +51,22 @@ pub(crate) struct Keyword {
     coupled: Option<&'static str>,
     /// A short note after "'keyword' is not enforced", where one helps.
     hint: Option<&'static str>,
-    /// An annotation the compiled type keeps, for export (`description`, `format`).
-    kept: bool,
+    /// What the compiled type keeps of an annotation, for export.
+    keep: Keep,
+}
+
+/// What the compiled type keeps of an annotation, so that exports can show it to the model.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Keep {
+    /// Nothing: it is dropped at load (`title`, `default`, `$comment`…).
+    Nothing,
+    /// A field of [`Type`](crate::spec::Type) holds it (`description`, `format`): the
+    /// builder sets it too.
+    Field,
+    /// Kept as written in `Type::kept` (`example`, `discriminator`, `x-…` extensions):
+    /// OpenAPI-generated schemas carry them, and they mean something to the model that
+    /// reads the exported schema, though they assert nothing.
+    AsWritten,
 }
 
 /// The one table of keywords. The importer classifies each keyword by it, follows `$ref`
@@ -94,8 +108,8 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     // Draft 2020-12 section 7 (format), 8 (content) and 9 (meta-data) of the validation
     // vocabulary: annotations, which assert nothing by default. `$anchor` only names a
     // place for `#name` references, which toolgate refuses anyway.
-    kw("description", Annotation).kept(),
-    kw("format", Annotation).kept(),
+    kw("description", Annotation).keep(Keep::Field),
+    kw("format", Annotation).keep(Keep::Field),
     kw("title", Annotation),
     kw("default", Annotation),
     kw("examples", Annotation),
@@ -108,12 +122,14 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     kw("contentSchema", Annotation).slot(Slot::One),
     kw("$anchor", Annotation),
     // OpenAPI's annotations, which OpenAPI-generated schemas carry: `example` (3.0's
-    // `examples`), `externalDocs`, `xml`, and `discriminator`, a hint beside `oneOf` or
-    // `anyOf`, which are enforced themselves.
-    kw("example", Annotation),
+    // `examples`), `externalDocs`, `xml`, `discriminator` (a hint beside `oneOf` or
+    // `anyOf`, which are enforced themselves), and the `x-…` extensions (this row stands
+    // for every keyword that starts with `x-`; see [`row`]).
+    kw("example", Annotation).keep(Keep::AsWritten),
     kw("externalDocs", Annotation),
     kw("xml", Annotation),
-    kw("discriminator", Annotation),
+    kw("discriminator", Annotation).keep(Keep::AsWritten),
+    kw(EXTENSION, Annotation).keep(Keep::AsWritten),
     // About the document.
     kw("$defs", Structure).slot(Slot::Map),
     kw("definitions", Structure).slot(Slot::Map),
@@ -125,10 +141,13 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
         "below the root, '$id' changes where references point; toolgate resolves them \
          from the root only",
     ),
+    // OpenAPI 3.0's `nullable: true` (also the Gemini dialect's): adds `null` to the kinds
+    // `type` names (with `enum`, `null` to the allowed values); without `type`, nothing.
+    // Not a draft 2020-12 keyword, but OpenAPI-generated tool schemas carry it in plain
+    // JSON Schema too, where refusing it would refuse the tool and ignoring it would refuse
+    // the `null` it allows.
+    kw("nullable", Enforced),
     // The Gemini dialect's own.
-    kw("nullable", Refused)
-        .gemini(Enforced)
-        .hint("an OpenAPI keyword, not JSON Schema; write \"type\": [\"string\", \"null\"]"),
     kw("propertyOrdering", Refused).gemini(Annotation),
     // Known, and not enforced yet: refused by name.
     kw("not", Refused).slot(Slot::One),
@@ -164,7 +183,7 @@ const fn kw(name: &'static str, class: Class) -> Keyword {
         slot: None,
         coupled: None,
         hint: None,
-        kept: false,
+        keep: Keep::Nothing,
     }
 }
 
@@ -193,14 +212,23 @@ impl Keyword {
             ..self
         }
     }
-    const fn kept(self) -> Keyword {
-        Keyword { kept: true, ..self }
+    const fn keep(self, keep: Keep) -> Keyword {
+        Keyword { keep, ..self }
     }
 }
 
-/// The row of `keyword` (already [`canonical`]), if the table has one.
+/// The name of the row that stands for every OpenAPI extension (`x-…`).
+const EXTENSION: &str = "x-";
+
+/// The row of `keyword` (already [`canonical`]), if the table has one: every `x-…`
+/// extension has the one row named `x-`.
 pub(crate) fn row(keyword: &str) -> Option<&'static Keyword> {
-    KEYWORDS.iter().find(|row| row.name == keyword)
+    let name = if keyword.starts_with(EXTENSION) {
+        EXTENSION
+    } else {
+        keyword
+    };
+    KEYWORDS.iter().find(|row| row.name == name)
 }
 
 /// The keyword as JSON Schema spells it: in the Gemini dialect, the SDKs' snake_case and
@@ -250,9 +278,9 @@ pub(super) fn hint(keyword: &str) -> Option<&'static str> {
     row(keyword).and_then(|row| row.hint)
 }
 
-/// True for an annotation the compiled type keeps for export (see [`Keyword::kept`]).
-pub(super) fn is_kept(keyword: &str) -> bool {
-    row(keyword).is_some_and(|row| row.kept)
+/// What the compiled type keeps of `keyword` (see [`Keep`]).
+pub(super) fn keep(keyword: &str) -> Keep {
+    row(keyword).map_or(Keep::Nothing, |row| row.keep)
 }
 
 /// The drafts toolgate reads, from `$schema`. `None` for one it does not know.

@@ -400,7 +400,8 @@ impl Assertion {
         match self {
             Assertion::Enum(_) => &["enum"],
             Assertion::Const(_) => &["const"],
-            Assertion::Type(_) => &["type"],
+            // `nullable: true` widens the kinds `type` names.
+            Assertion::Type(_) => &["type", "nullable"],
             Assertion::Minimum { .. } => &["minimum", "exclusiveMinimum"],
             Assertion::Maximum { .. } => &["maximum", "exclusiveMaximum"],
             Assertion::MultipleOf(_) => &["multipleOf"],
@@ -436,6 +437,7 @@ mod tests {
     fn sample(keyword: &str) -> Option<(&'static str, &'static str)> {
         Some(match keyword {
             "type" => (r#"{"type": "string"}"#, "1"),
+            "nullable" => (r#"{"type": "string", "nullable": true}"#, "1"),
             "enum" => (r#"{"enum": [1]}"#, "2"),
             "const" => (r#"{"const": 1}"#, "2"),
             "minimum" => (r#"{"minimum": 1}"#, "0"),
@@ -496,6 +498,6 @@ mod tests {
                 "'{keyword}': {text} accepts {refused}"
             );
         }
-        assert_eq!(n_enforced, 25);
+        assert_eq!(n_enforced, 26);
     }
 }
