@@ -130,3 +130,133 @@ fn openapi_annotations_load_assert_nothing_and_are_written_back() {
     ));
     assert_eq!(back, Ok(vec![spec]));
 }
+
+/// The lenient load of `text`: what it loaded and the `(path, keyword)` it skipped.
+fn lenient(text: &str) -> (Schema, Vec<(String, String)>) {
+    let value = parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    let (schema, skipped) =
+        Schema::from_json_schema_lenient(&value).unwrap_or_else(|e| panic!("{text}: {e}"));
+    let skipped = skipped.into_iter().map(|u| (u.path, u.keyword)).collect();
+    (schema, skipped)
+}
+
+fn accepts(schema: &Schema, value: &str) -> bool {
+    schema
+        .validate(&parse(value).unwrap_or_else(|e| panic!("{value}: {e}")))
+        .is_ok()
+}
+
+#[test]
+fn not_refuses_what_its_schema_matches_and_says_what_that_is() {
+    let text = r#"{"type": "object", "properties": {
+        "notes": {"items": {"not": {"type": "null"}}},
+        "id": {"type": "string", "not": {"enum": ["root", "admin"]}},
+        "code": {"not": {"const": 0}},
+        "name": {"type": "string", "not": {"minLength": 1, "maxLength": 2}},
+        "never": {"not": {}}}}"#;
+    check(
+        text,
+        &[
+            r#"{"notes": [1], "id": "ana", "code": 1, "name": "abc"}"#,
+            "{}",
+        ],
+        &[
+            (
+                r#"{"notes": ["a", null]}"#,
+                "notes.1 must not be null; received null",
+            ),
+            (
+                r#"{"id": "admin"}"#,
+                "id must not be any of \"root\", \"admin\"; received \"admin\"",
+            ),
+            (r#"{"code": 0.0}"#, "code must not be 0; received 0.0"),
+            (
+                r#"{"name": "ab"}"#,
+                "name must not match the schema given under \"not\"; received \"ab\"",
+            ),
+            (r#"{"never": 1}"#, "never is not allowed; received 1"),
+        ],
+    );
+    // The type's own rules come first; `not` after the combinators.
+    check(
+        r#"{"type": "string", "not": {"const": "x"}}"#,
+        &["\"y\""],
+        &[("1", "the arguments must be a string; received 1")],
+    );
+    // At the root, "the arguments".
+    check(
+        r#"{"not": {"type": "object", "required": ["a"]}}"#,
+        &[r#"{"b": 1}"#],
+        &[(
+            r#"{"a": 1}"#,
+            "the arguments must not match the schema given under \"not\"; received {\"a\":1}",
+        )],
+    );
+    let rule = schema(r#"{"not": {"type": ["string", "null"]}}"#)
+        .validate(&parse("null").unwrap_or_else(|e| panic!("{e}")))
+        .map_err(|v| v.rule().label());
+    assert_eq!(rule, Err("not"));
+}
+
+#[test]
+fn not_through_references_and_nesting() {
+    check(
+        r##"{"$defs": {"blank": {"type": "string", "maxLength": 0}},
+            "type": "array", "items": {"not": {"$ref": "#/$defs/blank"}}}"##,
+        &[r#"["a", 1, null]"#, "[]"],
+        &[(
+            r#"["a", ""]"#,
+            "1 must not match the schema given under \"not\"; received \"\"",
+        )],
+    );
+    // A double negation is the schema itself.
+    check(
+        r#"{"not": {"not": {"type": "integer"}}}"#,
+        &["1", "2.0"],
+        &[(
+            "1.5",
+            "the arguments must not match the schema given under \"not\"; received 1.5",
+        )],
+    );
+}
+
+#[test]
+fn a_lenient_load_skips_a_not_whose_schema_it_weakened() {
+    // Skipping `unevaluatedItems` inside `not` would make `not` refuse more: `[1]` is
+    // valid under the whole schema. So the `not` goes too, and both are listed.
+    let (loaded, skipped) = lenient(r#"{"not": {"type": "array", "unevaluatedItems": false}}"#);
+    assert_eq!(
+        skipped,
+        [
+            ("not".to_string(), "unevaluatedItems".to_string()),
+            (String::new(), "not".to_string())
+        ]
+    );
+    assert!(accepts(&loaded, "[1]"));
+    assert!(accepts(&loaded, "[]"));
+    // Kept for the export, as written.
+    assert_eq!(
+        loaded.to_json_schema().to_string(),
+        r#"{"not":{"type":"array","unevaluatedItems":false}}"#
+    );
+}
+
+#[test]
+fn not_is_written_by_json_schema_and_refused_by_the_forms_that_cannot_say_it() {
+    let spec = tool(
+        r#"{"type": "object", "properties": {"id": {"type": "string", "not": {"const": "root"}}},
+            "required": ["id"], "additionalProperties": false}"#,
+    );
+    let plain = r#"{"type":"object","properties":{"id":{"type":"string","not":{"const":"root"}}},"required":["id"],"additionalProperties":false}"#;
+    assert_eq!(
+        exported(&spec, Provider::Anthropic, "input_schema").as_deref(),
+        Some(plain)
+    );
+    assert_eq!(exported(&spec, Provider::Gemini, "parameters"), None);
+    assert_eq!(
+        toolgate::spec::check_strict(&spec).map_err(|e| e.to_string()),
+        Err("t: id has no OpenAI strict form: 'not', which strict mode does not support".into())
+    );
+    let back = Schema::from_json_schema(&spec.params().to_json_schema());
+    assert_eq!(back.as_ref(), Ok(spec.params()));
+}

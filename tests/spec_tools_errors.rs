@@ -24,8 +24,8 @@ const LOAD_ERRORS: &[(&str, &str)] = &[
     ),
     (
         r#"[{"type": "function", "function": {"name": "f", "parameters": {"type": "object",
-            "properties": {"tags": {"type": "array", "items": {"not": {"type": "null"}}}}}}}]"#,
-        "tools[0].function.parameters.properties.tags.items: 'not' is not enforced",
+            "properties": {"tags": {"type": "array", "items": {"unevaluatedItems": false}}}}}}]"#,
+        "tools[0].function.parameters.properties.tags.items: 'unevaluatedItems' is not enforced",
     ),
     (
         r#"{"tools": [{"functionDeclarations": [{"name": "a"}, {"name": "b", "parameters":

@@ -41,4 +41,4 @@ pub use types::{
     Additional, ArrayRules, Bound, Field, Kinds, MemberCount, NumberRules, ObjectType, Schema,
     StringRules, ToolSpec, Type,
 };
-pub use violation::{Rule, Violation};
+pub use violation::{Forbidden, Rule, Violation};

@@ -63,6 +63,8 @@ pub struct Type {
     pub(crate) one_of: Vec<Type>,
     /// `allOf`: every one must match.
     pub(crate) all_of: Vec<Type>,
+    /// `not`: the value must not match this.
+    pub(crate) not: Option<Box<Type>>,
     /// `$ref`: an index into [`Schema::defs`]; the definition must match too.
     pub(crate) reference: Option<usize>,
     /// `description`: shown to the model, asserts nothing.
@@ -320,6 +322,7 @@ impl Default for Type {
             any_of: Vec::new(),
             one_of: Vec::new(),
             all_of: Vec::new(),
+            not: None,
             reference: None,
             description: None,
             format: None,
@@ -394,6 +397,19 @@ impl ToolSpec {
     /// The arguments' schema.
     pub fn params(&self) -> &Schema {
         &self.params
+    }
+}
+
+impl Type {
+    /// The types this one applies to the same value (not to its members or items): the
+    /// `allOf`, `anyOf` and `oneOf` branches and `not`, in that order. The one list that
+    /// walks which must look through them (reference cycles, the build check) read.
+    pub(crate) fn same_value(&self) -> impl Iterator<Item = &Type> {
+        self.all_of
+            .iter()
+            .chain(&self.any_of)
+            .chain(&self.one_of)
+            .chain(self.not.as_deref())
     }
 }
 

@@ -162,6 +162,11 @@ pub enum Rule {
         /// How many it matches: 0, or 2 and more.
         matched: usize,
     },
+    /// The value matches the schema it must not match (`not`).
+    Not {
+        /// What that schema matches, as far as the message can say it.
+        forbidden: Forbidden,
+    },
     /// Checking went deeper than the validator's limit (a value or a recursive schema
     /// nested too far); nothing below this point was checked.
     TooDeep {
@@ -174,6 +179,19 @@ pub enum Rule {
         /// The budget, in steps.
         steps: u32,
     },
+}
+
+/// What a `not` forbids, as its violation says it.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Forbidden {
+    /// Values of these kinds: the negated schema names only a `type`
+    /// (`"not": {"type": "null"}`). [`Kinds::ANY`]: every value (`"not": {}`).
+    Kinds(Kinds),
+    /// These values: the negated schema lists only an `enum` or a `const`.
+    Values(Vec<Value<'static>>),
+    /// Whatever the negated schema matches (it says more than a kind or a list).
+    Schema,
 }
 
 impl Violation {
@@ -197,7 +215,7 @@ impl Rule {
     /// A stable short name for counters and the command line: `type`, `enum`, `const`,
     /// `minimum`, `maximum`, `multiple_of`, `min_length`, `max_length`, `min_items`,
     /// `max_items`, `pattern`, `min_properties`, `max_properties`, `unique_items`, `required`, `additional`, `duplicate_key`,
-    /// `property_names`, `any_of`, `one_of`, `too_deep`, `too_complex`.
+    /// `property_names`, `any_of`, `one_of`, `not`, `too_deep`, `too_complex`.
     pub fn label(&self) -> &'static str {
         match self {
             Rule::Type { .. } => "type",
@@ -220,6 +238,7 @@ impl Rule {
             Rule::PropertyName { .. } => "property_names",
             Rule::AnyOf { .. } => "any_of",
             Rule::OneOf { .. } => "one_of",
+            Rule::Not { .. } => "not",
             Rule::TooDeep { .. } => "too_deep",
             Rule::TooComplex { .. } => "too_complex",
         }
@@ -365,6 +384,20 @@ fn write_predicate(f: &mut fmt::Formatter<'_>, rule: &Rule, is: &str) -> fmt::Re
             f,
             "must match exactly one of its {alternatives} alternatives, but matches {matched}"
         ),
+        Rule::Not { forbidden } => match forbidden {
+            Forbidden::Kinds(kinds) if *kinds == Kinds::ANY => write!(f, "{is} not allowed"),
+            Forbidden::Kinds(kinds) => write!(f, "must not be {kinds}"),
+            Forbidden::Values(values) => match values.as_slice() {
+                [only] => write!(f, "must not be {}", preview(only, PREVIEW_CHARS)),
+                _ => {
+                    f.write_str("must not be any of ")?;
+                    write_list(f, values, |f, value| {
+                        f.write_str(&preview(value, PREVIEW_CHARS))
+                    })
+                }
+            },
+            Forbidden::Schema => f.write_str("must not match the schema given under \"not\""),
+        },
         Rule::TooDeep { limit } => write!(
             f,
             "{is} nested too deeply to check (more than {limit} levels)"

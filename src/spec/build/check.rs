@@ -139,6 +139,9 @@ impl Checker<'_> {
                 self.check_type(branch, &branch_path, depth + 1, refs)?;
             }
         }
+        if let Some(negated) = &ty.not {
+            self.check_type(negated, &path.key("not"), depth + 1, refs)?;
+        }
         Ok(())
     }
 

@@ -295,10 +295,7 @@ impl Type {
     /// made of alternatives becomes "this, or null" (`anyOf`), since the alternatives
     /// would otherwise refuse `null`.
     pub fn nullable(mut self) -> Type {
-        let has_alternatives = self.reference.is_some()
-            || !self.all_of.is_empty()
-            || !self.any_of.is_empty()
-            || !self.one_of.is_empty();
+        let has_alternatives = self.reference.is_some() || self.same_value().next().is_some();
         if has_alternatives {
             if self.is_only_any_of() {
                 self.any_of.push(Type::null());

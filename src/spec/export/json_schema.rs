@@ -138,6 +138,9 @@ pub(super) fn write_type(ty: &Type, defs: &[(String, Type)]) -> Value<'static> {
             out.push((keyword, Value::Array(list)));
         }
     }
+    if let Some(negated) = &ty.not {
+        out.push(("not", write_type(negated, defs)));
+    }
     let mut written = object(out);
     // Annotations kept as written (`example`, `x-…`), then keywords kept from a lenient
     // load, last, as written: JSON Schema carries any keyword.

@@ -5,7 +5,7 @@
 use crate::spec::{Additional, Schema, Type};
 
 /// The subschemas directly inside `ty`, mutably: `items`, field types, typed additional
-/// members, `propertyNames`, and the `anyOf`, `oneOf`, `allOf` branches.
+/// members, `propertyNames`, and the `anyOf`, `oneOf`, `allOf` branches and `not`.
 pub(crate) fn children_mut(ty: &mut Type) -> Vec<&mut Type> {
     let mut out: Vec<&mut Type> = Vec::new();
     if let Some(items) = &mut ty.array.items {
@@ -24,6 +24,7 @@ pub(crate) fn children_mut(ty: &mut Type) -> Vec<&mut Type> {
     out.extend(ty.any_of.iter_mut());
     out.extend(ty.one_of.iter_mut());
     out.extend(ty.all_of.iter_mut());
+    out.extend(ty.not.as_deref_mut());
     out
 }
 
@@ -41,16 +42,16 @@ pub(super) fn remap_references(schema: &mut Schema, order: &[usize]) {
 }
 
 /// The definitions a definition reaches without going into the value: its own `$ref` and
-/// those in its `allOf`, `anyOf` and `oneOf` branches, at any depth of branches, in that
-/// order (depth first).
+/// those in the types it applies to the same value ([`Type::same_value`]), at any depth of
+/// those, in that order (depth first).
 fn same_place_references(ty: &Type) -> Vec<usize> {
     let mut out = Vec::new();
     let mut stack: Vec<&Type> = vec![ty];
     while let Some(ty) = stack.pop() {
         out.extend(ty.reference);
         // Pushed in reverse, so that they are taken in order.
-        let branches = ty.all_of.iter().chain(&ty.any_of).chain(&ty.one_of);
-        stack.extend(branches.rev());
+        let branches: Vec<&Type> = ty.same_value().collect();
+        stack.extend(branches.into_iter().rev());
     }
     out
 }

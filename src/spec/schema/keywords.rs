@@ -104,6 +104,7 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     kw("anyOf", Enforced).slot(Slot::List),
     kw("oneOf", Enforced).slot(Slot::List),
     kw("allOf", Enforced).slot(Slot::List),
+    kw("not", Enforced).slot(Slot::One),
     kw("$ref", Enforced),
     // Draft 2020-12 section 7 (format), 8 (content) and 9 (meta-data) of the validation
     // vocabulary: annotations, which assert nothing by default. `$anchor` only names a
@@ -150,7 +151,6 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     // The Gemini dialect's own.
     kw("propertyOrdering", Refused).gemini(Annotation),
     // Known, and not enforced yet: refused by name.
-    kw("not", Refused).slot(Slot::One),
     kw("if", Refused).slot(Slot::One),
     kw("then", Refused).slot(Slot::One),
     kw("else", Refused).slot(Slot::One),

@@ -85,6 +85,9 @@ impl<'v, 'a> Importer<'v, 'a> {
         if let Some((key, value)) = seen.get("oneOf") {
             ty.one_of = self.one_of(value, path, key, depth)?;
         }
+        if let Some((key, value)) = seen.get("not") {
+            ty.not = self.negated(value, path, key, depth)?;
+        }
         if let Some((key, value)) = seen.get("$ref") {
             ty.reference = self.reference(value, path, key)?;
         }
@@ -346,12 +349,45 @@ impl<'v, 'a> Importer<'v, 'a> {
         key: &str,
         depth: usize,
     ) -> Result<Vec<Type>, LoadError> {
-        let before = self.unenforced.len();
-        let log_start = self.ref_log.len();
+        let mark = self.mark();
         let branches = self.schema_list(value, path, key, depth)?;
-        let weakened = match &self.weak {
+        if self.weakened_since(mark) {
+            self.refuse(path, key)?;
+            return Ok(Vec::new());
+        }
+        Ok(branches)
+    }
+
+    /// `not`, skipped whole in a lenient load when the schema it negates got weaker (a
+    /// weaker schema matches more, so its negation would refuse more).
+    fn negated(
+        &mut self,
+        value: &'v Value<'a>,
+        path: &Path,
+        key: &str,
+        depth: usize,
+    ) -> Result<Option<Box<Type>>, LoadError> {
+        let mark = self.mark();
+        let negated = self.compile(value, &path.key(key), depth + 1, false)?;
+        if self.weakened_since(mark) {
+            self.refuse(path, key)?;
+            return Ok(None);
+        }
+        Ok(Some(Box::new(negated)))
+    }
+
+    /// Where the unenforced list and the reference log stand, for [`Self::weakened_since`].
+    fn mark(&self) -> (usize, usize) {
+        (self.unenforced.len(), self.ref_log.len())
+    }
+
+    /// True, on the second pass of a lenient load, if what was compiled since `mark`
+    /// skipped a keyword or referred to a weakened definition: a keyword whose meaning
+    /// turns when its subschemas weaken (`oneOf`, `not`) must then be skipped itself.
+    fn weakened_since(&self, (skipped, log_start): (usize, usize)) -> bool {
+        match &self.weak {
             Some(weak) => {
-                self.unenforced.len() > before
+                self.unenforced.len() > skipped
                     || self
                         .ref_log
                         .get(log_start..)
@@ -360,12 +396,7 @@ impl<'v, 'a> Importer<'v, 'a> {
                         .any(|&index| weak.get(index).copied().unwrap_or(true))
             }
             None => false,
-        };
-        if weakened {
-            self.refuse(path, key)?;
-            return Ok(Vec::new());
         }
-        Ok(branches)
     }
 }
 

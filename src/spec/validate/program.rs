@@ -13,7 +13,7 @@
 use super::choices::Choices;
 use super::kinds::kinds_counted;
 use crate::pattern::Pattern;
-use crate::spec::{Additional, Bound, Kinds, Schema, Type};
+use crate::spec::{Additional, Bound, Forbidden, Kinds, Schema, Type};
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
@@ -32,7 +32,7 @@ pub(crate) struct Program {
 #[derive(Debug)]
 pub(crate) struct Node {
     /// In check order: `enum`, `const`, `type`, the rules for each kind, then `$ref`,
-    /// `allOf`, `anyOf`, `oneOf`. A failure's rank starts with its assertion's position.
+    /// `allOf`, `anyOf`, `oneOf`, `not`. A failure's rank starts with its assertion's position.
     pub(crate) assertions: Vec<Assertion>,
     /// The kinds the node can accept at all, looking through `enum`, `const`, `$ref` and
     /// the alternatives: what a failed `anyOf`/`oneOf` explains itself with.
@@ -40,7 +40,7 @@ pub(crate) struct Node {
     /// How many types computing `explain` visits: the steps explaining costs.
     pub(crate) explain_visits: u32,
     /// True if an assertion applies further nodes to the same value (`$ref`, `allOf`,
-    /// `anyOf`, `oneOf`).
+    /// `anyOf`, `oneOf`, `not`).
     pub(crate) applies_others: bool,
 }
 
@@ -98,6 +98,8 @@ pub(crate) enum Assertion {
     AnyOf(Vec<NodeId>),
     /// `oneOf`.
     OneOf(Vec<NodeId>),
+    /// `not`: the node must not match; `forbidden` is what the message says of it.
+    Not { node: NodeId, forbidden: Forbidden },
 }
 
 /// The member rules of an object.
@@ -365,6 +367,12 @@ impl<'s> Compiler<'s> {
             let nodes = ty.one_of.iter().map(|t| self.reserve(t)).collect();
             out.push(Assertion::OneOf(nodes));
         }
+        if let Some(negated) = &ty.not {
+            out.push(Assertion::Not {
+                node: self.reserve(negated),
+                forbidden: forbidden(negated),
+            });
+        }
         let applies_others = out.iter().any(Assertion::applies_others);
         let (explain, explain_visits) = kinds_counted(self.defs, ty);
         Node {
@@ -380,6 +388,32 @@ impl<'s> Compiler<'s> {
     }
 }
 
+/// What a `not` violation can say of the schema it negates: its kinds when it names
+/// nothing else (`"not": {"type": "null"}`: `must not be null`), its values when it lists
+/// only those (`enum`, `const`), and otherwise only that the value matches it.
+/// Annotations do not count; any other keyword (`format` too, which may assert) does.
+fn forbidden(negated: &Type) -> Forbidden {
+    let bare = Type {
+        kinds: negated.kinds,
+        enumeration: negated.enumeration.clone(),
+        constant: negated.constant.clone(),
+        description: negated.description.clone(),
+        kept: negated.kept.clone(),
+        ..Type::default()
+    };
+    if bare != *negated {
+        return Forbidden::Schema;
+    }
+    match (&negated.enumeration, &negated.constant) {
+        (None, None) => Forbidden::Kinds(negated.kinds),
+        (Some(values), None) if negated.kinds == Kinds::ANY => Forbidden::Values(values.clone()),
+        (None, Some(value)) if negated.kinds == Kinds::ANY => {
+            Forbidden::Values(vec![value.clone()])
+        }
+        _ => Forbidden::Schema,
+    }
+}
+
 impl Assertion {
     /// True for the assertions that apply other nodes to the same value.
     pub(crate) fn applies_others(&self) -> bool {
@@ -390,6 +424,7 @@ impl Assertion {
                 | Assertion::AllOf(_)
                 | Assertion::AnyOf(_)
                 | Assertion::OneOf(_)
+                | Assertion::Not { .. }
         )
     }
 
@@ -424,6 +459,7 @@ impl Assertion {
             Assertion::AllOf(_) => &["allOf"],
             Assertion::AnyOf(_) => &["anyOf"],
             Assertion::OneOf(_) => &["oneOf"],
+            Assertion::Not { .. } => &["not"],
         }
     }
 }
@@ -461,6 +497,7 @@ mod tests {
             "anyOf" => (r#"{"anyOf": [{"type": "null"}]}"#, "1"),
             "oneOf" => (r#"{"oneOf": [{"type": "null"}]}"#, "1"),
             "allOf" => (r#"{"allOf": [{"type": "null"}]}"#, "1"),
+            "not" => (r#"{"not": {"type": "null"}}"#, "null"),
             "$ref" => (
                 r##"{"$defs": {"a": {"type": "null"}}, "$ref": "#/$defs/a"}"##,
                 "1",
@@ -498,6 +535,6 @@ mod tests {
                 "'{keyword}': {text} accepts {refused}"
             );
         }
-        assert_eq!(n_enforced, 26);
+        assert_eq!(n_enforced, 27);
     }
 }

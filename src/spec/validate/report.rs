@@ -233,6 +233,9 @@ fn keyword_rule(assertion: &Assertion) -> Rule {
             max: *max,
             min: *min,
         },
+        Assertion::Not { forbidden, .. } => Rule::Not {
+            forbidden: forbidden.clone(),
+        },
         // The others fail through their own `Broken` variants; a reference past the
         // definitions accepts nothing.
         Assertion::UniqueItems

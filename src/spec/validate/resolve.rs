@@ -1,6 +1,6 @@
-//! The combinators (`$ref`, `allOf`, `anyOf`, `oneOf`), decided from the checks they apply
-//! to the same value once it has ended; and, at any point, whether what has been read is
-//! already refused whatever follows.
+//! The combinators (`$ref`, `allOf`, `anyOf`, `oneOf`, `not`), decided from the checks they
+//! apply to the same value once it has ended; and, at any point, whether what has been read
+//! is already refused whatever follows.
 
 use super::kinds::Shape;
 use super::program::{Assertion, Node, NodeId};
@@ -13,6 +13,7 @@ pub(super) fn parts(assertion: &Assertion) -> &[NodeId] {
     match assertion {
         Assertion::Ref(node) => std::slice::from_ref(node),
         Assertion::AllOf(nodes) | Assertion::AnyOf(nodes) | Assertion::OneOf(nodes) => nodes,
+        Assertion::Not { node, .. } => std::slice::from_ref(node),
         _ => &[],
     }
 }
@@ -20,7 +21,7 @@ pub(super) fn parts(assertion: &Assertion) -> &[NodeId] {
 impl<'s, 'a> Validation<'s, 'a> {
     /// Decides check `index`'s combinators from its parts (already settled: they come
     /// later in the run), in order, stopping at the first that fails: `$ref`, `allOf`,
-    /// `anyOf`, `oneOf`. A check that failed a rule of its own never gets here, as a
+    /// `anyOf`, `oneOf`, `not`. A check that failed a rule of its own never gets here, as a
     /// depth-first validator would return before its combinators.
     pub(super) fn combine(&mut self, index: usize, shape: Shape, ordinal: usize) {
         let Some(check) = self.checks.get(index) else {
@@ -54,6 +55,20 @@ impl<'s, 'a> Validation<'s, 'a> {
                         exactly_one,
                     };
                     self.alternatives(&alternatives, shape, ordinal, &mut cost)
+                }
+                // Matching is the failure; failing to match passes, unless the failure
+                // ends the whole validation.
+                Assertion::Not { .. } => {
+                    let (fail, steps) = self.part(first);
+                    cost = cost.saturating_add(steps);
+                    match fail {
+                        None => Some(Fail {
+                            at: ordinal,
+                            what: Broken::Keyword(assertion),
+                        }),
+                        Some(fail) if fail.is_fatal() => Some(fail),
+                        Some(_) => None,
+                    }
                 }
                 _ => None,
             };
@@ -216,6 +231,7 @@ impl<'s, 'a> Validation<'s, 'a> {
                 Assertion::DanglingRef => true,
                 Assertion::Ref(_) | Assertion::AllOf(_) => (0..n).any(part_fails),
                 Assertion::AnyOf(_) | Assertion::OneOf(_) => (0..n).all(part_fails),
+                // What `not` negates may still match or fail: decided at the value's end.
                 _ => false,
             }
         })

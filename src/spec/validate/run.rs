@@ -1,6 +1,6 @@
 //! The validation's state, and the life of a value in it: when a value starts, the checks it
-//! must meet are pushed (one per type; through `$ref`, `allOf`, `anyOf` and `oneOf`, the
-//! types those apply to it too); its events feed them; when it ends, each check is settled
+//! must meet are pushed (one per type; through `$ref`, `allOf`, `anyOf`, `oneOf` and `not`,
+//! the types those apply to it too); its events feed them; when it ends, each check is settled
 //! (its first failure by rank, or a pass), the combinators are decided from their parts,
 //! and each result goes to the check of the container that asked for it.
 //!
