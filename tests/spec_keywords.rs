@@ -260,3 +260,108 @@ fn not_is_written_by_json_schema_and_refused_by_the_forms_that_cannot_say_it() {
     let back = Schema::from_json_schema(&spec.params().to_json_schema());
     assert_eq!(back.as_ref(), Ok(spec.params()));
 }
+
+/// What the model reads when `raw` (a whole call) is checked by a gate of `spec`.
+fn gate_says(spec: &ToolSpec, raw: &str) -> String {
+    let gate = toolgate::Gate::new(vec![spec.clone()]).unwrap_or_else(|e| panic!("{e}"));
+    match gate.check_call(raw) {
+        Ok(_) => "ok".to_string(),
+        Err(rejection) => rejection.to_string(),
+    }
+}
+
+#[test]
+fn dependent_required_names_the_field_given_and_the_one_missing() {
+    let order = r#"{"type": "object", "properties": {
+        "shipping": {"type": "string"}, "address": {"type": "string"},
+        "zip": {"type": "string"}, "gift": {"type": "object", "properties": {
+            "wrap": {"type": "boolean"}, "note": {"type": "string"}},
+            "dependentRequired": {"note": ["wrap"]}}},
+        "dependentRequired": {"shipping": ["address", "zip"], "zip": []},
+        "additionalProperties": false}"#;
+    let spec = tool(order);
+    let cases = [
+        (r#"{"name": "t", "arguments": {}}"#, "ok"),
+        (
+            r#"{"name": "t", "arguments": {"shipping": "express", "address": "1 Main St", "zip": "0150"}}"#,
+            "ok",
+        ),
+        (
+            r#"{"name": "t", "arguments": {"shipping": "express"}}"#,
+            "t rejected: when 'shipping' is given, 'address' is required.",
+        ),
+        (
+            r#"{"name": "t", "arguments": {"zip": "0150", "shipping": "express", "address": "x"}}"#,
+            "ok",
+        ),
+        (
+            r#"{"name": "t", "arguments": {"address": "x", "shipping": "express"}}"#,
+            "t rejected: when 'shipping' is given, 'zip' is required.",
+        ),
+        (
+            r#"{"name": "t", "arguments": {"gift": {"note": "Happy birthday"}}}"#,
+            "t rejected: in gift, when 'note' is given, 'wrap' is required.",
+        ),
+        // The object's own rules come first: an unknown field before the dependency.
+        (
+            r#"{"name": "t", "arguments": {"shipping": "express", "colour": "red"}}"#,
+            "t rejected: unknown field 'colour'; allowed fields: shipping, address, zip, gift.",
+        ),
+    ];
+    for (raw, expected) in cases {
+        assert_eq!(gate_says(&spec, raw), expected, "{raw}");
+    }
+    // Other kinds are not objects: the keyword asserts nothing about them.
+    check(
+        r#"{"dependentRequired": {"a": ["b"]}}"#,
+        &["1", "[\"a\"]", "\"a\""],
+        &[],
+    );
+    let label = schema(r#"{"dependentRequired": {"a": ["b"]}}"#)
+        .validate(&parse(r#"{"a": 1}"#).unwrap_or_else(|e| panic!("{e}")))
+        .map_err(|v| v.rule().label());
+    assert_eq!(label, Err("dependent_required"));
+    // Written back by JSON Schema (and read back the same); Gemini falls back; strict
+    // mode refuses it by name.
+    assert!(exported(&spec, Provider::Mcp, "inputSchema").is_some_and(
+        |text| text.contains(r#""dependentRequired":{"shipping":["address","zip"],"zip":[]}"#)
+    ));
+    assert_eq!(exported(&spec, Provider::Gemini, "parameters"), None);
+    assert_eq!(
+        toolgate::spec::check_strict(&spec).map_err(|e| e.to_string()),
+        Err(
+            "t: the arguments object has no OpenAI strict form: 'dependentRequired', which \
+             strict mode does not support"
+                .into()
+        )
+    );
+    assert_eq!(
+        Schema::from_json_schema(&spec.params().to_json_schema()).as_ref(),
+        Ok(spec.params())
+    );
+}
+
+#[test]
+fn dependent_required_values_are_checked_at_load() {
+    for text in [
+        r#"{"dependentRequired": ["a"]}"#,
+        r#"{"dependentRequired": {"a": "b"}}"#,
+        r#"{"dependentRequired": {"a": ["b", "b"]}}"#,
+        r#"{"dependentRequired": {"a": [1]}}"#,
+    ] {
+        let value = parse(text).unwrap_or_else(|e| panic!("{e}"));
+        let error = Schema::from_json_schema(&value)
+            .map(|_| ())
+            .map_err(|e| e.to_string());
+        assert_eq!(
+            error
+                .as_ref()
+                .map_err(|e| e.split("; found").next().unwrap_or("")),
+            Err(
+                "the schema root: 'dependentRequired' must be an object of arrays of member \
+                 names (strings, each once)"
+            ),
+            "{text}"
+        );
+    }
+}

@@ -57,6 +57,9 @@ pub struct Type {
     /// `minProperties` and `maxProperties`: apart from `object`, which a schema without
     /// `properties` does not have.
     pub(crate) members: MemberCount,
+    /// `dependentRequired`: when an object has the first member, it must have each of the
+    /// others too (in declaration order; no name repeats within one list).
+    pub(crate) dependent_required: Vec<(String, Vec<String>)>,
     /// `anyOf`: at least one must match (empty: no assertion).
     pub(crate) any_of: Vec<Type>,
     /// `oneOf`: exactly one must match (empty: no assertion).
@@ -319,6 +322,7 @@ impl Default for Type {
             array: ArrayRules::default(),
             object: None,
             members: MemberCount::default(),
+            dependent_required: Vec::new(),
             any_of: Vec::new(),
             one_of: Vec::new(),
             all_of: Vec::new(),

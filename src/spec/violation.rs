@@ -130,6 +130,13 @@ pub enum Rule {
         /// The missing field.
         field: String,
     },
+    /// A field required because another is given is missing (`dependentRequired`).
+    DependentRequired {
+        /// The field given.
+        field: String,
+        /// The field it requires, which is missing.
+        required: String,
+    },
     /// A field the object does not declare, where unknown fields are refused
     /// (`additionalProperties: false`).
     Unknown {
@@ -214,7 +221,7 @@ impl Violation {
 impl Rule {
     /// A stable short name for counters and the command line: `type`, `enum`, `const`,
     /// `minimum`, `maximum`, `multiple_of`, `min_length`, `max_length`, `min_items`,
-    /// `max_items`, `pattern`, `min_properties`, `max_properties`, `unique_items`, `required`, `additional`, `duplicate_key`,
+    /// `max_items`, `pattern`, `min_properties`, `max_properties`, `unique_items`, `required`, `dependent_required`, `additional`, `duplicate_key`,
     /// `property_names`, `any_of`, `one_of`, `not`, `too_deep`, `too_complex`.
     pub fn label(&self) -> &'static str {
         match self {
@@ -233,6 +240,7 @@ impl Rule {
             Rule::MaxItems { .. } => "max_items",
             Rule::UniqueItems { .. } => "unique_items",
             Rule::Required { .. } => "required",
+            Rule::DependentRequired { .. } => "dependent_required",
             Rule::Unknown { .. } => "additional",
             Rule::DuplicateKey { .. } => "duplicate_key",
             Rule::PropertyName { .. } => "property_names",
@@ -258,6 +266,17 @@ impl fmt::Display for Violation {
             }
             Rule::Required { field } => {
                 write!(f, "{path} is missing required field {}", Quoted(field))
+            }
+            Rule::DependentRequired { field, required } => {
+                if !path.is_empty() {
+                    write!(f, "in {path}, ")?;
+                }
+                write!(
+                    f,
+                    "when {} is given, {} is required",
+                    Quoted(field),
+                    Quoted(required)
+                )
             }
             Rule::Unknown { field, allowed } => {
                 if path.is_empty() {
@@ -409,6 +428,9 @@ fn write_predicate(f: &mut fmt::Formatter<'_>, rule: &Rule, is: &str) -> fmt::Re
         // Rules about an object's members read as whole sentences (see `Display`); inside
         // a field-name rule they cannot occur, since a name is a string.
         Rule::Required { field } => write!(f, "must have field {}", Quoted(field)),
+        Rule::DependentRequired { required, .. } => {
+            write!(f, "must have field {}", Quoted(required))
+        }
         Rule::Unknown { field, .. } => write!(f, "must not have field {}", Quoted(field)),
         Rule::DuplicateKey { key } => write!(f, "must not repeat field {}", Quoted(key)),
         Rule::PropertyName { name, .. } => write!(f, "must not have field {}", Quoted(name)),

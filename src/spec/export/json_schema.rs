@@ -97,6 +97,17 @@ pub(super) fn write_type(ty: &Type, defs: &[(String, Type)]) -> Value<'static> {
     if ty.array.unique {
         out.push(("uniqueItems", Value::Bool(true)));
     }
+    if !ty.dependent_required.is_empty() {
+        let entries = ty
+            .dependent_required
+            .iter()
+            .map(|(field, required)| {
+                let names = required.iter().map(|name| text(name)).collect();
+                (Cow::Owned(field.clone()), Value::Array(names))
+            })
+            .collect();
+        out.push(("dependentRequired", Value::Object(entries)));
+    }
     if let Some(rules) = &ty.object {
         let properties = rules
             .fields

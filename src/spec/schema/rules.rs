@@ -76,6 +76,9 @@ impl<'v, 'a> Importer<'v, 'a> {
             min: self.count(seen.get("minProperties"), path)?,
             max: self.count(seen.get("maxProperties"), path)?,
         };
+        if let Some((key, value)) = seen.get("dependentRequired") {
+            ty.dependent_required = dependent_required(value, path, key)?;
+        }
         if let Some((key, value)) = seen.get("anyOf") {
             ty.any_of = self.schema_list(value, path, key, depth)?;
         }
@@ -398,6 +401,37 @@ impl<'v, 'a> Importer<'v, 'a> {
             None => false,
         }
     }
+}
+
+/// `dependentRequired`: an object whose values are arrays of member names, none repeated
+/// in one array (as the meta-schema says).
+fn dependent_required(
+    value: &Value<'_>,
+    path: &Path,
+    key: &str,
+) -> Result<Vec<(String, Vec<String>)>, LoadError> {
+    const EXPECTED: &str = "an object of arrays of member names (strings, each once)";
+    let entries = value
+        .as_object()
+        .ok_or_else(|| invalid(path, Some(key), EXPECTED, value))?;
+    check_unique(entries, &path.key(key))?;
+    let mut out = Vec::with_capacity(entries.len());
+    for (trigger, names) in entries {
+        let names = names
+            .as_array()
+            .ok_or_else(|| invalid(path, Some(key), EXPECTED, value))?;
+        let mut required: Vec<String> = Vec::with_capacity(names.len());
+        for name in names {
+            match name.as_str() {
+                Some(name) if !required.iter().any(|seen| seen == name) => {
+                    required.push(name.to_string());
+                }
+                _ => return Err(invalid(path, Some(key), EXPECTED, value)),
+            }
+        }
+        out.push((trigger.to_string(), required));
+    }
+    Ok(out)
 }
 
 /// Which end of a range two bounds are.

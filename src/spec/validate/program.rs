@@ -100,6 +100,25 @@ pub(crate) enum Assertion {
     OneOf(Vec<NodeId>),
     /// `not`: the node must not match; `forbidden` is what the message says of it.
     Not { node: NodeId, forbidden: Forbidden },
+    /// A condition and what it asks (`dependentRequired`).
+    Conditional(Conditional),
+}
+
+/// A node applied only when another matches the same value: the condition, then its
+/// consequence.
+#[derive(Debug)]
+pub(crate) struct Conditional {
+    /// The condition, then the consequence.
+    pub(crate) parts: [NodeId; 2],
+    pub(crate) kind: ConditionKind,
+}
+
+/// Which keyword a [`Conditional`] compiles, for its violation.
+#[derive(Debug)]
+pub(crate) enum ConditionKind {
+    /// `dependentRequired`: the condition is "the object has this member", the
+    /// consequence "it has these"; a missing one is reported with the member that asked.
+    DependentRequired(String),
 }
 
 /// The member rules of an object.
@@ -373,6 +392,14 @@ impl<'s> Compiler<'s> {
                 forbidden: forbidden(negated),
             });
         }
+        for (trigger, required) in &ty.dependent_required {
+            let condition = self.presence(std::slice::from_ref(trigger));
+            let consequence = self.presence(required);
+            out.push(Assertion::Conditional(Conditional {
+                parts: [condition, consequence],
+                kind: ConditionKind::DependentRequired(trigger.clone()),
+            }));
+        }
         let applies_others = out.iter().any(Assertion::applies_others);
         let (explain, explain_visits) = kinds_counted(self.defs, ty);
         Node {
@@ -381,6 +408,45 @@ impl<'s> Compiler<'s> {
             explain_visits,
             applies_others,
         }
+    }
+
+    /// A node of its own (no [`Type`] behind it): "an object has every one of `names`"
+    /// (a value of another kind passes, as object rules ignore other kinds), for the
+    /// conditions of `dependentRequired`. Its fields may hold anything.
+    fn presence(&mut self, names: &[String]) -> NodeId {
+        let anything = self.push_node(Vec::new());
+        let mut required = vec![0u64; names.len().div_ceil(64)];
+        for index in 0..names.len() {
+            if let Some(word) = required.get_mut(index / 64) {
+                *word |= 1 << (index % 64);
+            }
+        }
+        let fields = names
+            .iter()
+            .map(|name| FieldRule {
+                name: name.clone(),
+                node: anything,
+                never: false,
+            })
+            .collect();
+        self.push_node(vec![Assertion::Object(ObjectRules {
+            fields,
+            required,
+            additional: AdditionalRule::Allowed,
+            names: None,
+        })])
+    }
+
+    /// Adds a node of `assertions`, none of which applies others, that may accept any kind.
+    fn push_node(&mut self, assertions: Vec<Assertion>) -> NodeId {
+        let id = NodeId::try_from(self.nodes.len()).unwrap_or(NodeId::MAX);
+        self.nodes.push(Node {
+            assertions,
+            explain: Kinds::ANY,
+            explain_visits: 0,
+            applies_others: false,
+        });
+        id
     }
 
     fn n_defs(&self) -> NodeId {
@@ -425,6 +491,7 @@ impl Assertion {
                 | Assertion::AnyOf(_)
                 | Assertion::OneOf(_)
                 | Assertion::Not { .. }
+                | Assertion::Conditional(_)
         )
     }
 
@@ -460,6 +527,9 @@ impl Assertion {
             Assertion::AnyOf(_) => &["anyOf"],
             Assertion::OneOf(_) => &["oneOf"],
             Assertion::Not { .. } => &["not"],
+            Assertion::Conditional(conditional) => match conditional.kind {
+                ConditionKind::DependentRequired(_) => &["dependentRequired"],
+            },
         }
     }
 }
@@ -498,6 +568,7 @@ mod tests {
             "oneOf" => (r#"{"oneOf": [{"type": "null"}]}"#, "1"),
             "allOf" => (r#"{"allOf": [{"type": "null"}]}"#, "1"),
             "not" => (r#"{"not": {"type": "null"}}"#, "null"),
+            "dependentRequired" => (r#"{"dependentRequired": {"a": ["b"]}}"#, r#"{"a": 1}"#),
             "$ref" => (
                 r##"{"$defs": {"a": {"type": "null"}}, "$ref": "#/$defs/a"}"##,
                 "1",
@@ -535,6 +606,6 @@ mod tests {
                 "'{keyword}': {text} accepts {refused}"
             );
         }
-        assert_eq!(n_enforced, 27);
+        assert_eq!(n_enforced, 28);
     }
 }

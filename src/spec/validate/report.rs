@@ -36,6 +36,8 @@ pub(super) enum Broken<'s> {
     Unique(usize, usize),
     /// A required field is missing.
     Required(&'s str),
+    /// The object has member `0`, and so must have `1`, which it lacks (`dependentRequired`).
+    DependentRequired(&'s str, &'s str),
     /// Member `0` is not declared, and the object refuses undeclared members.
     Unknown(usize, &'s ObjectRules),
     /// Member `0` repeats an earlier key.
@@ -147,6 +149,10 @@ impl<'s> Failure<'s> {
             Broken::Required(field) => Rule::Required {
                 field: field.to_owned(),
             },
+            Broken::DependentRequired(field, required) => Rule::DependentRequired {
+                field: field.to_owned(),
+                required: required.to_owned(),
+            },
             Broken::Unknown(member, rules) => Rule::Unknown {
                 field: name(member),
                 allowed: rules.fields.iter().map(|f| f.name.clone()).collect(),
@@ -245,7 +251,8 @@ fn keyword_rule(assertion: &Assertion) -> Rule {
         | Assertion::DanglingRef
         | Assertion::AllOf(_)
         | Assertion::AnyOf(_)
-        | Assertion::OneOf(_) => Rule::Type {
+        | Assertion::OneOf(_)
+        | Assertion::Conditional(_) => Rule::Type {
             expected: Kinds::NONE,
         },
     }

@@ -1,9 +1,10 @@
-//! The combinators (`$ref`, `allOf`, `anyOf`, `oneOf`, `not`), decided from the checks they
+//! The combinators (`$ref`, `allOf`, `anyOf`, `oneOf`, `not`, and the conditions of
+//! `dependentRequired`), decided from the checks they
 //! apply to the same value once it has ended; and, at any point, whether what has been read
 //! is already refused whatever follows.
 
 use super::kinds::Shape;
-use super::program::{Assertion, Node, NodeId};
+use super::program::{Assertion, ConditionKind, Conditional, Node, NodeId};
 use super::report::{Broken, Fail};
 use super::run::{rank, widen, Check, Link, Validation};
 use crate::spec::Kinds;
@@ -14,6 +15,7 @@ pub(super) fn parts(assertion: &Assertion) -> &[NodeId] {
         Assertion::Ref(node) => std::slice::from_ref(node),
         Assertion::AllOf(nodes) | Assertion::AnyOf(nodes) | Assertion::OneOf(nodes) => nodes,
         Assertion::Not { node, .. } => std::slice::from_ref(node),
+        Assertion::Conditional(conditional) => &conditional.parts,
         _ => &[],
     }
 }
@@ -21,7 +23,7 @@ pub(super) fn parts(assertion: &Assertion) -> &[NodeId] {
 impl<'s, 'a> Validation<'s, 'a> {
     /// Decides check `index`'s combinators from its parts (already settled: they come
     /// later in the run), in order, stopping at the first that fails: `$ref`, `allOf`,
-    /// `anyOf`, `oneOf`, `not`. A check that failed a rule of its own never gets here, as a
+    /// `anyOf`, `oneOf`, `not`, `dependentRequired`. A check that failed a rule of its own never gets here, as a
     /// depth-first validator would return before its combinators.
     pub(super) fn combine(&mut self, index: usize, shape: Shape, ordinal: usize) {
         let Some(check) = self.checks.get(index) else {
@@ -58,6 +60,9 @@ impl<'s, 'a> Validation<'s, 'a> {
                 }
                 // Matching is the failure; failing to match passes, unless the failure
                 // ends the whole validation.
+                Assertion::Conditional(conditional) => {
+                    self.conditional(conditional, first, ordinal, &mut cost)
+                }
                 Assertion::Not { .. } => {
                     let (fail, steps) = self.part(first);
                     cost = cost.saturating_add(steps);
@@ -102,6 +107,34 @@ impl<'s, 'a> Validation<'s, 'a> {
                 0,
             ),
         }
+    }
+
+    /// A [`Conditional`]: when its condition (at `edge`) matches, its consequence must
+    /// too. Only the parts a depth-first validator would check count their steps.
+    fn conditional(
+        &self,
+        conditional: &'s Conditional,
+        edge: usize,
+        ordinal: usize,
+        cost: &mut u64,
+    ) -> Option<Fail<'s>> {
+        let (condition, steps) = self.part(edge);
+        *cost = cost.saturating_add(steps);
+        match condition {
+            Some(fail) if fail.is_fatal() => return Some(fail),
+            Some(_) => return None,
+            None => {}
+        }
+        let (fail, steps) = self.part(edge + 1);
+        *cost = cost.saturating_add(steps);
+        let fail = fail?;
+        let what = match (&conditional.kind, fail.what) {
+            (ConditionKind::DependentRequired(trigger), Broken::Required(missing)) => {
+                Broken::DependentRequired(trigger, missing)
+            }
+            _ => return Some(fail),
+        };
+        Some(Fail { at: ordinal, what })
     }
 
     /// `anyOf` (at least one alternative matches) or `oneOf` (exactly one does), and what
@@ -231,7 +264,8 @@ impl<'s, 'a> Validation<'s, 'a> {
                 Assertion::DanglingRef => true,
                 Assertion::Ref(_) | Assertion::AllOf(_) => (0..n).any(part_fails),
                 Assertion::AnyOf(_) | Assertion::OneOf(_) => (0..n).all(part_fails),
-                // What `not` negates may still match or fail: decided at the value's end.
+                // What `not` negates may still match or fail, and a condition may still come
+                // true: decided at the value's end.
                 _ => false,
             }
         })
