@@ -447,11 +447,13 @@ impl<'s> Compiler<'s> {
     /// Adds a node of `assertions`, none of which applies others, that may accept any kind.
     fn push_node(&mut self, assertions: Vec<Assertion>) -> NodeId {
         let id = NodeId::try_from(self.nodes.len()).unwrap_or(NodeId::MAX);
+        let quick = assertions.iter().all(Assertion::is_quick);
         self.nodes.push(Node {
             assertions,
             explain: Kinds::ANY,
             explain_visits: 0,
             applies_others: false,
+            quick,
         });
         id
     }

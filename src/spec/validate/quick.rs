@@ -324,7 +324,9 @@ impl Assertion {
             | Assertion::DanglingRef
             | Assertion::AllOf(_)
             | Assertion::AnyOf(_)
-            | Assertion::OneOf(_) => false,
+            | Assertion::OneOf(_)
+            | Assertion::Not { .. }
+            | Assertion::Conditional(_) => false,
         }
     }
 
