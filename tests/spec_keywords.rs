@@ -3,8 +3,13 @@
 //! written back by each export, and (for some) that the streaming check never refuses a
 //! prefix some ending would accept.
 
+mod support;
+
+use support::rng::Rng;
+use support::values::spell;
 use toolgate::json::{parse, Value};
 use toolgate::spec::{export_tool, Provider, Schema, ToolSpec};
+use toolgate::stream::Progress;
 
 fn schema(text: &str) -> Schema {
     let value = parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
@@ -364,4 +369,167 @@ fn dependent_required_values_are_checked_at_load() {
             "{text}"
         );
     }
+}
+
+#[test]
+fn prefix_items_checks_each_place_and_items_the_rest() {
+    let text = r#"{"type": "object", "properties": {
+        "point": {"type": "array", "prefixItems": [{"type": "number"}, {"type": "number"}],
+                  "items": false},
+        "row": {"prefixItems": [{"type": "string"}], "items": {"type": "integer"}},
+        "pair": {"prefixItems": [{"const": "id"}, {"type": "string"}]}}}"#;
+    check(
+        text,
+        &[
+            r#"{"point": [1, 2.5], "row": ["a", 1, 2], "pair": ["id", "x", null]}"#,
+            r#"{"point": [1], "row": [], "pair": ["id"]}"#,
+            r#"{"point": [], "row": "not an array"}"#,
+        ],
+        &[
+            (
+                r#"{"point": [1, "2"]}"#,
+                "point.1 must be a number; received \"2\"",
+            ),
+            (
+                r#"{"point": [1, 2, 3]}"#,
+                "point.2 is not allowed; received 3",
+            ),
+            (r#"{"row": [1]}"#, "row.0 must be a string; received 1"),
+            (
+                r#"{"row": ["a", 1, "b"]}"#,
+                "row.2 must be an integer; received \"b\"",
+            ),
+            (
+                r#"{"pair": ["ID"]}"#,
+                "pair.0 must be \"id\"; received \"ID\"",
+            ),
+        ],
+    );
+    // The first item in index order is the one reported.
+    check(
+        text,
+        &[],
+        &[(
+            r#"{"row": [2, 1, "b"]}"#,
+            "row.0 must be a string; received 2",
+        )],
+    );
+    let spec = tool(text);
+    let plain = r#"{"type":"object","properties":{"point":{"type":"array","prefixItems":[{"type":"number"},{"type":"number"}],"items":false},"row":{"prefixItems":[{"type":"string"}],"items":{"type":"integer"}},"pair":{"prefixItems":[{"const":"id"},{"type":"string"}]}}}"#;
+    assert_eq!(
+        exported(&spec, Provider::Anthropic, "input_schema").as_deref(),
+        Some(plain)
+    );
+    assert_eq!(exported(&spec, Provider::Gemini, "parameters"), None);
+    assert_eq!(
+        toolgate::spec::check_strict(&spec).map_err(|e| e.to_string()),
+        Err(
+            "t: point has no OpenAI strict form: 'prefixItems', which strict mode does not \
+             support"
+                .into()
+        )
+    );
+    assert_eq!(
+        Schema::from_json_schema(&spec.params().to_json_schema()).as_ref(),
+        Ok(spec.params())
+    );
+    // `items: false` alone: no items at all.
+    check(
+        r#"{"items": false}"#,
+        &["[]", "{}"],
+        &[("[null]", "0 is not allowed; received null")],
+    );
+}
+
+/// Schemas that use the keywords of this file, for the streaming property.
+const STREAMED: &[&str] = &[
+    r#"{"type": "object", "dependentRequired": {"a": ["b"], "b": ["c"]},
+        "properties": {"c": {"not": {"type": "null"}}}}"#,
+    r#"{"type": "object", "properties": {"a": {"type": "array",
+        "prefixItems": [{"type": "integer"}, {"type": "string"}], "items": false},
+        "b": {"prefixItems": [{"not": {"type": "integer"}}], "items": {"type": "string"}}}}"#,
+    r#"{"type": "object", "not": {"required": ["c"]}, "additionalProperties": {"not": {"enum": [1, "x"]}}}"#,
+    r#"{"type": "object", "x-order": 1, "example": {"a": 1},
+        "properties": {"a": {"type": "integer", "nullable": true}}, "additionalProperties": false}"#,
+];
+
+/// A value built from the names and values those schemas talk about.
+fn value_for(rng: &mut Rng, depth: usize) -> Value<'static> {
+    let scalars = ["null", "1", "2.5", "\"x\"", "\"y\"", "true"];
+    match rng.below(if depth > 2 { 2 } else { 4 }) {
+        0 | 1 => {
+            let scalar: &&str = rng.pick(&scalars);
+            parse(scalar).map(|v| v.into_owned()).unwrap_or(Value::Null)
+        }
+        2 => Value::Array(
+            (0..rng.below(4))
+                .map(|_| value_for(rng, depth + 1))
+                .collect(),
+        ),
+        _ => object_for(rng, depth + 1),
+    }
+}
+
+fn object_for(rng: &mut Rng, depth: usize) -> Value<'static> {
+    let keys = ["a", "b", "c", "d"];
+    let mut members = Vec::new();
+    for key in keys {
+        if rng.chance(1, 2) {
+            members.push((key.into(), value_for(rng, depth)));
+        }
+    }
+    Value::Object(members)
+}
+
+/// The streaming check never refuses a prefix that some ending makes valid: a call the
+/// gate accepts whole is `Pending` after every chunk of its arguments; one it refuses may be
+/// refused early or at the end, and `finish` agrees with the gate.
+#[test]
+fn the_streaming_check_refuses_no_prefix_of_an_accepted_call() {
+    let mut rng = Rng::from_env();
+    let seed = rng.seed();
+    let (mut n_accepted, mut n_early) = (0, 0);
+    for text in STREAMED {
+        let spec = tool(text);
+        let gate = toolgate::Gate::new(vec![spec]).unwrap_or_else(|e| panic!("{e}"));
+        for _ in 0..Rng::iters(400) {
+            let value = object_for(&mut rng, 0);
+            let mut args = String::new();
+            spell(&mut rng, &mut args, &value, (1, 4));
+            let raw = format!(
+                r#"{{"name": "t", "arguments": {}}}"#,
+                Value::String(args.clone().into())
+            );
+            let whole = gate.check_call(&raw).map(|_| ()).map_err(|e| e.to_string());
+            let mut stream = gate.stream_call();
+            assert_eq!(stream.feed_name("t"), Progress::Pending);
+            let mut fed = 0;
+            let mut refused = false;
+            while fed < args.len() {
+                let mut end = (fed + 1 + rng.below(6)).min(args.len());
+                while !args.is_char_boundary(end) {
+                    end += 1;
+                }
+                let progress = stream.feed_arguments(&args[fed..end]);
+                fed = end;
+                if progress != Progress::Pending {
+                    refused = true;
+                    assert!(
+                        whole.is_err(),
+                        "seed {seed}: {text}\nrefused after {:?} of the accepted {args}",
+                        &args[..fed]
+                    );
+                }
+            }
+            n_early += usize::from(refused);
+            let finished = stream.finish().map(|_| ()).map_err(|e| e.to_string());
+            assert_eq!(finished, whole, "seed {seed}: {text}\n{args}");
+            n_accepted += usize::from(whole.is_ok());
+        }
+    }
+    println!("streamed: {n_accepted} accepted, {n_early} refused before their end");
+    assert!(
+        n_accepted > 50,
+        "seed {seed}: too few accepted values to mean anything"
+    );
 }

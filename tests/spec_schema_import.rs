@@ -225,7 +225,6 @@ fn every_asserting_keyword_outside_the_subset_is_refused() {
         "else",
         "patternProperties",
         "dependentSchemas",
-        "prefixItems",
         "contains",
         "minContains",
         "maxContains",

@@ -197,7 +197,7 @@ fn lenient_loads_list_what_is_not_enforced() {
         "zip": {"type": "string", "pattern": "^(?=[0-9]{5}$)", "maxLength": 5},
         "labels": {"type": "object", "patternProperties": {"^x-": {"type": "string"}},
                    "additionalProperties": false},
-        "pair": {"type": "array", "prefixItems": [{"type": "string"}], "items": false}},
+        "pair": {"type": "array", "prefixItems": [{"type": "string"}], "unevaluatedItems": false}},
         "additionalProperties": false}},
       {"type": "web_search_20250305", "name": "web_search"},
       {"name": "b", "input_schema": {"type": "object", "properties": {
@@ -225,8 +225,7 @@ fn lenient_loads_list_what_is_not_enforced() {
                 "tools[0].input_schema.properties.labels",
                 "additionalProperties"
             ),
-            ("tools[0].input_schema.properties.pair", "prefixItems"),
-            ("tools[0].input_schema.properties.pair", "items"),
+            ("tools[0].input_schema.properties.pair", "unevaluatedItems"),
             ("tools[1]", "web_search_20250305"),
             ("tools[2].input_schema.properties.n.oneOf[0]", "pattern"),
             ("tools[2].input_schema.properties.n", "oneOf"),

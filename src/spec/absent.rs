@@ -148,6 +148,13 @@ impl Walk<'_> {
                         self.strip(*item_type, item, depth + 1);
                     }
                 }
+                (Assertion::PrefixItems { prefix, rest }, Value::Array(items)) => {
+                    for (index, item) in items.iter_mut().enumerate() {
+                        if let Some(item_type) = prefix.get(index).copied().or(*rest) {
+                            self.strip(item_type, item, depth + 1);
+                        }
+                    }
+                }
                 _ => {}
             }
         }

@@ -154,7 +154,9 @@ pub struct MemberCount {
 /// Rules for array values.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct ArrayRules {
-    /// `items`: every element must match. `None` asserts nothing.
+    /// `prefixItems`: item `i` must match entry `i` (items past the list are for `items`).
+    pub(crate) prefix: Vec<Type>,
+    /// `items`: every element after the `prefix` ones must match. `None` asserts nothing.
     pub(crate) items: Option<Box<Type>>,
     /// `minItems`.
     pub(crate) min_items: Option<u64>,

@@ -100,6 +100,9 @@ impl Checker<'_> {
         if self.strict {
             check_rules_apply(ty).or_else(&found)?;
         }
+        for (index, item) in ty.array.prefix.iter().enumerate() {
+            self.check_type(item, &path.index(index), depth + 1, refs)?;
+        }
         if let Some(items) = &ty.array.items {
             self.check_type(items, &path.with(Segment::AnyIndex), depth + 1, refs)?;
         }
@@ -270,6 +273,9 @@ fn check_rules_apply(ty: &Type) -> Result<(), SpecErrorKind> {
     }
     if !ty.kinds.contains(Kinds::ARRAY) {
         let rules = &ty.array;
+        if !rules.prefix.is_empty() {
+            return never("prefixItems");
+        }
         if rules.items.is_some() {
             return never("items");
         }

@@ -87,6 +87,15 @@ pub(super) fn write_type(ty: &Type, defs: &[(String, Type)]) -> Value<'static> {
             Value::String(pattern.source().to_string().into()),
         ));
     }
+    if !ty.array.prefix.is_empty() {
+        let prefix = ty
+            .array
+            .prefix
+            .iter()
+            .map(|item| write_type(item, defs))
+            .collect();
+        out.push(("prefixItems", Value::Array(prefix)));
+    }
     if let Some(items) = &ty.array.items {
         out.push(("items", write_type(items, defs)));
     }

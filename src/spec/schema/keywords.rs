@@ -46,8 +46,7 @@ pub(crate) struct Keyword {
     slot: Option<Slot>,
     /// A keyword that asserts something only together with this one: when this one is
     /// refused, a lenient load must skip that one too, or it would refuse values the schema
-    /// accepts (`additionalProperties` does not apply to names `patternProperties` matches;
-    /// `items` does not apply to the elements `prefixItems` covers).
+    /// accepts (`additionalProperties` does not apply to names `patternProperties` matches).
     coupled: Option<&'static str>,
     /// A short note after "'keyword' is not enforced", where one helps.
     hint: Option<&'static str>,
@@ -89,6 +88,7 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     kw("minLength", Enforced),
     kw("maxLength", Enforced),
     kw("pattern", Enforced),
+    kw("prefixItems", Enforced).slot(Slot::List),
     kw("items", Enforced)
         .slot(Slot::One)
         .hint("an array of schemas is a tuple, which toolgate does not check"),
@@ -159,7 +159,6 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     kw("unevaluatedItems", Refused).slot(Slot::One),
     kw("unevaluatedProperties", Refused).slot(Slot::One),
     kw("additionalItems", Refused).slot(Slot::One),
-    kw("prefixItems", Refused).slot(Slot::List).coupled("items"),
     kw("patternProperties", Refused)
         .slot(Slot::Map)
         .coupled("additionalProperties"),

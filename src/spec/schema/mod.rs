@@ -213,8 +213,8 @@ impl Schema {
     /// Like [`Schema::from_json_schema`], but a keyword toolgate does not enforce is skipped
     /// and listed instead of refused. What loads accepts every value the full schema
     /// accepts: a skipped `patternProperties` also skips the `additionalProperties` beside
-    /// it, a skipped `prefixItems` the `items` beside it, and a `oneOf` with a weakened
-    /// branch is skipped whole (a weaker branch could make two branches match).
+    /// it, and a `oneOf` or `not` with a weakened schema is skipped whole (a weaker branch
+    /// could make two branches match; a weaker negated schema refuses more).
     ///
     /// # Errors
     /// [`LoadError::Reference`] for a dangling, non-schema or cyclic `$ref`,

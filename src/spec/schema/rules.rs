@@ -52,9 +52,14 @@ impl<'v, 'a> Importer<'v, 'a> {
             pattern: self.pattern(seen, path)?,
         };
         ty.array = ArrayRules {
+            prefix: match seen.get("prefixItems") {
+                Some((key, value)) => self.schema_list(value, path, key, depth)?,
+                None => Vec::new(),
+            },
             items: match seen.get("items") {
                 Some((key, value)) if value.as_array().is_some() => {
-                    // An array is a tuple (draft 2019-09 and earlier): not enforced.
+                    // An array is a tuple (draft 2019-09 and earlier, which 2020-12 spells
+                    // `prefixItems`): not enforced.
                     self.refuse(path, key)?;
                     None
                 }

@@ -307,7 +307,7 @@ impl<'s, 'a> Validation<'s, 'a> {
     }
 
     /// An array item begins: each array check counts it (`maxItems` can fail now) and asks
-    /// for its check against `items`.
+    /// for its check against `items` (or its entry of `prefixItems`).
     #[inline(never)]
     pub(super) fn next_item(&mut self) {
         self.requests.clear();
@@ -326,17 +326,22 @@ impl<'s, 'a> Validation<'s, 'a> {
             }
             let node = check.node;
             for (position, assertion) in node.assertions.iter().enumerate() {
-                match assertion {
-                    Assertion::MaxItems { max, .. } if n_items > *max => check.record(
+                let items = match assertion {
+                    Assertion::Items(items) => Some(*items),
+                    Assertion::PrefixItems { prefix, rest } => prefix.get(index).copied().or(*rest),
+                    _ => None,
+                };
+                match (assertion, items) {
+                    (Assertion::MaxItems { max, .. }, _) if n_items > *max => check.record(
                         rank(position, 0),
                         Fail {
                             at: ordinal,
                             what: Broken::Keyword(assertion),
                         },
                     ),
-                    Assertion::Items(items) if check.wants(rank(position, to_u64(index))) => {
+                    (_, Some(items)) if check.wants(rank(position, to_u64(index))) => {
                         self.requests.ask(Request {
-                            node: program.node(*items),
+                            node: program.node(items),
                             depth: check.depth + 1,
                             link: Link::Member {
                                 parent: narrow(parent),

@@ -34,7 +34,8 @@
 //!    3. the rules for the value's kind:
 //!       - numbers: `minimum`, `maximum`, `multipleOf`;
 //!       - strings: `minLength`, `maxLength` (in code points);
-//!       - arrays: `minItems`, `maxItems`, `uniqueItems`, then each item in index order;
+//!       - arrays: `minItems`, `maxItems`, `uniqueItems`, then each item in index order
+//!         (against its `prefixItems` entry, or past those against `items`);
 //!       - objects: **unknown fields** (in input order), then **missing required fields**
 //!         (in declaration order), then field names (`propertyNames`, input order), then
 //!         the values of declared fields (declaration order), then the values of other

@@ -88,6 +88,12 @@ pub(crate) enum Assertion {
     UniqueItems,
     /// `items`: every element against this node.
     Items(NodeId),
+    /// `prefixItems`: item `i` must match `prefix[i]`, and each item after them `rest`
+    /// (the `items` beside it), if there is one.
+    PrefixItems {
+        prefix: Vec<NodeId>,
+        rest: Option<NodeId>,
+    },
     /// `properties`, `required`, `additionalProperties` and `propertyNames`, checked
     /// together in the documented order (unknown, missing, names, fields, others).
     Object(ObjectRules),
@@ -329,8 +335,14 @@ impl<'s> Compiler<'s> {
         if array.unique {
             out.push(Assertion::UniqueItems);
         }
-        if let Some(items) = &array.items {
-            out.push(Assertion::Items(self.reserve(items)));
+        if array.prefix.is_empty() {
+            if let Some(items) = &array.items {
+                out.push(Assertion::Items(self.reserve(items)));
+            }
+        } else {
+            let prefix = array.prefix.iter().map(|item| self.reserve(item)).collect();
+            let rest = array.items.as_deref().map(|items| self.reserve(items));
+            out.push(Assertion::PrefixItems { prefix, rest });
         }
         let members = ty.members;
         if let Some(min) = members.min {
@@ -525,6 +537,7 @@ impl Assertion {
             Assertion::MaxItems { .. } => &["maxItems"],
             Assertion::UniqueItems => &["uniqueItems"],
             Assertion::Items(_) => &["items"],
+            Assertion::PrefixItems { .. } => &["prefixItems", "items"],
             Assertion::Object(_) => &[
                 "properties",
                 "required",
@@ -564,6 +577,7 @@ mod tests {
             "maxLength" => (r#"{"maxLength": 1}"#, r#""ab""#),
             "pattern" => (r#"{"pattern": "^[A-Z]{3}$"}"#, r#""ab""#),
             "items" => (r#"{"items": {"type": "null"}}"#, "[1]"),
+            "prefixItems" => (r#"{"prefixItems": [{"type": "null"}]}"#, "[1]"),
             "minItems" => (r#"{"minItems": 1}"#, "[]"),
             "maxItems" => (r#"{"maxItems": 1}"#, "[1, 2]"),
             "uniqueItems" => (r#"{"uniqueItems": true}"#, "[1, 1]"),
@@ -615,6 +629,6 @@ mod tests {
                 "'{keyword}': {text} accepts {refused}"
             );
         }
-        assert_eq!(n_enforced, 28);
+        assert_eq!(n_enforced, 29);
     }
 }

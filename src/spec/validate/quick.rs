@@ -325,6 +325,7 @@ impl Assertion {
             | Assertion::AllOf(_)
             | Assertion::AnyOf(_)
             | Assertion::OneOf(_)
+            | Assertion::PrefixItems { .. }
             | Assertion::Not { .. }
             | Assertion::Conditional(_) => false,
         }

@@ -246,6 +246,7 @@ fn keyword_rule(assertion: &Assertion) -> Rule {
         // definitions accepts nothing.
         Assertion::UniqueItems
         | Assertion::Items(_)
+        | Assertion::PrefixItems { .. }
         | Assertion::Object(_)
         | Assertion::Ref(_)
         | Assertion::DanglingRef
