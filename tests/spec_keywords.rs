@@ -449,6 +449,8 @@ const STREAMED: &[&str] = &[
         "prefixItems": [{"type": "integer"}, {"type": "string"}], "items": false},
         "b": {"prefixItems": [{"not": {"type": "integer"}}], "items": {"type": "string"}}}}"#,
     r#"{"type": "object", "not": {"required": ["c"]}, "additionalProperties": {"not": {"enum": [1, "x"]}}}"#,
+    r#"{"type": "object", "properties": {"a": {"contains": {"type": "string"}, "maxContains": 2},
+        "b": {"contains": {"not": {"type": "null"}}, "minContains": 2}}}"#,
     r#"{"type": "object", "x-order": 1, "example": {"a": 1},
         "properties": {"a": {"type": "integer", "nullable": true}}, "additionalProperties": false}"#,
 ];
@@ -531,5 +533,63 @@ fn the_streaming_check_refuses_no_prefix_of_an_accepted_call() {
     assert!(
         n_accepted > 50,
         "seed {seed}: too few accepted values to mean anything"
+    );
+}
+
+#[test]
+fn contains_counts_the_items_that_match() {
+    let text = r#"{"type": "object", "properties": {
+        "tags": {"type": "array", "contains": {"const": "urgent"}},
+        "pets": {"contains": {"type": "string"}, "minContains": 2, "maxContains": 3},
+        "few": {"contains": {"type": "integer"}, "maxContains": 1},
+        "any": {"contains": {"type": "integer"}, "minContains": 0, "maxContains": 1}}}"#;
+    check(
+        text,
+        &[
+            r#"{"tags": ["a", "urgent"], "pets": ["cat", 1, "dog"], "few": [1, "a"], "any": []}"#,
+            r#"{"pets": ["a", "b", "c", null], "few": "not an array"}"#,
+        ],
+        &[
+            (
+                r#"{"tags": ["a", "b"]}"#,
+                "tags must have at least 1 item matching the schema given under \"contains\", \
+                 but 0 match; received [\"a\",\"b\"]",
+            ),
+            (
+                r#"{"tags": []}"#,
+                "tags must have at least 1 item matching the schema given under \"contains\", \
+                 but 0 match; received []",
+            ),
+            (
+                r#"{"pets": ["cat"]}"#,
+                "pets must have from 2 to 3 items matching the schema given under \"contains\", \
+                 but 1 matches; received [\"cat\"]",
+            ),
+            (
+                r#"{"pets": ["a", "b", "c", "d"]}"#,
+                "pets must have from 2 to 3 items matching the schema given under \"contains\", \
+                 but 4 match; received [\"a\",\"b\",\"c\",\"d\"]",
+            ),
+            (
+                r#"{"few": []}"#,
+                "few must have exactly 1 item matching the schema given under \"contains\", \
+                 but 0 match; received []",
+            ),
+            (
+                r#"{"any": [1, 2]}"#,
+                "any must have at most 1 item matching the schema given under \"contains\", \
+                 but 2 match; received [1,2]",
+            ),
+        ],
+    );
+    let spec = tool(text);
+    assert!(
+        exported(&spec, Provider::Anthropic, "input_schema").is_some_and(|text| text
+            .contains(r#""pets":{"contains":{"type":"string"},"minContains":2,"maxContains":3}"#))
+    );
+    assert_eq!(exported(&spec, Provider::Gemini, "parameters"), None);
+    assert_eq!(
+        Schema::from_json_schema(&spec.params().to_json_schema()).as_ref(),
+        Ok(spec.params())
     );
 }

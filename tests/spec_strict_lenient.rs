@@ -7,12 +7,12 @@ use toolgate::spec::{
     ExportOptions, Provider, StrictProblem, ToolSpec,
 };
 
-/// A zip code with a `pattern`, an array with `contains`, and a `patternProperties` map
+/// A zip code with a `pattern`, an array with `unevaluatedItems`, and a `patternProperties` map
 /// (whose `additionalProperties` beside it is skipped too).
 const FILE: &str = r#"[{"name": "lookup_zip", "description": "Find a town.",
   "input_schema": {"type": "object", "properties": {
      "zip": {"type": "string", "pattern": "^(?=[0-9]{5}$)"},
-     "tags": {"type": "array", "items": {"type": "string"}, "contains": {"const": "x"}},
+     "tags": {"type": "array", "items": {"type": "string"}, "unevaluatedItems": {"const": "x"}},
      "extra": {"type": "object", "patternProperties": {"^x-": {"type": "string"}},
                "additionalProperties": false}},
    "required": ["zip"], "additionalProperties": false}}]"#;
@@ -42,7 +42,7 @@ fn every_plain_form_writes_the_unenforced_keywords_back() {
         keywords,
         [
             "pattern",
-            "contains",
+            "unevaluatedItems",
             "patternProperties",
             "additionalProperties"
         ]
@@ -57,7 +57,7 @@ fn every_plain_form_writes_the_unenforced_keywords_back() {
         let text = exported(&specs, provider);
         for kept in [
             r#""zip":{"type":"string","pattern":"^(?=[0-9]{5}$)"}"#,
-            r#""contains":{"const":"x"}"#,
+            r#""unevaluatedItems":{"const":"x"}"#,
             r#""extra":{"type":"object","patternProperties":{"^x-":{"type":"string"}},"additionalProperties":false}"#,
         ] {
             assert!(text.contains(kept), "{provider:?} lost {kept}: {text}");
@@ -100,7 +100,7 @@ fn strict_forms_and_gemini_carry_a_pattern_and_fall_back_for_the_rest() {
     let error = check_strict(&specs[0]).unwrap_err();
     assert_eq!(
         (error.path.as_str(), error.problem),
-        ("tags", StrictProblem::Keyword("contains"))
+        ("tags", StrictProblem::Keyword("unevaluatedItems"))
     );
     let strict = export_tools_with(&specs, Provider::OpenAiStrict, ExportOptions::default())
         .unwrap_or_else(|e| panic!("{e}"));
@@ -108,9 +108,9 @@ fn strict_forms_and_gemini_carry_a_pattern_and_fall_back_for_the_rest() {
     assert_eq!(
         strict.notes[0].to_string(),
         "exported with \"strict\": false: lookup_zip: tags has no OpenAI strict form: \
-         'contains', which strict mode does not support"
+         'unevaluatedItems', which strict mode does not support"
     );
-    // Gemini's dialect has no `contains`: the whole schema goes as JSON Schema.
+    // Gemini's dialect has no `unevaluatedItems`: the whole schema goes as JSON Schema.
     assert!(exported(&specs, Provider::Gemini).contains("parametersJsonSchema"));
     // A keyword no draft defines is kept too, and strict mode says so.
     let (custom, keywords) = lenient(

@@ -164,6 +164,13 @@ pub struct ArrayRules {
     pub(crate) max_items: Option<u64>,
     /// `uniqueItems: true`.
     pub(crate) unique: bool,
+    /// `contains`: how many items must match it, at least `min_contains` (1 when not
+    /// given) and at most `max_contains`. `None` asserts nothing (nor do the counts).
+    pub(crate) contains: Option<Box<Type>>,
+    /// `minContains` (`None`: 1).
+    pub(crate) min_contains: Option<u64>,
+    /// `maxContains`.
+    pub(crate) max_contains: Option<u64>,
 }
 
 /// Rules for object values: declared fields in declaration order, and what happens to the

@@ -118,6 +118,16 @@ pub enum Rule {
         /// The least, if there is one (for the message).
         min: Option<u64>,
     },
+    /// Too few items match `contains` (fewer than `minContains`, 1 when not given), or too
+    /// many (more than `maxContains`).
+    Contains {
+        /// The least count of matching items accepted.
+        min: u64,
+        /// The greatest, if there is one.
+        max: Option<u64>,
+        /// How many matched.
+        matched: u64,
+    },
     /// Two items are equal (`uniqueItems`): the first repeat, by the later index.
     UniqueItems {
         /// Index of the earlier item.
@@ -221,7 +231,7 @@ impl Violation {
 impl Rule {
     /// A stable short name for counters and the command line: `type`, `enum`, `const`,
     /// `minimum`, `maximum`, `multiple_of`, `min_length`, `max_length`, `min_items`,
-    /// `max_items`, `pattern`, `min_properties`, `max_properties`, `unique_items`, `required`, `dependent_required`, `additional`, `duplicate_key`,
+    /// `max_items`, `contains`, `pattern`, `min_properties`, `max_properties`, `unique_items`, `required`, `dependent_required`, `additional`, `duplicate_key`,
     /// `property_names`, `any_of`, `one_of`, `not`, `too_deep`, `too_complex`.
     pub fn label(&self) -> &'static str {
         match self {
@@ -239,6 +249,7 @@ impl Rule {
             Rule::MinItems { .. } => "min_items",
             Rule::MaxItems { .. } => "max_items",
             Rule::UniqueItems { .. } => "unique_items",
+            Rule::Contains { .. } => "contains",
             Rule::Required { .. } => "required",
             Rule::DependentRequired { .. } => "dependent_required",
             Rule::Unknown { .. } => "additional",
@@ -378,6 +389,16 @@ fn write_predicate(f: &mut fmt::Formatter<'_>, rule: &Rule, is: &str) -> fmt::Re
         Rule::MaxItems { max, min } => {
             f.write_str("must have ")?;
             write_count(f, *min, Some(*max), "item")
+        }
+        Rule::Contains { min, max, matched } => {
+            f.write_str("must have ")?;
+            let min = (*min > 0).then_some(*min);
+            write_count(f, min, *max, "item")?;
+            let verb = if *matched == 1 { "matches" } else { "match" };
+            write!(
+                f,
+                " matching the schema given under \"contains\", but {matched} {verb}"
+            )
         }
         Rule::UniqueItems { first, second } => write!(
             f,

@@ -106,6 +106,9 @@ impl Checker<'_> {
         if let Some(items) = &ty.array.items {
             self.check_type(items, &path.with(Segment::AnyIndex), depth + 1, refs)?;
         }
+        if let Some(contains) = &ty.array.contains {
+            self.check_type(contains, &path.key("contains"), depth + 1, refs)?;
+        }
         if let Some(object) = &ty.object {
             let fields = &object.fields;
             if let Some(field) = repeated_key(fields, |f| &f.name).and_then(|i| fields.get(i)) {
@@ -278,6 +281,9 @@ fn check_rules_apply(ty: &Type) -> Result<(), SpecErrorKind> {
         }
         if rules.items.is_some() {
             return never("items");
+        }
+        if rules.contains.is_some() {
+            return never("contains");
         }
         if rules.min_items.is_some() {
             return never("minItems");

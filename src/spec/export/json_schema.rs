@@ -99,6 +99,11 @@ pub(super) fn write_type(ty: &Type, defs: &[(String, Type)]) -> Value<'static> {
     if let Some(items) = &ty.array.items {
         out.push(("items", write_type(items, defs)));
     }
+    if let Some(contains) = &ty.array.contains {
+        out.push(("contains", write_type(contains, defs)));
+        push_count(&mut out, "minContains", ty.array.min_contains);
+        push_count(&mut out, "maxContains", ty.array.max_contains);
+    }
     push_count(&mut out, "minItems", ty.array.min_items);
     push_count(&mut out, "maxItems", ty.array.max_items);
     push_count(&mut out, "minProperties", ty.members.min);

@@ -4,12 +4,15 @@
 
 use crate::spec::{Additional, Schema, Type};
 
-/// The subschemas directly inside `ty`, mutably: `prefixItems`, `items`, field types, typed additional
+/// The subschemas directly inside `ty`, mutably: `prefixItems`, `items`, `contains`, field types, typed additional
 /// members, `propertyNames`, and the `anyOf`, `oneOf`, `allOf` branches and `not`.
 pub(crate) fn children_mut(ty: &mut Type) -> Vec<&mut Type> {
     let mut out: Vec<&mut Type> = ty.array.prefix.iter_mut().collect();
     if let Some(items) = &mut ty.array.items {
         out.push(items);
+    }
+    if let Some(contains) = &mut ty.array.contains {
+        out.push(contains);
     }
     if let Some(object) = &mut ty.object {
         let object = &mut **object;

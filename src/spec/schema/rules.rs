@@ -75,6 +75,17 @@ impl<'v, 'a> Importer<'v, 'a> {
             max_items: self.count(seen.get("maxItems"), path)?,
             unique: typed(seen, "uniqueItems", path, "true or false", Value::as_bool)?
                 .is_some_and(|(_, unique)| unique),
+            contains: match seen.get("contains") {
+                Some((key, value)) => Some(Box::new(self.compile(
+                    value,
+                    &path.key(key),
+                    depth + 1,
+                    false,
+                )?)),
+                None => None,
+            },
+            min_contains: self.count(seen.get("minContains"), path)?,
+            max_contains: self.count(seen.get("maxContains"), path)?,
         };
         ty.object = self.object_rules(seen, path, depth)?;
         ty.members = MemberCount {

@@ -326,10 +326,13 @@ impl<'s, 'a> Validation<'s, 'a> {
             }
             let node = check.node;
             for (position, assertion) in node.assertions.iter().enumerate() {
-                let items = match assertion {
-                    Assertion::Items(items) => Some(*items),
-                    Assertion::PrefixItems { prefix, rest } => prefix.get(index).copied().or(*rest),
-                    _ => None,
+                let (items, kind) = match assertion {
+                    Assertion::Items(items) => (Some(*items), SlotKind::Item),
+                    Assertion::PrefixItems { prefix, rest } => {
+                        (prefix.get(index).copied().or(*rest), SlotKind::Item)
+                    }
+                    Assertion::Contains { node, .. } => (Some(*node), SlotKind::Contained),
+                    _ => (None, SlotKind::Item),
                 };
                 match (assertion, items) {
                     (Assertion::MaxItems { max, .. }, _) if n_items > *max => check.record(
@@ -346,7 +349,7 @@ impl<'s, 'a> Validation<'s, 'a> {
                             link: Link::Member {
                                 parent: narrow(parent),
                                 slot: Slot {
-                                    kind: SlotKind::Item,
+                                    kind,
                                     position: narrow(position),
                                     index: narrow(index),
                                 },
@@ -372,6 +375,9 @@ impl<'s, 'a> Validation<'s, 'a> {
         cost: u64,
         null: bool,
     ) {
+        if slot.kind == SlotKind::Contained {
+            return self.contained(parent, fail, cost);
+        }
         let program = self.program;
         let Some(check) = self.checks.get_mut(widen(parent)) else {
             return;
@@ -402,6 +408,7 @@ impl<'s, 'a> Validation<'s, 'a> {
             SlotKind::Additional => (sub(OTHERS, slot.index), STOPPED_OTHERS),
             SlotKind::Name => (sub(NAMES, slot.index), STOPPED_NAMES),
             SlotKind::Item => (u64::from(slot.index), STOPPED_ITEMS),
+            SlotKind::Contained => return,
         };
         if check.stopped & stop != 0 {
             return;
@@ -515,6 +522,9 @@ impl<'s, 'a> Validation<'s, 'a> {
                 (Shape::Object, Assertion::MaxProperties { max, .. }) => {
                     (n > *max).then_some((0, keyword))
                 }
+                (Shape::Array, Assertion::Contains { .. }) => {
+                    super::contains::breaks(assertion, state).map(|what| (0, what))
+                }
                 (Shape::Array, Assertion::UniqueItems) => frame
                     .repeat
                     .map(|(first, second)| (0, Broken::Unique(first, second))),
@@ -531,7 +541,7 @@ impl<'s, 'a> Validation<'s, 'a> {
                             (sub(REQUIRED, field), Broken::Required(name))
                         })
                     }
-                    State::Plain | State::Strings { .. } => None,
+                    State::Plain | State::Strings { .. } | State::Contains { .. } => None,
                 },
                 _ => None,
             };

@@ -35,7 +35,8 @@
 //!       - numbers: `minimum`, `maximum`, `multipleOf`;
 //!       - strings: `minLength`, `maxLength` (in code points);
 //!       - arrays: `minItems`, `maxItems`, `uniqueItems`, then each item in index order
-//!         (against its `prefixItems` entry, or past those against `items`);
+//!         (against its `prefixItems` entry, or past those against `items`), then how many
+//!         items match `contains` (`minContains`, `maxContains`), judged at the array's end;
 //!       - objects: **unknown fields** (in input order), then **missing required fields**
 //!         (in declaration order), then field names (`propertyNames`, input order), then
 //!         the values of declared fields (declaration order), then the values of other
@@ -118,6 +119,7 @@
 
 mod capture;
 mod choices;
+mod contains;
 mod equal;
 mod kinds;
 mod members;

@@ -88,6 +88,13 @@ pub(crate) enum Assertion {
     UniqueItems,
     /// `items`: every element against this node.
     Items(NodeId),
+    /// `contains`: between `min` and `max` items (`minContains`, 1 when not given, and
+    /// `maxContains`) must match `node`.
+    Contains {
+        node: NodeId,
+        min: u64,
+        max: Option<u64>,
+    },
     /// `prefixItems`: item `i` must match `prefix[i]`, and each item after them `rest`
     /// (the `items` beside it), if there is one.
     PrefixItems {
@@ -344,6 +351,13 @@ impl<'s> Compiler<'s> {
             let rest = array.items.as_deref().map(|items| self.reserve(items));
             out.push(Assertion::PrefixItems { prefix, rest });
         }
+        if let Some(contains) = &array.contains {
+            out.push(Assertion::Contains {
+                node: self.reserve(contains),
+                min: array.min_contains.unwrap_or(1),
+                max: array.max_contains,
+            });
+        }
         let members = ty.members;
         if let Some(min) = members.min {
             out.push(Assertion::MinProperties {
@@ -538,6 +552,7 @@ impl Assertion {
             Assertion::UniqueItems => &["uniqueItems"],
             Assertion::Items(_) => &["items"],
             Assertion::PrefixItems { .. } => &["prefixItems", "items"],
+            Assertion::Contains { .. } => &["contains", "minContains", "maxContains"],
             Assertion::Object(_) => &[
                 "properties",
                 "required",
@@ -578,6 +593,15 @@ mod tests {
             "pattern" => (r#"{"pattern": "^[A-Z]{3}$"}"#, r#""ab""#),
             "items" => (r#"{"items": {"type": "null"}}"#, "[1]"),
             "prefixItems" => (r#"{"prefixItems": [{"type": "null"}]}"#, "[1]"),
+            "contains" => (r#"{"contains": {"type": "null"}}"#, "[1]"),
+            "minContains" => (
+                r#"{"contains": {"type": "null"}, "minContains": 2}"#,
+                "[null]",
+            ),
+            "maxContains" => (
+                r#"{"contains": {"type": "null"}, "maxContains": 1}"#,
+                "[null, null]",
+            ),
             "minItems" => (r#"{"minItems": 1}"#, "[]"),
             "maxItems" => (r#"{"maxItems": 1}"#, "[1, 2]"),
             "uniqueItems" => (r#"{"uniqueItems": true}"#, "[1, 1]"),
@@ -629,6 +653,6 @@ mod tests {
                 "'{keyword}': {text} accepts {refused}"
             );
         }
-        assert_eq!(n_enforced, 29);
+        assert_eq!(n_enforced, 32);
     }
 }

@@ -326,6 +326,7 @@ impl Assertion {
             | Assertion::AnyOf(_)
             | Assertion::OneOf(_)
             | Assertion::PrefixItems { .. }
+            | Assertion::Contains { .. }
             | Assertion::Not { .. }
             | Assertion::Conditional(_) => false,
         }

@@ -32,6 +32,8 @@ pub(super) enum Broken<'s> {
     /// An assertion that carries everything its message needs (`enum`, `const`, bounds,
     /// lengths, item counts).
     Keyword(&'s Assertion),
+    /// `1` items matched `contains`, which that assertion's counts refuse.
+    Contains(&'s Assertion, u64),
     /// Items `first` and `second` are equal.
     Unique(usize, usize),
     /// A required field is missing.
@@ -146,6 +148,14 @@ impl<'s> Failure<'s> {
             Broken::Kind(expected) => Rule::Type { expected },
             Broken::Keyword(assertion) => keyword_rule(assertion),
             Broken::Unique(first, second) => Rule::UniqueItems { first, second },
+            Broken::Contains(assertion, matched) => match assertion {
+                Assertion::Contains { min, max, .. } => Rule::Contains {
+                    min: *min,
+                    max: *max,
+                    matched,
+                },
+                _ => keyword_rule(assertion),
+            },
             Broken::Required(field) => Rule::Required {
                 field: field.to_owned(),
             },
@@ -247,6 +257,7 @@ fn keyword_rule(assertion: &Assertion) -> Rule {
         Assertion::UniqueItems
         | Assertion::Items(_)
         | Assertion::PrefixItems { .. }
+        | Assertion::Contains { .. }
         | Assertion::Object(_)
         | Assertion::Ref(_)
         | Assertion::DanglingRef

@@ -6,7 +6,7 @@
 use super::kinds::Shape;
 use super::program::{Assertion, ConditionKind, Conditional, Node, NodeId};
 use super::report::{Broken, Fail};
-use super::run::{rank, widen, Check, Link, Validation};
+use super::run::{rank, widen, Check, Link, SlotKind, Validation};
 use crate::spec::Kinds;
 
 /// The nodes an assertion applies to the same value, in order (none for most).
@@ -229,6 +229,8 @@ impl<'s, 'a> Validation<'s, 'a> {
             }
             match check.link {
                 Link::Root => return true,
+                // An item that does not match `contains` fails nothing.
+                Link::Member { slot, .. } if slot.kind == SlotKind::Contained => {}
                 Link::Member { parent, .. } => {
                     if let Some(slot) = failed.get_mut(widen(parent)) {
                         *slot = true;

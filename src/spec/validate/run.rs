@@ -158,6 +158,11 @@ pub(super) enum State<'s> {
         enumeration: Prefix,
         constant: Prefix,
     },
+    /// An array with `contains`: how many items matched it so far (see
+    /// [`contains`](super::contains)).
+    Contains {
+        matched: u64,
+    },
 }
 
 /// Where a check's result goes.
@@ -187,6 +192,9 @@ pub(super) enum SlotKind {
     Additional,
     Name,
     Item,
+    /// An item against `contains`: its failure is no failure of the array, its pass a
+    /// match counted.
+    Contained,
 }
 
 /// A check the next value must meet.
