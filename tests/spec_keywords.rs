@@ -451,6 +451,9 @@ const STREAMED: &[&str] = &[
     r#"{"type": "object", "not": {"required": ["c"]}, "additionalProperties": {"not": {"enum": [1, "x"]}}}"#,
     r#"{"type": "object", "properties": {"a": {"contains": {"type": "string"}, "maxContains": 2},
         "b": {"contains": {"not": {"type": "null"}}, "minContains": 2}}}"#,
+    r#"{"type": "object", "if": {"required": ["a"]}, "then": {"properties": {"b": {"type": "string"}}},
+        "else": {"properties": {"b": {"type": "integer"}}},
+        "dependentSchemas": {"c": {"required": ["d"], "properties": {"d": {"not": {"type": "null"}}}}}}"#,
     r#"{"type": "object", "x-order": 1, "example": {"a": 1},
         "properties": {"a": {"type": "integer", "nullable": true}}, "additionalProperties": false}"#,
 ];
@@ -592,4 +595,115 @@ fn contains_counts_the_items_that_match() {
         Schema::from_json_schema(&spec.params().to_json_schema()).as_ref(),
         Ok(spec.params())
     );
+}
+
+#[test]
+fn if_then_else_applies_the_branch_the_condition_selects() {
+    let text = r#"{"type": "object", "properties": {
+        "country": {"type": "string"}, "postal_code": {"type": "string"}},
+        "if": {"properties": {"country": {"const": "US"}}, "required": ["country"]},
+        "then": {"properties": {"postal_code": {"pattern": "^[0-9]{5}$"}}},
+        "else": {"properties": {"postal_code": {"maxLength": 10}}}}"#;
+    check(
+        text,
+        &[
+            r#"{"country": "US", "postal_code": "20500"}"#,
+            r#"{"country": "FR", "postal_code": "75008"}"#,
+            r#"{"postal_code": "SW1A 2AA"}"#,
+        ],
+        &[
+            (
+                r#"{"country": "US", "postal_code": "SW1A 2AA"}"#,
+                "postal_code must match the pattern ^[0-9]{5}$; received \"SW1A 2AA\"",
+            ),
+            (
+                r#"{"postal_code": "12345678901"}"#,
+                "postal_code must be at most 10 characters long; received \"12345678901\"",
+            ),
+        ],
+    );
+    // `then` or `else` alone: the other case asserts nothing; neither without `if`.
+    check(
+        r#"{"if": {"type": "string"}, "then": {"minLength": 2}}"#,
+        &["\"ab\"", "1"],
+        &[(
+            "\"a\"",
+            "the arguments must be at least 2 characters long; received \"a\"",
+        )],
+    );
+    check(
+        r#"{"if": {"type": "string"}, "else": {"type": "null"}}"#,
+        &["\"a\"", "null"],
+        &[("1", "the arguments must be null; received 1")],
+    );
+    check(r#"{"then": false, "else": false}"#, &["1", "\"a\""], &[]);
+    let spec = tool(text);
+    assert!(exported(&spec, Provider::Anthropic, "input_schema").is_some_and(|t| t.contains(
+        r#""if":{"properties":{"country":{"const":"US"}},"required":["country"]},"then":{"properties":{"postal_code":{"pattern":"^[0-9]{5}$"}}},"else""#
+    )));
+    assert_eq!(exported(&spec, Provider::Gemini, "parameters"), None);
+    assert_eq!(
+        toolgate::spec::check_strict(&spec).map_err(|e| e.to_string()),
+        Err(
+            "t: the arguments object has no OpenAI strict form: 'if', which strict mode does \
+             not support"
+                .into()
+        )
+    );
+    assert_eq!(
+        Schema::from_json_schema(&spec.params().to_json_schema()).as_ref(),
+        Ok(spec.params())
+    );
+}
+
+#[test]
+fn a_lenient_load_skips_an_if_it_weakened() {
+    // With `unevaluatedItems` skipped, `if` would match `[1]` and send it to `then`.
+    let (loaded, skipped) = lenient(
+        r#"{"if": {"type": "array", "unevaluatedItems": false}, "then": {"maxItems": 0},
+            "else": {"minItems": 1}}"#,
+    );
+    assert_eq!(
+        skipped,
+        [
+            ("if".to_string(), "unevaluatedItems".to_string()),
+            (String::new(), "if".to_string())
+        ]
+    );
+    assert!(accepts(&loaded, "[1]"));
+    assert!(accepts(&loaded, "[]"));
+}
+
+#[test]
+fn dependent_schemas_apply_when_the_field_is_given() {
+    let text = r#"{"type": "object", "properties": {"card": {"type": "string"}},
+        "dependentSchemas": {"card": {"properties": {"cvc": {"type": "string", "maxLength": 4}},
+                                      "required": ["cvc"]}}}"#;
+    check(
+        text,
+        &[
+            r#"{"card": "4111", "cvc": "123"}"#,
+            r#"{"cvc": 12345}"#,
+            "{}",
+        ],
+        &[
+            (r#"{"card": "4111"}"#, "missing required field 'cvc'"),
+            (
+                r#"{"card": "4111", "cvc": "12345"}"#,
+                "cvc must be at most 4 characters long; received \"12345\"",
+            ),
+        ],
+    );
+    let spec = tool(text);
+    assert!(exported(&spec, Provider::Mcp, "inputSchema").is_some_and(|t| t.contains(
+        r#""dependentSchemas":{"card":{"properties":{"cvc":{"type":"string","maxLength":4}},"required":["cvc"]}}"#
+    )));
+    assert_eq!(
+        Schema::from_json_schema(&spec.params().to_json_schema()).as_ref(),
+        Ok(spec.params())
+    );
+    // A reference cycle through them never reaches into the value: refused at load.
+    let cycle = parse(r##"{"$defs": {"a": {"if": {"$ref": "#/$defs/a"}}}, "$ref": "#/$defs/a"}"##)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(Schema::from_json_schema(&cycle).is_err());
 }

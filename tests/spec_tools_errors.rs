@@ -34,8 +34,8 @@ const LOAD_ERRORS: &[(&str, &str)] = &[
     ),
     (
         r#"[{"name": "a", "input_schema": {"type": "object", "properties": {
-            "a b": {"type": "object", "if": {"required": ["x"]}}}}}]"#,
-        "tools[0].input_schema.properties[\"a b\"]: 'if' is not enforced",
+            "a b": {"type": "object", "unevaluatedProperties": {"required": ["x"]}}}}}]"#,
+        "tools[0].input_schema.properties[\"a b\"]: 'unevaluatedProperties' is not enforced",
     ),
     (
         r#"[{"name": "a", "input_schema": {"type": "object", "properties": {

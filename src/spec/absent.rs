@@ -23,7 +23,7 @@
 //! requires a field another branch declares optional is a contradiction strict mode cannot
 //! express anyway: the strict export refuses `allOf`).
 
-use super::validate::{accepts, AdditionalRule, Assertion, NodeId, Program};
+use super::validate::{accepts, AdditionalRule, Assertion, ConditionKind, NodeId, Program};
 use super::validate::{MAX_CHECK_DEPTH, STEP_BUDGET};
 use super::Schema;
 use crate::json::Value;
@@ -97,6 +97,23 @@ impl Walk<'_> {
         for assertion in &node.assertions {
             if let Assertion::AnyOf(alternatives) | Assertion::OneOf(alternatives) = assertion {
                 chosen.extend(self.first_accepting(alternatives, value));
+            }
+        }
+        // So is the consequence of a condition (`if`, `dependentSchemas`; the nodes of a
+        // `dependentRequired` declare only required fields, which read nothing as absent).
+        for assertion in &node.assertions {
+            let Assertion::Conditional(conditional) = assertion else {
+                continue;
+            };
+            if matches!(conditional.kind, ConditionKind::DependentRequired(_)) {
+                continue;
+            }
+            let Some(&condition) = conditional.parts.first() else {
+                continue;
+            };
+            if let Some(matched) = self.accepts(condition, value) {
+                let consequence = conditional.consequence(matched);
+                chosen.extend(consequence.and_then(|index| conditional.parts.get(index)));
             }
         }
         for assertion in &node.assertions {

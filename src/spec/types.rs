@@ -68,6 +68,12 @@ pub struct Type {
     pub(crate) all_of: Vec<Type>,
     /// `not`: the value must not match this.
     pub(crate) not: Option<Box<Type>>,
+    /// `if`, `then` and `else` (present when `if` is: without it, `then` and `else` assert
+    /// nothing, as draft 2020-12 says).
+    pub(crate) if_then_else: Option<Box<IfThenElse>>,
+    /// `dependentSchemas`: when an object has the member named, it must match the schema
+    /// too (in declaration order).
+    pub(crate) dependent_schemas: Vec<(String, Type)>,
     /// `$ref`: an index into [`Schema::defs`]; the definition must match too.
     pub(crate) reference: Option<usize>,
     /// `description`: shown to the model, asserts nothing.
@@ -183,6 +189,18 @@ pub struct ObjectType {
     pub(crate) additional: Additional,
     /// `propertyNames`: string rules every member name must meet (`None`: no assertion).
     pub(crate) property_names: Option<Box<Type>>,
+}
+
+/// `if`, `then` and `else`: a value that matches `condition` must match `then`, one that
+/// does not must match `otherwise` (each asserting nothing when absent).
+#[derive(Clone, Debug, PartialEq)]
+pub struct IfThenElse {
+    /// `if`.
+    pub(crate) condition: Type,
+    /// `then`.
+    pub(crate) then: Option<Type>,
+    /// `else`.
+    pub(crate) otherwise: Option<Type>,
 }
 
 /// One declared field of an object.
@@ -336,6 +354,8 @@ impl Default for Type {
             one_of: Vec::new(),
             all_of: Vec::new(),
             not: None,
+            if_then_else: None,
+            dependent_schemas: Vec::new(),
             reference: None,
             description: None,
             format: None,
@@ -415,14 +435,22 @@ impl ToolSpec {
 
 impl Type {
     /// The types this one applies to the same value (not to its members or items): the
-    /// `allOf`, `anyOf` and `oneOf` branches and `not`, in that order. The one list that
-    /// walks which must look through them (reference cycles, the build check) read.
+    /// `allOf`, `anyOf` and `oneOf` branches, `not`, `if`, `then`, `else` and the
+    /// `dependentSchemas`, in that order. The one list that walks which must look through
+    /// them (reference cycles, the build check) read.
     pub(crate) fn same_value(&self) -> impl Iterator<Item = &Type> {
+        let conditional = self.if_then_else.as_deref().into_iter().flat_map(|c| {
+            std::iter::once(&c.condition)
+                .chain(c.then.as_ref())
+                .chain(c.otherwise.as_ref())
+        });
         self.all_of
             .iter()
             .chain(&self.any_of)
             .chain(&self.one_of)
             .chain(self.not.as_deref())
+            .chain(conditional)
+            .chain(self.dependent_schemas.iter().map(|(_, ty)| ty))
     }
 }
 

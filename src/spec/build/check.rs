@@ -148,6 +148,19 @@ impl Checker<'_> {
         if let Some(negated) = &ty.not {
             self.check_type(negated, &path.key("not"), depth + 1, refs)?;
         }
+        if let Some(branches) = &ty.if_then_else {
+            self.check_type(&branches.condition, &path.key("if"), depth + 1, refs)?;
+            if let Some(then) = &branches.then {
+                self.check_type(then, &path.key("then"), depth + 1, refs)?;
+            }
+            if let Some(otherwise) = &branches.otherwise {
+                self.check_type(otherwise, &path.key("else"), depth + 1, refs)?;
+            }
+        }
+        for (name, schema) in &ty.dependent_schemas {
+            let schema_path = path.key("dependentSchemas").key(name);
+            self.check_type(schema, &schema_path, depth + 1, refs)?;
+        }
         Ok(())
     }
 

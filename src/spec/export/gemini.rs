@@ -4,7 +4,7 @@
 //! schema in upper case (`"STRING"`), `nullable: true` instead of a `null` type, `enum` of
 //! strings only (numbers under a numeric type are written as strings), inclusive `minimum`
 //! and `maximum` only, 64-bit counts written as strings (`"maxLength": "64"`, as the SDKs'
-//! JSON does), `anyOf` but no `oneOf`, `allOf`, `not`, `dependentRequired`, `prefixItems`, `contains`, `const`, `multipleOf`, `uniqueItems`
+//! JSON does), `anyOf` but no `oneOf`, `allOf`, `not`, `dependentRequired`, `prefixItems`, `contains`, `if`, `dependentSchemas`, `const`, `multipleOf`, `uniqueItems`
 //! or `propertyNames`. References are left out of this form too (the Gemini API inlines or
 //! rejects them depending on the backend). Of the keywords a lenient load keeps unenforced,
 //! only `pattern` has a Gemini spelling; of the annotations kept as written, only `example`.
@@ -38,6 +38,8 @@ fn gemini_type(ty: &Type, depth: usize) -> Option<Value<'static>> {
         || !ty.dependent_required.is_empty()
         || !ty.array.prefix.is_empty()
         || ty.array.contains.is_some()
+        || ty.if_then_else.is_some()
+        || !ty.dependent_schemas.is_empty()
         || ty.number.multiple_of.is_some()
         || ty.array.unique
     {

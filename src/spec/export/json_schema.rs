@@ -166,6 +166,23 @@ pub(super) fn write_type(ty: &Type, defs: &[(String, Type)]) -> Value<'static> {
     if let Some(negated) = &ty.not {
         out.push(("not", write_type(negated, defs)));
     }
+    if let Some(branches) = &ty.if_then_else {
+        out.push(("if", write_type(&branches.condition, defs)));
+        if let Some(then) = &branches.then {
+            out.push(("then", write_type(then, defs)));
+        }
+        if let Some(otherwise) = &branches.otherwise {
+            out.push(("else", write_type(otherwise, defs)));
+        }
+    }
+    if !ty.dependent_schemas.is_empty() {
+        let entries = ty
+            .dependent_schemas
+            .iter()
+            .map(|(name, schema)| (Cow::Owned(name.clone()), write_type(schema, defs)))
+            .collect();
+        out.push(("dependentSchemas", Value::Object(entries)));
+    }
     let mut written = object(out);
     // Annotations kept as written (`example`, `x-…`), then keywords kept from a lenient
     // load, last, as written: JSON Schema carries any keyword.

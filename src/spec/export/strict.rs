@@ -11,7 +11,7 @@
 //!   `{"type": "object"}`, or a `{string: T}` map): closing it would leave it accepting
 //!   only `{}`, a different contract rather than the forgotten keyword;
 //! - a value of no named kind (no `type`, `anyOf` or `$ref`), or one that accepts nothing;
-//! - `oneOf`, `allOf`, `not`, `dependentRequired`, `prefixItems`, `contains`, `propertyNames`, `minLength`, `maxLength` and `uniqueItems`, which
+//! - `oneOf`, `allOf`, `not`, `dependentRequired`, `prefixItems`, `contains`, `if`, `dependentSchemas`, `propertyNames`, `minLength`, `maxLength` and `uniqueItems`, which
 //!   OpenAI's strict mode does not support, and any keyword kept from a lenient load but
 //!   `pattern`, which it does.
 //!
@@ -86,6 +86,8 @@ fn strict_type(
         (!ty.dependent_required.is_empty(), "dependentRequired"),
         (!ty.array.prefix.is_empty(), "prefixItems"),
         (ty.array.contains.is_some(), "contains"),
+        (ty.if_then_else.is_some(), "if"),
+        (!ty.dependent_schemas.is_empty(), "dependentSchemas"),
         (ty.string.min_length.is_some(), "minLength"),
         (ty.string.max_length.is_some(), "maxLength"),
         (ty.array.unique, "uniqueItems"),

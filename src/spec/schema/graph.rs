@@ -5,7 +5,7 @@
 use crate::spec::{Additional, Schema, Type};
 
 /// The subschemas directly inside `ty`, mutably: `prefixItems`, `items`, `contains`, field types, typed additional
-/// members, `propertyNames`, and the `anyOf`, `oneOf`, `allOf` branches and `not`.
+/// members, `propertyNames`, and the types applied to the same value ([`Type::same_value`]).
 pub(crate) fn children_mut(ty: &mut Type) -> Vec<&mut Type> {
     let mut out: Vec<&mut Type> = ty.array.prefix.iter_mut().collect();
     if let Some(items) = &mut ty.array.items {
@@ -28,6 +28,12 @@ pub(crate) fn children_mut(ty: &mut Type) -> Vec<&mut Type> {
     out.extend(ty.one_of.iter_mut());
     out.extend(ty.all_of.iter_mut());
     out.extend(ty.not.as_deref_mut());
+    if let Some(branches) = ty.if_then_else.as_deref_mut() {
+        out.push(&mut branches.condition);
+        out.extend(branches.then.as_mut());
+        out.extend(branches.otherwise.as_mut());
+    }
+    out.extend(ty.dependent_schemas.iter_mut().map(|(_, ty)| ty));
     out
 }
 

@@ -109,6 +109,10 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     kw("oneOf", Enforced).slot(Slot::List),
     kw("allOf", Enforced).slot(Slot::List),
     kw("not", Enforced).slot(Slot::One),
+    kw("if", Enforced).slot(Slot::One),
+    kw("then", Enforced).slot(Slot::One),
+    kw("else", Enforced).slot(Slot::One),
+    kw("dependentSchemas", Enforced).slot(Slot::Map),
     kw("$ref", Enforced),
     // Draft 2020-12 section 7 (format), 8 (content) and 9 (meta-data) of the validation
     // vocabulary: annotations, which assert nothing by default. `$anchor` only names a
@@ -155,16 +159,12 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     // The Gemini dialect's own.
     kw("propertyOrdering", Refused).gemini(Annotation),
     // Known, and not enforced yet: refused by name.
-    kw("if", Refused).slot(Slot::One),
-    kw("then", Refused).slot(Slot::One),
-    kw("else", Refused).slot(Slot::One),
     kw("unevaluatedItems", Refused).slot(Slot::One),
     kw("unevaluatedProperties", Refused).slot(Slot::One),
     kw("additionalItems", Refused).slot(Slot::One),
     kw("patternProperties", Refused)
         .slot(Slot::Map)
         .coupled("additionalProperties"),
-    kw("dependentSchemas", Refused).slot(Slot::Map),
     kw("dependencies", Refused),
     kw("$dynamicRef", Refused),
     kw("$dynamicAnchor", Refused),

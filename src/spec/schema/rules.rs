@@ -11,7 +11,8 @@ use super::LoadError;
 use crate::json::decimal::compare;
 use crate::json::{repeated_key, Member, Number, Path, Value};
 use crate::spec::string_pattern::StringPattern;
-use crate::spec::{Additional, ArrayRules, Bound, Field, Kinds, NumberRules, ObjectType};
+use crate::spec::ObjectType;
+use crate::spec::{Additional, ArrayRules, Bound, Field, IfThenElse, Kinds, NumberRules};
 use crate::spec::{MemberCount, StringRules, Type};
 use std::cmp::Ordering;
 
@@ -106,6 +107,10 @@ impl<'v, 'a> Importer<'v, 'a> {
         }
         if let Some((key, value)) = seen.get("not") {
             ty.not = self.negated(value, path, key, depth)?;
+        }
+        ty.if_then_else = self.if_then_else(seen, path, depth)?;
+        if let Some((key, value)) = seen.get("dependentSchemas") {
+            ty.dependent_schemas = self.dependent_schemas(value, path, key, depth)?;
         }
         if let Some((key, value)) = seen.get("$ref") {
             ty.reference = self.reference(value, path, key)?;
@@ -393,6 +398,61 @@ impl<'v, 'a> Importer<'v, 'a> {
             return Ok(None);
         }
         Ok(Some(Box::new(negated)))
+    }
+
+    /// `if`, `then` and `else`; `None` without `if` (then the others assert nothing). In a
+    /// lenient load, an `if` that got weaker would send values to `then` that belong to
+    /// `else`: the three are skipped, and `if` listed.
+    fn if_then_else(
+        &mut self,
+        seen: &Seen<'v, 'a>,
+        path: &Path,
+        depth: usize,
+    ) -> Result<Option<Box<IfThenElse>>, LoadError> {
+        let Some((key, value)) = seen.get("if") else {
+            return Ok(None);
+        };
+        let mark = self.mark();
+        let condition = self.compile(value, &path.key(key), depth + 1, false)?;
+        let weakened = self.weakened_since(mark);
+        let mut branch = |keyword: &str| match seen.get(keyword) {
+            Some((key, value)) => self
+                .compile(value, &path.key(key), depth + 1, false)
+                .map(Some),
+            None => Ok(None),
+        };
+        let then = branch("then")?;
+        let otherwise = branch("else")?;
+        if weakened {
+            self.refuse(path, key)?;
+            return Ok(None);
+        }
+        Ok(Some(Box::new(IfThenElse {
+            condition,
+            then,
+            otherwise,
+        })))
+    }
+
+    /// `dependentSchemas`: an object of schemas, by member name.
+    fn dependent_schemas(
+        &mut self,
+        value: &'v Value<'a>,
+        path: &Path,
+        key: &str,
+        depth: usize,
+    ) -> Result<Vec<(String, Type)>, LoadError> {
+        let entries = value
+            .as_object()
+            .ok_or_else(|| invalid(path, Some(key), "an object of schemas", value))?;
+        let map_path = path.key(key);
+        check_unique(entries, &map_path)?;
+        let mut out = Vec::with_capacity(entries.len());
+        for (name, schema) in entries {
+            let ty = self.compile(schema, &map_path.key(name.as_ref()), depth + 1, false)?;
+            out.push((name.to_string(), ty));
+        }
+        Ok(out)
     }
 
     /// Where the unenforced list and the reference log stand, for [`Self::weakened_since`].

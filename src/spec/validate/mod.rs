@@ -45,9 +45,11 @@
 //!         the unknown-field message lists the allowed names, so one retry fixes both;
 //!    4. `$ref`, then `allOf` in order, then `anyOf`, then `oneOf`, then `not` (whose
 //!       violation says what it forbids when its schema is only a `type`, an `enum` or a
-//!       `const`: `must not be null`), then `dependentRequired` (in declaration order of
-//!       the fields given, then of those they require: `when 'shipping' is given,
-//!       'address' is required`).
+//!       `const`: `must not be null`), then `if` with `then` or `else` (the branch's own
+//!       first violation), then `dependentRequired` (in declaration order of the fields
+//!       given, then of those they require: `when 'shipping' is given, 'address' is
+//!       required`), then `dependentSchemas` (in declaration order; the schema's own first
+//!       violation).
 //!
 //! This order is not the order of the text (a later unknown key beats an earlier bad
 //! value), so the validation keeps, for each check still open, the first violation by this
@@ -65,10 +67,11 @@
 //!
 //! The schema is compiled once into a flat program (one node per type, each a list of
 //! assertions in the order above). While a value is open, each type it must meet is a
-//! *check* on a stack: a field's type, and through `$ref`, `allOf`, `anyOf`, `oneOf` and
-//! `not` the types those apply to the same value, all run side by side on its events (a
-//! `dependentRequired` entry applies two nodes of its own: "has the field given" and "has
-//! the fields it requires", so that it reads the object's keys as any object rule does). A check of an
+//! *check* on a stack: a field's type, and through `$ref`, `allOf`, `anyOf`, `oneOf`, `not`,
+//! `if`/`then`/`else` and `dependentSchemas` the types those apply to the same value, all
+//! run side by side on its events (a `dependentRequired` entry applies two nodes of its
+//! own: "has the field given" and "has the fields it requires", so that it reads the
+//! object's keys as any object rule does; `dependentSchemas` the first of those). A check of an
 //! object or array asks, member by member, for checks of the member's value; when that
 //! value ends, its result goes back to the check that asked. The same type applied twice to
 //! one value at one depth (two alternatives that refer to one definition) is one check.
@@ -137,7 +140,7 @@ mod stack;
 mod tests;
 
 pub(crate) use kinds::{admits, kinds_of};
-pub(crate) use program::{AdditionalRule, Assertion, Compiled, NodeId, Program};
+pub(crate) use program::{AdditionalRule, Assertion, Compiled, ConditionKind, NodeId, Program};
 pub use report::Failure;
 pub use run::Validation;
 

@@ -116,25 +116,45 @@ pub(crate) enum Assertion {
     OneOf(Vec<NodeId>),
     /// `not`: the node must not match; `forbidden` is what the message says of it.
     Not { node: NodeId, forbidden: Forbidden },
-    /// A condition and what it asks (`dependentRequired`).
+    /// A condition and what it asks (`if`/`then`/`else`, `dependentRequired`,
+    /// `dependentSchemas`).
     Conditional(Conditional),
 }
 
-/// A node applied only when another matches the same value: the condition, then its
-/// consequence.
+/// Nodes applied only as another matches the same value or not: the condition, then the
+/// consequence when it matches (if `then`), then the one when it does not (if
+/// `otherwise`).
 #[derive(Debug)]
 pub(crate) struct Conditional {
-    /// The condition, then the consequence.
-    pub(crate) parts: [NodeId; 2],
+    pub(crate) parts: Vec<NodeId>,
+    pub(crate) then: bool,
+    pub(crate) otherwise: bool,
     pub(crate) kind: ConditionKind,
 }
 
 /// Which keyword a [`Conditional`] compiles, for its violation.
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub(crate) enum ConditionKind {
+    /// `if`, `then`, `else`: a consequence's failure is reported as it is.
+    IfThenElse,
     /// `dependentRequired`: the condition is "the object has this member", the
     /// consequence "it has these"; a missing one is reported with the member that asked.
     DependentRequired(String),
+    /// `dependentSchemas`: the condition is "the object has this member"; the schema's
+    /// failure is reported as it is.
+    DependentSchema,
+}
+
+impl Conditional {
+    /// Where in `parts` the consequence stands that applies when the condition matches
+    /// (`true`) or not, if there is one.
+    pub(crate) fn consequence(&self, matched: bool) -> Option<usize> {
+        match matched {
+            true if self.then => Some(1),
+            false if self.otherwise => Some(1 + usize::from(self.then)),
+            _ => None,
+        }
+    }
 }
 
 /// The member rules of an object.
@@ -423,12 +443,35 @@ impl<'s> Compiler<'s> {
                 forbidden: forbidden(negated),
             });
         }
+        if let Some(branches) = &ty.if_then_else {
+            let mut parts = vec![self.reserve(&branches.condition)];
+            parts.extend(branches.then.as_ref().map(|then| self.reserve(then)));
+            parts.extend(branches.otherwise.as_ref().map(|other| self.reserve(other)));
+            out.push(Assertion::Conditional(Conditional {
+                parts,
+                then: branches.then.is_some(),
+                otherwise: branches.otherwise.is_some(),
+                kind: ConditionKind::IfThenElse,
+            }));
+        }
         for (trigger, required) in &ty.dependent_required {
             let condition = self.presence(std::slice::from_ref(trigger));
             let consequence = self.presence(required);
             out.push(Assertion::Conditional(Conditional {
-                parts: [condition, consequence],
+                parts: vec![condition, consequence],
+                then: true,
+                otherwise: false,
                 kind: ConditionKind::DependentRequired(trigger.clone()),
+            }));
+        }
+        for (trigger, schema) in &ty.dependent_schemas {
+            let condition = self.presence(std::slice::from_ref(trigger));
+            let consequence = self.reserve(schema);
+            out.push(Assertion::Conditional(Conditional {
+                parts: vec![condition, consequence],
+                then: true,
+                otherwise: false,
+                kind: ConditionKind::DependentSchema,
             }));
         }
         let applies_others = out.iter().any(Assertion::applies_others);
@@ -445,7 +488,8 @@ impl<'s> Compiler<'s> {
 
     /// A node of its own (no [`Type`] behind it): "an object has every one of `names`"
     /// (a value of another kind passes, as object rules ignore other kinds), for the
-    /// conditions of `dependentRequired`. Its fields may hold anything.
+    /// conditions of `dependentRequired` and `dependentSchemas`. Its fields may hold
+    /// anything.
     fn presence(&mut self, names: &[String]) -> NodeId {
         let anything = self.push_node(Vec::new());
         let mut required = vec![0u64; names.len().div_ceil(64)];
@@ -565,7 +609,9 @@ impl Assertion {
             Assertion::OneOf(_) => &["oneOf"],
             Assertion::Not { .. } => &["not"],
             Assertion::Conditional(conditional) => match conditional.kind {
+                ConditionKind::IfThenElse => &["if", "then", "else"],
                 ConditionKind::DependentRequired(_) => &["dependentRequired"],
+                ConditionKind::DependentSchema => &["dependentSchemas"],
             },
         }
     }
@@ -616,6 +662,18 @@ mod tests {
             "allOf" => (r#"{"allOf": [{"type": "null"}]}"#, "1"),
             "not" => (r#"{"not": {"type": "null"}}"#, "null"),
             "dependentRequired" => (r#"{"dependentRequired": {"a": ["b"]}}"#, r#"{"a": 1}"#),
+            "if" | "then" => (
+                r#"{"if": {"type": "integer"}, "then": {"minimum": 1}}"#,
+                "0",
+            ),
+            "else" => (
+                r#"{"if": {"type": "integer"}, "else": {"type": "null"}}"#,
+                "\"a\"",
+            ),
+            "dependentSchemas" => (
+                r#"{"dependentSchemas": {"a": {"required": ["b"]}}}"#,
+                r#"{"a": 1}"#,
+            ),
             "$ref" => (
                 r##"{"$defs": {"a": {"type": "null"}}, "$ref": "#/$defs/a"}"##,
                 "1",
@@ -653,6 +711,6 @@ mod tests {
                 "'{keyword}': {text} accepts {refused}"
             );
         }
-        assert_eq!(n_enforced, 32);
+        assert_eq!(n_enforced, 36);
     }
 }

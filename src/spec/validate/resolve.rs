@@ -1,5 +1,5 @@
-//! The combinators (`$ref`, `allOf`, `anyOf`, `oneOf`, `not`, and the conditions of
-//! `dependentRequired`), decided from the checks they
+//! The combinators (`$ref`, `allOf`, `anyOf`, `oneOf`, `not`, and the conditions of `if`,
+//! `dependentRequired` and `dependentSchemas`), decided from the checks they
 //! apply to the same value once it has ended; and, at any point, whether what has been read
 //! is already refused whatever follows.
 
@@ -23,7 +23,7 @@ pub(super) fn parts(assertion: &Assertion) -> &[NodeId] {
 impl<'s, 'a> Validation<'s, 'a> {
     /// Decides check `index`'s combinators from its parts (already settled: they come
     /// later in the run), in order, stopping at the first that fails: `$ref`, `allOf`,
-    /// `anyOf`, `oneOf`, `not`, `dependentRequired`. A check that failed a rule of its own never gets here, as a
+    /// `anyOf`, `oneOf`, `not`, `if`, `dependentRequired`, `dependentSchemas`. A check that failed a rule of its own never gets here, as a
     /// depth-first validator would return before its combinators.
     pub(super) fn combine(&mut self, index: usize, shape: Shape, ordinal: usize) {
         let Some(check) = self.checks.get(index) else {
@@ -109,8 +109,8 @@ impl<'s, 'a> Validation<'s, 'a> {
         }
     }
 
-    /// A [`Conditional`]: when its condition (at `edge`) matches, its consequence must
-    /// too. Only the parts a depth-first validator would check count their steps.
+    /// A [`Conditional`]: the consequence its condition (at `edge`) selects, if any, must
+    /// match. Only the parts a depth-first validator would check count their steps.
     fn conditional(
         &self,
         conditional: &'s Conditional,
@@ -120,12 +120,12 @@ impl<'s, 'a> Validation<'s, 'a> {
     ) -> Option<Fail<'s>> {
         let (condition, steps) = self.part(edge);
         *cost = cost.saturating_add(steps);
-        match condition {
+        let matched = match condition {
             Some(fail) if fail.is_fatal() => return Some(fail),
-            Some(_) => return None,
-            None => {}
-        }
-        let (fail, steps) = self.part(edge + 1);
+            Some(_) => false,
+            None => true,
+        };
+        let (fail, steps) = self.part(edge + conditional.consequence(matched)?);
         *cost = cost.saturating_add(steps);
         let fail = fail?;
         let what = match (&conditional.kind, fail.what) {
