@@ -38,7 +38,7 @@ pub(super) fn is_hostname(text: &str) -> bool {
 }
 
 /// One label: 1 to 63 letters, digits and hyphens, not starting or ending with a hyphen.
-fn is_label(label: &str) -> bool {
+pub(super) fn is_label(label: &str) -> bool {
     let bytes = label.as_bytes();
     (1..=MAX_LABEL_LEN).contains(&bytes.len())
         && bytes
