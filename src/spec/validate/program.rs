@@ -44,6 +44,9 @@ pub(crate) struct Node {
     /// True if an assertion applies further nodes to the same value (`$ref`, `allOf`,
     /// `anyOf`, `oneOf`).
     pub(crate) applies_others: bool,
+    /// True if the [quick path](super::quick) decides every assertion of this node
+    /// ([`Assertion::is_quick`]).
+    pub(crate) quick: bool,
 }
 
 /// One keyword's check, with what it needs and what its violation reports.
@@ -181,6 +184,7 @@ static EMPTY: Node = Node {
     explain: Kinds::ANY,
     explain_visits: 0,
     applies_others: false,
+    quick: false,
 };
 
 impl Program {
@@ -241,6 +245,7 @@ impl<'s> Compiler<'s> {
             explain: Kinds::ANY,
             explain_visits: 0,
             applies_others: false,
+            quick: false,
         });
         self.work.push((ty, id));
         id
@@ -387,12 +392,14 @@ impl<'s> Compiler<'s> {
             out.push(Assertion::OneOf(nodes));
         }
         let applies_others = out.iter().any(Assertion::applies_others);
+        let quick = out.iter().all(Assertion::is_quick);
         let (explain, explain_visits) = kinds_counted(self.defs, ty);
         Node {
             assertions: out,
             explain,
             explain_visits,
             applies_others,
+            quick,
         }
     }
 
