@@ -83,14 +83,22 @@ pub(super) fn is_mailbox(text: &str) -> bool {
 /// the host name grammar, whose length limits (RFC 1035) hold for a mail domain too; one
 /// with non-ASCII text is a U-label.
 fn is_domain(domain: &str) -> bool {
-    domain.len() <= hostname::MAX_NAME_LEN
-        && domain.split('.').all(|label| {
-            if label.is_ascii() {
-                hostname::is_label(label)
-            } else {
-                is_u_label(label)
-            }
-        })
+    if domain.len() > hostname::MAX_NAME_LEN {
+        return false;
+    }
+    // Split on the byte `.`, which is never part of a multi-byte character, so each label
+    // is also a `str` (taken back by its offset for a U-label).
+    let mut start = 0;
+    domain.as_bytes().split(|&b| b == b'.').all(|label| {
+        let end = start + label.len();
+        let fits = if label.is_ascii() {
+            hostname::is_label(label)
+        } else {
+            domain.get(start..end).is_some_and(is_u_label)
+        };
+        start = end + 1;
+        fits
+    })
 }
 
 /// The most characters a U-label can have: its A-label is `xn--` and at least one
@@ -151,7 +159,12 @@ fn quoted_string(scan: &mut Scan<'_>) -> Option<usize> {
 /// RFC 5322 `atext`, and RFC 6531's `UTF8-non-ascii`: the text is UTF-8, so a byte
 /// outside ASCII is part of a non-ASCII character, all of whose bytes are accepted.
 fn is_atext(byte: u8) -> bool {
-    byte.is_ascii_alphanumeric() || b"!#$%&'*+-/=?^_`{|}~".contains(&byte) || !byte.is_ascii()
+    // `any`, not `contains`: that is a `memchr` call for every byte it is asked about.
+    byte.is_ascii_alphanumeric()
+        || b"!#$%&'*+-/=?^_`{|}~"
+            .iter()
+            .any(|&special| special == byte)
+        || !byte.is_ascii()
 }
 
 /// The inside of an `address-literal`'s brackets.
