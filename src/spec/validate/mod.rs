@@ -104,10 +104,10 @@
 //! an `enum` or `const` that lists containers, or as items of a `uniqueItems` array), keys
 //! that arrived escaped and are not declared, and strings in parts that are unique items,
 //! are kept as owned values. A string in parts checked by a `pattern` or a `format` is
-//! joined in one buffer the validation reuses (it grows only past its largest string so
-//! far). A bounded format (`date`, `email`, `uuid`…) refuses a string in parts as soon as
-//! it is longer than the format's longest value, so the streaming check need not wait for
-//! its end. A refusal allocates its [`Violation`]: [`Failure::locate`]
+//! joined in one buffer, which the validation reuses for every such string (it allocates
+//! when the first one arrives, and grows only past the longest so far). A bounded format
+//! (`date`, `email`, `uuid`…) refuses a string in parts as soon as it is longer than the
+//! format's longest value, so the streaming check need not wait for its end. A refusal allocates its [`Violation`]: [`Failure::locate`]
 //! finds the path (a [`Path`](crate::json::Path), in its dotted form) and the received
 //! value in the value itself.
 //!
