@@ -70,9 +70,9 @@
 //!
 //! # The quick path
 //!
-//! [`Schema::validate`] first asks the [quick path](quick): an accept-only walk of the same
-//! compiled program that keeps one small frame per open container and checks scalars with
-//! the same code. It answers "accepted" only where this validation would, and gives up at
+//! [`Schema::validate`] first asks the quick path (`validate/quick.rs`): an accept-only
+//! walk of the same compiled program that keeps one small frame per open container and
+//! checks scalars with the same code. It answers "accepted" only where this validation would, and gives up at
 //! anything else (any failure, combinators, members a type does not declare), and then this
 //! validation runs from the start. A valid call of plain types so costs about half of the
 //! instructions; a refused one costs the quick path's short walk more.
