@@ -376,6 +376,20 @@ fn the_importer_enforces_known_names_and_lists_unknown_ones_when_lenient() {
         matches!(&error, LoadError::Invalid { keyword: Some(k), .. } if k == "format"),
         "{error:?}"
     );
+    // Beside a draft-07 `$ref`, which ignores its siblings, an enforced format is refused
+    // as any asserting keyword is; one toolgate does not check asserts nothing, and loads.
+    let beside_ref = |format: &str| {
+        let text = format!(
+            r##"{{"$schema": "http://json-schema.org/draft-07/schema#", "properties": {{"a":
+                {{"$ref": "#/definitions/s", "format": "{format}"}}}},
+                "definitions": {{"s": {{"type": "string"}}}}}}"##
+        );
+        Schema::from_json_schema(&json::parse(&text).unwrap_or_else(|e| panic!("{e}")))
+    };
+    assert!(
+        matches!(beside_ref("date"), Err(LoadError::RefSibling { ref keyword, .. }) if keyword == "format")
+    );
+    assert!(beside_ref("x-a").is_ok());
     // A format the importer lists weakens nothing: a `oneOf` beside it is kept whole.
     let document =
         json::parse(r#"{"oneOf": [{"type": "string", "format": "x-a"}, {"type": "integer"}]}"#)
