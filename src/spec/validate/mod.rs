@@ -40,8 +40,9 @@
 //!       - arrays: `minItems`, `maxItems`, `uniqueItems`, then each item in index order;
 //!       - objects: **unknown fields** (in input order), then **missing required fields**
 //!         (in declaration order), then field names (`propertyNames`, input order), then
-//!         the values of declared fields (declaration order), then the values of other
-//!         members (`additionalProperties` as a schema, input order). Unknown comes before
+//!         the values of declared fields (declaration order), then the values of members
+//!         whose names `patternProperties` matches (input order, then pattern order), then
+//!         the values of other members (`additionalProperties` as a schema, input order). Unknown comes before
 //!         missing because a misspelt field (`customerid` for `customer_id`) is both, and
 //!         the unknown-field message lists the allowed names, so one retry fixes both;
 //!    4. `$ref`, then `allOf` in order, then `anyOf`, then `oneOf`.
@@ -70,9 +71,9 @@
 //!
 //! # The quick path
 //!
-//! [`Schema::validate`] first asks the quick path (`validate/quick.rs`): an accept-only
-//! walk of the same compiled program that keeps one small frame per open container and
-//! checks scalars with the same code. It answers "accepted" only where this validation would, and gives up at
+//! [`Schema::validate`] first asks the quick path (`spec/validate/quick.rs`): an
+//! accept-only walk of the same compiled program that keeps one small frame per open
+//! container and checks scalars with the same code. It answers "accepted" only where this validation would, and gives up at
 //! anything else (any failure, combinators, members a type does not declare), and then this
 //! validation runs from the start. A valid call of plain types so costs about half of the
 //! instructions; a refused one costs the quick path's short walk more.

@@ -118,6 +118,9 @@ pub(crate) struct ObjectRules {
     pub(crate) additional: AdditionalRule,
     /// `propertyNames`.
     pub(crate) names: Option<NodeId>,
+    /// `patternProperties`, in declaration order: members whose names match a pattern
+    /// are checked against its node, and are not undeclared.
+    pub(crate) patterns: Vec<(Arc<Pattern>, NodeId)>,
 }
 
 /// One declared field.
@@ -366,11 +369,21 @@ impl<'s> Compiler<'s> {
                 Additional::Typed(ty) => AdditionalRule::Typed(self.reserve(ty)),
             };
             let names = object.property_names.as_deref().map(|ty| self.reserve(ty));
+            // As for `pattern`: one that does not compile never reaches here.
+            let patterns = object
+                .patterns
+                .iter()
+                .filter_map(|field| {
+                    let pattern = Arc::clone(field.pattern.compiled().ok()?);
+                    Some((pattern, self.reserve(&field.ty)))
+                })
+                .collect();
             out.push(Assertion::Object(ObjectRules {
                 fields,
                 required,
                 additional,
                 names,
+                patterns,
             }));
         }
         if let Some(index) = ty.reference {
@@ -457,6 +470,7 @@ impl Assertion {
                 "required",
                 "additionalProperties",
                 "propertyNames",
+                "patternProperties",
             ],
             Assertion::Ref(_) | Assertion::DanglingRef => &["$ref"],
             Assertion::AllOf(_) => &["allOf"],
@@ -496,6 +510,10 @@ mod tests {
             "maxProperties" => (r#"{"maxProperties": 1}"#, r#"{"a": 1, "b": 2}"#),
             "additionalProperties" => (r#"{"additionalProperties": false}"#, r#"{"a": 1}"#),
             "propertyNames" => (r#"{"propertyNames": {"maxLength": 2}}"#, r#"{"abc": 1}"#),
+            "patternProperties" => (
+                r#"{"patternProperties": {"^x-": {"type": "string"}}}"#,
+                r#"{"x-a": 1}"#,
+            ),
             "anyOf" => (r#"{"anyOf": [{"type": "null"}]}"#, "1"),
             "oneOf" => (r#"{"oneOf": [{"type": "null"}]}"#, "1"),
             "allOf" => (r#"{"allOf": [{"type": "null"}]}"#, "1"),
@@ -536,6 +554,6 @@ mod tests {
                 "'{keyword}': {text} accepts {refused}"
             );
         }
-        assert_eq!(n_enforced, 26);
+        assert_eq!(n_enforced, 27);
     }
 }

@@ -318,6 +318,7 @@ impl Assertion {
             Assertion::Object(rules) => {
                 rules.fields.len() <= 64
                     && rules.names.is_none()
+                    && rules.patterns.is_empty()
                     && !matches!(rules.additional, AdditionalRule::Typed(_))
             }
             Assertion::UniqueItems
