@@ -87,11 +87,27 @@ const MEANINGS: &[(&str, &[&str], &[&str])] = &[
         &["1"],
     ),
     (r#"{"const": null}"#, &["null"], &["0", r#""null""#]),
-    // Annotations assert nothing.
+    // Annotations assert nothing; nor does a format name toolgate does not know.
     (
-        r#"{"title": "t", "default": 1, "examples": [2], "$comment": "c", "deprecated": true, "readOnly": true, "writeOnly": false, "format": "email", "contentMediaType": "application/json", "contentEncoding": "base64", "contentSchema": {"type": "object"}, "$anchor": "here"}"#,
+        r#"{"title": "t", "default": 1, "examples": [2], "$comment": "c", "deprecated": true, "readOnly": true, "writeOnly": false, "format": "x-vendor", "contentMediaType": "application/json", "contentEncoding": "base64", "contentSchema": {"type": "object"}, "$anchor": "here"}"#,
         &[r#""not an email""#, "1"],
         &[],
+    ),
+    // A format toolgate knows is enforced, on the kind it applies to only.
+    (
+        r#"{"format": "email"}"#,
+        &[
+            r#""ana@example.com""#,
+            r#""jürgen@exämple.de""#,
+            "1",
+            "null",
+        ],
+        &[r#""not an email""#],
+    ),
+    (
+        r#"{"format": "int32"}"#,
+        &["2147483647", "-2147483648", "1e2", r#""2147483648""#],
+        &["2147483648", "1.5"],
     ),
     // Boolean schemas.
     (
@@ -220,7 +236,6 @@ fn refusals_name_the_keyword_and_where_it_stands() {
 #[test]
 fn every_asserting_keyword_outside_the_subset_is_refused() {
     for keyword in [
-        "patternProperties",
         "unevaluatedItems",
         "unevaluatedProperties",
         "$dynamicRef",
@@ -293,7 +308,7 @@ fn lenient_loads_skip_coupled_keywords_and_weakened_one_of() {
         r##"{"type": "object",
              "properties": {"v": {"oneOf": [{"$ref": "#/$defs/a"}, {"type": "string", "maxLength": 3}]},
                             "w": {"oneOf": [{"type": "string"}, {"type": "integer"}]}},
-             "patternProperties": {"^x-": {"type": "string"}}, "additionalProperties": false,
+             "patternProperties": {"^(?=x-)": {"type": "string"}}, "additionalProperties": false,
              "$defs": {"a": {"type": "string", "pattern": "^(?=a)"}}}"##,
     )
     .unwrap_or_else(|e| panic!("{e}"));
@@ -312,7 +327,8 @@ fn lenient_loads_skip_coupled_keywords_and_weakened_one_of() {
             ("$defs.a", "pattern"),
         ]
     );
-    // The skipped `additionalProperties` no longer refuses `x-` members (it must not:
+    // A lookahead toolgate cannot run skips `patternProperties`, and the skipped
+    // `additionalProperties` no longer refuses `x-` members (it must not:
     // `patternProperties` would have let them through), nor any other (a lenient load
     // only ever accepts more).
     assert!(accepts(&loaded, r#"{"x-tag": "a", "v": "zz", "w": 1}"#));

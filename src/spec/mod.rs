@@ -39,6 +39,6 @@ pub use tools_file::{
 };
 pub use types::{
     Additional, ArrayRules, Bound, Field, IfThenElse, Kinds, MemberCount, NumberRules, ObjectType,
-    Schema, StringRules, ToolSpec, Type,
+    PatternField, Schema, StringRules, ToolSpec, Type,
 };
 pub use violation::{Forbidden, Rule, Violation};

@@ -8,6 +8,7 @@
 //! arrived (compact JSON cut at [`PREVIEW_CHARS`] characters), in words a model can act on:
 //! `amount_cents must be an integer from 1 to 500000; received 0`.
 
+use super::format::Format;
 use super::names::{with_article, write_list, Escaped, Quoted};
 use super::{Bound, Kinds};
 use crate::json::{preview, Value, PREVIEW_CHARS};
@@ -104,6 +105,11 @@ pub enum Rule {
         /// The pattern, as the schema writes it (shown to the model).
         pattern: String,
     },
+    /// The value is not of its `format` (an RFC 3339 date, an email address…).
+    Format {
+        /// The format, whose [`phrase`](Format::phrase) the message gives.
+        format: Format,
+    },
     /// The array has fewer items than `min` (`minItems`).
     MinItems {
         /// The least count accepted.
@@ -154,6 +160,8 @@ pub enum Rule {
         field: String,
         /// The declared fields, in declaration order.
         allowed: Vec<String>,
+        /// The `patternProperties` patterns other names may match, in declaration order.
+        patterns: Vec<String>,
     },
     /// A field name appears twice in one object: two parsers may keep different ones.
     DuplicateKey {
@@ -231,7 +239,8 @@ impl Violation {
 impl Rule {
     /// A stable short name for counters and the command line: `type`, `enum`, `const`,
     /// `minimum`, `maximum`, `multiple_of`, `min_length`, `max_length`, `min_items`,
-    /// `max_items`, `contains`, `pattern`, `min_properties`, `max_properties`, `unique_items`, `required`, `dependent_required`, `additional`, `duplicate_key`,
+    /// `max_items`, `contains`, `pattern`, `format`, `min_properties`, `max_properties`,
+    /// `unique_items`, `required`, `dependent_required`, `additional`, `duplicate_key`,
     /// `property_names`, `any_of`, `one_of`, `not`, `too_deep`, `too_complex`.
     pub fn label(&self) -> &'static str {
         match self {
@@ -244,6 +253,7 @@ impl Rule {
             Rule::MinLength { .. } => "min_length",
             Rule::MaxLength { .. } => "max_length",
             Rule::Pattern { .. } => "pattern",
+            Rule::Format { .. } => "format",
             Rule::MinProperties { .. } => "min_properties",
             Rule::MaxProperties { .. } => "max_properties",
             Rule::MinItems { .. } => "min_items",
@@ -289,17 +299,35 @@ impl fmt::Display for Violation {
                     Quoted(required)
                 )
             }
-            Rule::Unknown { field, allowed } => {
+            Rule::Unknown {
+                field,
+                allowed,
+                patterns,
+            } => {
                 if path.is_empty() {
                     write!(f, "unknown field {}; ", Quoted(field))?;
                 } else {
                     write!(f, "{path} has unknown field {}; ", Quoted(field))?;
                 }
-                if allowed.is_empty() {
-                    f.write_str("no fields are allowed")
-                } else {
-                    f.write_str("allowed fields: ")?;
-                    write_list(f, allowed, |f, name| write!(f, "{}", Escaped(name)))
+                match (allowed.is_empty(), patterns.is_empty()) {
+                    (true, true) => f.write_str("no fields are allowed"),
+                    (false, true) => {
+                        f.write_str("allowed fields: ")?;
+                        write_list(f, allowed, |f, name| write!(f, "{}", Escaped(name)))
+                    }
+                    (true, false) => {
+                        f.write_str("field names must match ")?;
+                        if patterns.len() > 1 {
+                            f.write_str("one of ")?;
+                        }
+                        write_list(f, patterns, |f, source| f.write_str(source))
+                    }
+                    (false, false) => {
+                        f.write_str("allowed fields: ")?;
+                        write_list(f, allowed, |f, name| write!(f, "{}", Escaped(name)))?;
+                        f.write_str(", or names matching ")?;
+                        write_list(f, patterns, |f, source| f.write_str(source))
+                    }
                 }
             }
             Rule::DuplicateKey { key } if path.is_empty() => {
@@ -374,6 +402,9 @@ fn write_predicate(f: &mut fmt::Formatter<'_>, rule: &Rule, is: &str) -> fmt::Re
             f.write_str(" long")
         }
         Rule::Pattern { pattern } => write!(f, "must match the pattern {pattern}"),
+        // `must be an RFC 3339 date such as 2025-01-31`: the standard, and one value to
+        // imitate.
+        Rule::Format { format } => write!(f, "must be {}", format.phrase()),
         Rule::MinProperties { min, max } => {
             f.write_str("must have ")?;
             write_count(f, Some(*min), *max, "field")

@@ -9,7 +9,8 @@
 
 use super::error::{SpecError, SpecErrorKind};
 use crate::json::decimal as number;
-use crate::json::{repeated_key, Path, Segment};
+use crate::json::{repeated_key, Kind, Path, Segment};
+use crate::spec::format::Format;
 use crate::spec::schema::find_cycle;
 use crate::spec::validate::admits;
 use crate::spec::{Additional, Kinds, Schema, Type};
@@ -124,6 +125,16 @@ impl Checker<'_> {
             }
             if let Some(names) = &object.property_names {
                 self.check_type(names, &path.key("propertyNames"), depth + 1, refs)?;
+            }
+            for field in &object.patterns {
+                if let Err(error) = field.pattern.compiled() {
+                    return found(SpecErrorKind::BadPattern {
+                        pattern: field.pattern.source().to_string(),
+                        error: error.clone(),
+                    });
+                }
+                let at = path.key("patternProperties").key(field.pattern.source());
+                self.check_type(&field.ty, &at, depth + 1, refs)?;
             }
         }
         if let Some(index) = ty.reference {
@@ -279,6 +290,16 @@ fn check_rules_apply(ty: &Type) -> Result<(), SpecErrorKind> {
             return never("pattern");
         }
     }
+    // A format toolgate enforces applies to strings (`email`) or numbers (`int32`).
+    if let Some(format) = ty.format.as_deref().and_then(Format::from_name) {
+        let applies = match format.applies_to() {
+            Kind::Number => ty.kinds.intersects(Kinds::NUMBER),
+            _ => ty.kinds.contains(Kinds::STRING),
+        };
+        if !applies {
+            return never("format");
+        }
+    }
     if !ty.kinds.contains(Kinds::OBJECT) {
         if ty.members.min.is_some() {
             return never("minProperties");
@@ -314,6 +335,8 @@ fn check_rules_apply(ty: &Type) -> Result<(), SpecErrorKind> {
                 "properties"
             } else if object.property_names.is_some() {
                 "propertyNames"
+            } else if !object.patterns.is_empty() {
+                "patternProperties"
             } else {
                 "additionalProperties"
             };

@@ -4,8 +4,9 @@
 //! schema in upper case (`"STRING"`), `nullable: true` instead of a `null` type, `enum` of
 //! strings only (numbers under a numeric type are written as strings), inclusive `minimum`
 //! and `maximum` only, 64-bit counts written as strings (`"maxLength": "64"`, as the SDKs'
-//! JSON does), `anyOf` but no `oneOf`, `allOf`, `not`, `dependentRequired`, `prefixItems`, `contains`, `if`, `dependentSchemas`, `const`, `multipleOf`, `uniqueItems`
-//! or `propertyNames`. References are left out of this form too (the Gemini API inlines or
+//! JSON does), `anyOf` but no `oneOf`, `allOf`, `not`, `dependentRequired`, `prefixItems`,
+//! `contains`, `if`, `dependentSchemas`, `const`, `multipleOf`, `uniqueItems`,
+//! `propertyNames` or `patternProperties`. References are left out of this form too (the Gemini API inlines or
 //! rejects them depending on the backend). Of the keywords a lenient load keeps unenforced,
 //! only `pattern` has a Gemini spelling; of the annotations kept as written, only `example`.
 //!
@@ -149,7 +150,7 @@ fn gemini_type(ty: &Type, depth: usize) -> Option<Value<'static>> {
         out.push(("items", gemini_type(items, depth + 1)?));
     }
     if let Some(rules) = &ty.object {
-        if rules.property_names.is_some() {
+        if rules.property_names.is_some() || !rules.patterns.is_empty() {
             return None;
         }
         let mut properties = Vec::with_capacity(rules.fields.len());

@@ -4,8 +4,9 @@
 
 use crate::spec::{Additional, Schema, Type};
 
-/// The subschemas directly inside `ty`, mutably: `prefixItems`, `items`, `contains`, field types, typed additional
-/// members, `propertyNames`, and the types applied to the same value ([`Type::same_value`]).
+/// The subschemas directly inside `ty`, mutably: `prefixItems`, `items`, `contains`, field
+/// types, typed additional members, `propertyNames`, `patternProperties`, and the types
+/// applied to the same value ([`Type::same_value`]).
 pub(crate) fn children_mut(ty: &mut Type) -> Vec<&mut Type> {
     let mut out: Vec<&mut Type> = ty.array.prefix.iter_mut().collect();
     if let Some(items) = &mut ty.array.items {
@@ -23,6 +24,7 @@ pub(crate) fn children_mut(ty: &mut Type) -> Vec<&mut Type> {
         if let Some(names) = &mut object.property_names {
             out.push(names);
         }
+        out.extend(object.patterns.iter_mut().map(|field| &mut field.ty));
     }
     out.extend(ty.any_of.iter_mut());
     out.extend(ty.one_of.iter_mut());

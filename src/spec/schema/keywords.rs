@@ -44,10 +44,6 @@ pub(crate) struct Keyword {
     /// Where it keeps subschemas, if it does (refused keywords too: `#/not` names a
     /// schema even though `not` is not enforced).
     slot: Option<Slot>,
-    /// A keyword that asserts something only together with this one: when this one is
-    /// refused, a lenient load must skip that one too, or it would refuse values the schema
-    /// accepts (`additionalProperties` does not apply to names `patternProperties` matches).
-    coupled: Option<&'static str>,
     /// A short note after "'keyword' is not enforced", where one helps.
     hint: Option<&'static str>,
     /// What the compiled type keeps of an annotation, for export.
@@ -59,7 +55,7 @@ pub(crate) struct Keyword {
 pub(super) enum Keep {
     /// Nothing: it is dropped at load (`title`, `default`, `$comment`…).
     Nothing,
-    /// A field of [`Type`](crate::spec::Type) holds it (`description`, `format`): the
+    /// A field of [`Type`](crate::spec::Type) holds it (`description`): the
     /// builder sets it too.
     Field,
     /// Kept as written in `Type::kept` (`example`, `discriminator`, `x-…` extensions):
@@ -69,7 +65,7 @@ pub(super) enum Keep {
 }
 
 /// The one table of keywords. The importer classifies each keyword by it, follows `$ref`
-/// pointers through its slots, skips coupled keywords and names kept ones by it, and load
+/// pointers through its slots and names kept ones by it, and load
 /// errors take their hints from it; the validator's test walks it and proves that every
 /// row marked [`Class::Enforced`] compiles into an assertion that refuses a value. Every
 /// keyword of draft 2020-12 (and of the drafts before it that toolgate reads) is a row,
@@ -89,6 +85,11 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     kw("maxLength", Enforced),
     kw("pattern", Enforced),
     kw("prefixItems", Enforced).slot(Slot::List),
+    // Enforced for the names `Format::from_name` knows (`date-time`, `email`, `int64`…);
+    // another name is kept as an annotation and a lenient load lists it. Draft 2020-12
+    // makes every format an annotation by default; `Schema::without_format_assertions`
+    // reads it so.
+    kw("format", Enforced),
     kw("items", Enforced)
         .slot(Slot::One)
         .hint("an array of schemas is a tuple, which toolgate does not check"),
@@ -105,6 +106,7 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     kw("dependentRequired", Enforced),
     kw("additionalProperties", Enforced).slot(Slot::One),
     kw("propertyNames", Enforced).slot(Slot::One),
+    kw("patternProperties", Enforced).slot(Slot::Map),
     kw("anyOf", Enforced).slot(Slot::List),
     kw("oneOf", Enforced).slot(Slot::List),
     kw("allOf", Enforced).slot(Slot::List),
@@ -114,11 +116,10 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     kw("else", Enforced).slot(Slot::One),
     kw("dependentSchemas", Enforced).slot(Slot::Map),
     kw("$ref", Enforced),
-    // Draft 2020-12 section 7 (format), 8 (content) and 9 (meta-data) of the validation
-    // vocabulary: annotations, which assert nothing by default. `$anchor` only names a
-    // place for `#name` references, which toolgate refuses anyway.
+    // Draft 2020-12 section 8 (content) and 9 (meta-data) of the validation vocabulary:
+    // annotations, which assert nothing. `$anchor` only names a place for `#name`
+    // references, which toolgate refuses anyway.
     kw("description", Annotation).keep(Keep::Field),
-    kw("format", Annotation).keep(Keep::Field),
     kw("title", Annotation),
     kw("default", Annotation),
     kw("examples", Annotation),
@@ -162,9 +163,6 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     kw("unevaluatedItems", Refused).slot(Slot::One),
     kw("unevaluatedProperties", Refused).slot(Slot::One),
     kw("additionalItems", Refused).slot(Slot::One),
-    kw("patternProperties", Refused)
-        .slot(Slot::Map)
-        .coupled("additionalProperties"),
     kw("dependencies", Refused),
     kw("$dynamicRef", Refused),
     kw("$dynamicAnchor", Refused),
@@ -180,7 +178,6 @@ const fn kw(name: &'static str, class: Class) -> Keyword {
         class,
         gemini: None,
         slot: None,
-        coupled: None,
         hint: None,
         keep: Keep::Nothing,
     }
@@ -196,12 +193,6 @@ impl Keyword {
     const fn gemini(self, class: Class) -> Keyword {
         Keyword {
             gemini: Some(class),
-            ..self
-        }
-    }
-    const fn coupled(self, partner: &'static str) -> Keyword {
-        Keyword {
-            coupled: Some(partner),
             ..self
         }
     }
@@ -264,12 +255,6 @@ pub(super) fn class(keyword: &str, dialect: Dialect) -> Class {
 /// Where a keyword keeps subschemas, if it does (for walking a `$ref` pointer).
 pub(super) fn schema_slot(keyword: &str, dialect: Dialect) -> Option<Slot> {
     row(canonical(keyword, dialect)).and_then(|row| row.slot)
-}
-
-/// The keyword that asserts something only together with `refused` (see
-/// [`Keyword::coupled`]).
-pub(super) fn coupled(refused: &str) -> Option<&'static str> {
-    row(refused).and_then(|row| row.coupled)
 }
 
 /// A short note after "'keyword' is not enforced", where one helps.

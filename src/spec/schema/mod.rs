@@ -95,11 +95,14 @@ pub enum LoadError {
         /// characters.
         found: String,
     },
-    /// A `pattern` that does not compile, or uses a construct toolgate cannot check in
-    /// linear time (lookahead, lookbehind, backreferences), which the error names.
+    /// A `pattern` (or a `patternProperties` name) that does not compile, or uses a
+    /// construct toolgate cannot check in linear time (lookahead, lookbehind,
+    /// backreferences), which the error names.
     Pattern {
-        /// Where the `pattern` stands.
+        /// Where the `pattern` stands (for `patternProperties`, the map).
         path: String,
+        /// `pattern` or `patternProperties`.
+        keyword: &'static str,
         /// The pattern, as written.
         pattern: String,
         /// Why it is refused.
@@ -167,7 +170,8 @@ pub enum RefProblem {
     Cycle,
 }
 
-/// A keyword a lenient load accepted without enforcing it.
+/// A keyword a lenient load accepted without enforcing it: one it skipped, or a `format`
+/// whose name toolgate does not check (an annotation, as in a strict load).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unenforced {
     /// Where it stands (`tools[2].input_schema.properties.zip`; empty for the root).
@@ -181,11 +185,16 @@ impl Schema {
     /// the same on this subset) into a [`Schema`].
     ///
     /// Enforced: `type`, `enum`, `const`, `minimum`, `maximum`, `exclusiveMinimum`,
-    /// `exclusiveMaximum`, `multipleOf`, `minLength`, `maxLength`, `items`, `minItems`,
-    /// `maxItems`, `uniqueItems`, `properties`, `required`, `additionalProperties`,
-    /// `propertyNames`, `anyOf`, `oneOf`, `allOf`, and `$ref` to a JSON pointer inside the
-    /// document (`#`, `#/$defs/NAME`, `#/definitions/NAME`, …), recursion included.
-    /// Accepted as annotations: `description` and `format` (kept), `title`, `default`,
+    /// `exclusiveMaximum`, `multipleOf`, `minLength`, `maxLength`, `pattern`, `format` (for
+    /// the names [`Format::from_name`](crate::spec::format::Format::from_name) knows; any
+    /// other name is kept as an annotation, which a lenient load lists as not enforced),
+    /// `items`, `minItems`, `maxItems`, `uniqueItems`, `properties`, `required`,
+    /// `additionalProperties`, `propertyNames`, `minProperties`, `maxProperties`, `anyOf`,
+    /// `oneOf`, `allOf`, and `$ref` to a JSON pointer inside the document (`#`,
+    /// `#/$defs/NAME`, `#/definitions/NAME`, …), recursion included. To read `format` as
+    /// an annotation only, as draft 2020-12 does by default, see
+    /// [`Schema::without_format_assertions`]. Accepted as annotations: `description`
+    /// (kept), `title`, `default`,
     /// `examples`, `$comment`, `deprecated`, `readOnly`, `writeOnly`, `contentEncoding`,
     /// `contentMediaType`, `contentSchema`, `$anchor`, OpenAPI's `example`, `externalDocs`,
     /// `xml` and `discriminator`, a known `$schema`, and `$id` at the
@@ -198,9 +207,11 @@ impl Schema {
     /// schema without `additionalProperties` accepts members it does not declare.
     ///
     /// # Errors
-    /// - [`LoadError::Unsupported`]: a keyword toolgate does not enforce (`pattern`, `not`,
-    ///   `if`, `patternProperties`, `prefixItems`, `$id` below the root, an unknown
-    ///   `$schema`, an unknown keyword…), with where it stands.
+    /// - [`LoadError::Unsupported`]: a keyword toolgate does not enforce (`not`, `if`,
+    ///   `prefixItems`, `$id` below the root, an unknown `$schema`, an unknown keyword…),
+    ///   with where it stands.
+    /// - [`LoadError::Pattern`]: a `pattern` or `patternProperties` name that does not
+    ///   compile, or uses a construct toolgate cannot run in linear time.
     /// - [`LoadError::Reference`]: a `$ref` that is remote, an anchor, dangling, not a
     ///   schema, or a cycle that never reaches into the value.
     /// - [`LoadError::RefSibling`]: an asserting keyword beside `$ref` in a draft-07 schema.
@@ -212,9 +223,11 @@ impl Schema {
 
     /// Like [`Schema::from_json_schema`], but a keyword toolgate does not enforce is skipped
     /// and listed instead of refused. What loads accepts every value the full schema
-    /// accepts: a skipped `patternProperties` also skips the `additionalProperties` beside
-    /// it, and a `oneOf` or `not` with a weakened schema is skipped whole (a weaker branch
-    /// could make two branches match; a weaker negated schema refuses more).
+    /// accepts: a skipped `patternProperties` (one of its names uses a construct toolgate
+    /// does not run) also skips the `additionalProperties` beside it, and a `oneOf` or
+    /// `not` with a weakened schema is skipped whole (a weaker branch could make two
+    /// branches match; a weaker negated schema refuses more), as is an `if` (a weaker
+    /// condition would send values to `then` that belong to `else`).
     ///
     /// # Errors
     /// [`LoadError::Reference`] for a dangling, non-schema or cyclic `$ref`,
@@ -304,9 +317,9 @@ impl LoadError {
 
     /// The keyword toolgate refused to load without enforcing, if that is the problem:
     /// the keyword of [`LoadError::Unsupported`] and [`LoadError::RefSibling`], and `$ref`
-    /// for a remote or anchor [`LoadError::Reference`], and `pattern` for a
-    /// [`LoadError::Pattern`] that uses a construct toolgate does not run (lookaround,
-    /// backreferences, Unicode property classes).
+    /// for a remote or anchor [`LoadError::Reference`], and `pattern` (or
+    /// `patternProperties`) for a [`LoadError::Pattern`] that uses a construct toolgate
+    /// does not run (lookaround, backreferences, Unicode property classes).
     pub fn unsupported_keyword(&self) -> Option<&str> {
         match self {
             LoadError::Unsupported { keyword, .. } | LoadError::RefSibling { keyword, .. } => {
@@ -316,13 +329,13 @@ impl LoadError {
                 problem: RefProblem::Remote | RefProblem::Anchor,
                 ..
             } => Some("$ref"),
-            LoadError::Pattern { error, .. }
+            LoadError::Pattern { keyword, error, .. }
                 if matches!(
                     error.kind(),
                     crate::pattern::PatternErrorKind::Unsupported(_)
                 ) =>
             {
-                Some("pattern")
+                Some(keyword)
             }
             _ => None,
         }
@@ -416,13 +429,17 @@ impl fmt::Display for LoadError {
             } => write!(f, "{}: expected {expected}; found {found}", place(path)),
             LoadError::Pattern {
                 path,
+                keyword,
                 pattern,
                 error,
-            } => write!(
-                f,
-                "{}: pattern {pattern:?} is refused: {error}",
-                place(path)
-            ),
+            } => {
+                let what = if *keyword == "pattern" {
+                    "pattern"
+                } else {
+                    "patternProperties name"
+                };
+                write!(f, "{}: {what} {pattern:?} is refused: {error}", place(path))
+            }
             LoadError::TooDeep { path, limit } => write!(
                 f,
                 "{}: schemas nest deeper than {limit} levels",

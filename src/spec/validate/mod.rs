@@ -32,15 +32,19 @@
 //!       `status must be one of "pending", "paid"; received 5` beats `must be a string`;
 //!    2. the kind (`type`; `integer` is a number with no fraction within `i64`);
 //!    3. the rules for the value's kind:
-//!       - numbers: `minimum`, `maximum`, `multipleOf`;
-//!       - strings: `minLength`, `maxLength` (in code points);
+//!       - numbers: `minimum`, `maximum`, `multipleOf`, then `format` (`int32`, `int64`);
+//!       - strings: `minLength`, `maxLength` (in code points), `pattern`, then `format`
+//!         (`date`, `email`…: see [`format`](crate::spec::format); a name toolgate does
+//!         not know asserts nothing, and [`Schema::without_format_assertions`] makes every
+//!         format an annotation);
 //!       - arrays: `minItems`, `maxItems`, `uniqueItems`, then each item in index order
 //!         (against its `prefixItems` entry, or past those against `items`), then how many
 //!         items match `contains` (`minContains`, `maxContains`), judged at the array's end;
 //!       - objects: **unknown fields** (in input order), then **missing required fields**
 //!         (in declaration order), then field names (`propertyNames`, input order), then
-//!         the values of declared fields (declaration order), then the values of other
-//!         members (`additionalProperties` as a schema, input order). Unknown comes before
+//!         the values of declared fields (declaration order), then the values of members
+//!         whose names `patternProperties` matches (input order, then pattern order), then
+//!         the values of other members (`additionalProperties` as a schema, input order). Unknown comes before
 //!         missing because a misspelt field (`customerid` for `customer_id`) is both, and
 //!         the unknown-field message lists the allowed names, so one retry fixes both;
 //!    4. `$ref`, then `allOf` in order, then `anyOf`, then `oneOf`, then `not` (whose
@@ -78,9 +82,9 @@
 //!
 //! # The quick path
 //!
-//! [`Schema::validate`] first asks the [quick path](quick): an accept-only walk of the same
-//! compiled program that keeps one small frame per open container and checks scalars with
-//! the same code. It answers "accepted" only where this validation would, and gives up at
+//! [`Schema::validate`] first asks the quick path (`spec/validate/quick.rs`): an
+//! accept-only walk of the same compiled program that keeps one small frame per open
+//! container and checks scalars with the same code. It answers "accepted" only where this validation would, and gives up at
 //! anything else (any failure, combinators, members a type does not declare), and then this
 //! validation runs from the start. A valid call of plain types so costs about half of the
 //! instructions; a refused one costs the quick path's short walk more.
@@ -111,7 +115,11 @@
 //! keep a hash index, so that no check is quadratic). Arrays and objects compared whole (by
 //! an `enum` or `const` that lists containers, or as items of a `uniqueItems` array), keys
 //! that arrived escaped and are not declared, and strings in parts that are unique items,
-//! are kept as owned values. A refusal allocates its [`Violation`]: [`Failure::locate`]
+//! are kept as owned values. A string in parts checked by a `pattern` or a `format` is
+//! joined in one buffer, which the validation reuses for every such string (it allocates
+//! when the first one arrives, and grows only past the longest so far). A bounded format
+//! (`date`, `email`, `uuid`…) refuses a string in parts as soon as it is longer than the
+//! format's longest value, so the streaming check need not wait for its end. A refusal allocates its [`Violation`]: [`Failure::locate`]
 //! finds the path (a [`Path`](crate::json::Path), in its dotted form) and the received
 //! value in the value itself.
 //!

@@ -166,6 +166,11 @@ impl<'s> Failure<'s> {
             Broken::Unknown(member, rules) => Rule::Unknown {
                 field: name(member),
                 allowed: rules.fields.iter().map(|f| f.name.clone()).collect(),
+                patterns: rules
+                    .patterns
+                    .iter()
+                    .map(|(pattern, _)| pattern.as_str().to_string())
+                    .collect(),
             },
             Broken::DuplicateKey(member) => Rule::DuplicateKey { key: name(member) },
             Broken::PropertyName(member, rule) => Rule::PropertyName {
@@ -241,6 +246,7 @@ fn keyword_rule(assertion: &Assertion) -> Rule {
         Assertion::Pattern(pattern) => Rule::Pattern {
             pattern: pattern.as_str().to_string(),
         },
+        Assertion::Format(format) => Rule::Format { format: *format },
         Assertion::MinItems { min, max } => Rule::MinItems {
             min: *min,
             max: *max,
