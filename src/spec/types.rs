@@ -88,9 +88,10 @@ pub struct Type {
     ///
     /// [`Format::from_name`]: crate::spec::format::Format::from_name
     pub(crate) format: Option<String>,
-    /// Keywords a lenient load accepted without enforcing them (`pattern`, `not`…), as
-    /// written, in document order: they assert nothing here, but every export that can
-    /// carry them writes them back, so the model is still shown them. Empty for specs
+    /// Keywords a lenient load accepted without enforcing them (`unevaluatedProperties`, a
+    /// `pattern` it cannot run…), as written, in document order: they assert nothing here,
+    /// but every export that can carry them writes them back, so the model is still shown
+    /// them. Empty for specs
     /// built in Rust and for strict loads (which refuse such keywords). Invariant: no key
     /// is a keyword the other fields write, and no value holds a `$ref` (which would name
     /// a place in the source document that the export does not keep).

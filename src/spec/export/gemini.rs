@@ -6,8 +6,8 @@
 //! and `maximum` only, 64-bit counts written as strings (`"maxLength": "64"`, as the SDKs'
 //! JSON does), `anyOf` but no `oneOf`, `allOf`, `not`, `dependentRequired`, `prefixItems`,
 //! `contains`, `if`, `dependentSchemas`, `const`, `multipleOf`, `uniqueItems`,
-//! `propertyNames` or `patternProperties`. References are left out of this form too (the Gemini API inlines or
-//! rejects them depending on the backend). Of the keywords a lenient load keeps unenforced,
+//! `propertyNames` or `patternProperties`. References are left out of this form too (the
+//! Gemini API inlines or rejects them depending on the backend). Of the keywords a lenient load keeps unenforced,
 //! only `pattern` has a Gemini spelling; of the annotations kept as written, only `example`.
 //!
 //! A schema that uses anything else is not approximated: [`gemini_parameters`] returns

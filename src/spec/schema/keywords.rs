@@ -41,8 +41,8 @@ pub(crate) struct Keyword {
     pub(crate) class: Class,
     /// What it is in the Gemini dialect, where that differs.
     gemini: Option<Class>,
-    /// Where it keeps subschemas, if it does (refused keywords too: `#/not` names a
-    /// schema even though `not` is not enforced).
+    /// Where it keeps subschemas, if it does (refused keywords too: `#/unevaluatedItems`
+    /// names a schema even though it is not enforced).
     slot: Option<Slot>,
     /// A short note after "'keyword' is not enforced", where one helps.
     hint: Option<&'static str>,

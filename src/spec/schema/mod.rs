@@ -58,8 +58,8 @@ pub const MAX_SCHEMA_DEPTH: usize = crate::json::Limits::DEFAULT_MAX_DEPTH / 2;
 pub enum LoadError {
     /// The text is not JSON.
     Syntax(ParseError),
-    /// A keyword that asserts something toolgate does not enforce (`pattern`, `not`, …), or
-    /// one toolgate does not know at all.
+    /// A keyword that asserts something toolgate does not enforce (`unevaluatedProperties`,
+    /// `$dynamicRef`, …), or one toolgate does not know at all.
     Unsupported {
         /// Where the keyword stands.
         path: String,
@@ -188,16 +188,20 @@ impl Schema {
     /// `exclusiveMaximum`, `multipleOf`, `minLength`, `maxLength`, `pattern`, `format` (for
     /// the names [`Format::from_name`](crate::spec::format::Format::from_name) knows; any
     /// other name is kept as an annotation, which a lenient load lists as not enforced),
-    /// `items`, `minItems`, `maxItems`, `uniqueItems`, `properties`, `required`,
-    /// `additionalProperties`, `propertyNames`, `minProperties`, `maxProperties`, `anyOf`,
-    /// `oneOf`, `allOf`, and `$ref` to a JSON pointer inside the document (`#`,
+    /// `prefixItems`, `items`, `minItems`, `maxItems`, `uniqueItems`, `contains`,
+    /// `minContains`, `maxContains`, `properties`, `required`, `additionalProperties`,
+    /// `propertyNames`, `patternProperties`, `minProperties`, `maxProperties`,
+    /// `dependentRequired`, `dependentSchemas`, `anyOf`, `oneOf`, `allOf`, `not`, `if`,
+    /// `then`, `else`, OpenAPI's `nullable` (adds `null` to the kinds `type` names), and
+    /// `$ref` to a JSON pointer inside the document (`#`,
     /// `#/$defs/NAME`, `#/definitions/NAME`, …), recursion included. To read `format` as
     /// an annotation only, as draft 2020-12 does by default, see
     /// [`Schema::without_format_assertions`]. Accepted as annotations: `description`
     /// (kept), `title`, `default`,
     /// `examples`, `$comment`, `deprecated`, `readOnly`, `writeOnly`, `contentEncoding`,
-    /// `contentMediaType`, `contentSchema`, `$anchor`, OpenAPI's `example`, `externalDocs`,
-    /// `xml` and `discriminator`, a known `$schema`, and `$id` at the
+    /// `contentMediaType`, `contentSchema`, `$anchor`, OpenAPI's `example`,
+    /// `discriminator` and `x-…` extensions (kept as written, for export), `externalDocs`
+    /// and `xml`, a known `$schema`, and `$id` at the
     /// root. `$defs` and `definitions` count only where a `$ref` reaches them. A keyword
     /// whose value is `null` counts as absent (SDK dumps write absent fields that way),
     /// except `const`, where `null` is the value.
@@ -207,8 +211,9 @@ impl Schema {
     /// schema without `additionalProperties` accepts members it does not declare.
     ///
     /// # Errors
-    /// - [`LoadError::Unsupported`]: a keyword toolgate does not enforce (`not`, `if`,
-    ///   `prefixItems`, `$id` below the root, an unknown `$schema`, an unknown keyword…),
+    /// - [`LoadError::Unsupported`]: a keyword toolgate does not enforce
+    ///   (`unevaluatedProperties`, `$dynamicRef`, `$id` below the root, an unknown
+    ///   `$schema`, an unknown keyword…),
     ///   with where it stands.
     /// - [`LoadError::Pattern`]: a `pattern` or `patternProperties` name that does not
     ///   compile, or uses a construct toolgate cannot run in linear time.

@@ -23,8 +23,9 @@ pub(super) fn parts(assertion: &Assertion) -> &[NodeId] {
 impl<'s, 'a> Validation<'s, 'a> {
     /// Decides check `index`'s combinators from its parts (already settled: they come
     /// later in the run), in order, stopping at the first that fails: `$ref`, `allOf`,
-    /// `anyOf`, `oneOf`, `not`, `if`, `dependentRequired`, `dependentSchemas`. A check that failed a rule of its own never gets here, as a
-    /// depth-first validator would return before its combinators.
+    /// `anyOf`, `oneOf`, `not`, `if`, `dependentRequired`, `dependentSchemas`. A check
+    /// that failed a rule of its own never gets here, as a depth-first validator would
+    /// return before its combinators.
     pub(super) fn combine(&mut self, index: usize, shape: Shape, ordinal: usize) {
         let Some(check) = self.checks.get(index) else {
             return;
