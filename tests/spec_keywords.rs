@@ -707,3 +707,39 @@ fn dependent_schemas_apply_when_the_field_is_given() {
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(Schema::from_json_schema(&cycle).is_err());
 }
+
+#[test]
+fn a_plain_name_reference_finds_the_schema_that_declares_the_anchor() {
+    let text = r##"{"type": "object", "properties": {"ship_to": {"$ref": "#address"},
+        "bill_to": {"$ref": "#address"}},
+        "$defs": {"addr": {"$anchor": "address", "type": "object",
+                           "properties": {"zip": {"type": "string", "maxLength": 5}}}}}"##;
+    check(
+        text,
+        &[r#"{"ship_to": {"zip": "0150"}, "bill_to": {}}"#],
+        &[(
+            r#"{"bill_to": {"zip": "123456"}}"#,
+            "bill_to.zip must be at most 5 characters long; received \"123456\"",
+        )],
+    );
+    // Exported with the pointer it resolved to, which reads back the same.
+    let loaded = schema(text);
+    let written = loaded.to_json_schema().to_string();
+    assert!(
+        written.contains(r##""ship_to":{"$ref":"#/$defs/addr"}"##),
+        "{written}"
+    );
+    assert_eq!(
+        Schema::from_json_schema(&loaded.to_json_schema()),
+        Ok(loaded)
+    );
+    // No schema, or two, declare it: refused by name, as before.
+    for text in [
+        r##"{"$ref": "#nowhere"}"##,
+        r##"{"$ref": "#twice", "$defs": {"a": {"$anchor": "twice"}, "b": {"$anchor": "twice"}}}"##,
+    ] {
+        let value = parse(text).unwrap_or_else(|e| panic!("{e}"));
+        let error = Schema::from_json_schema(&value).map(|_| ()).unwrap_err();
+        assert_eq!(error.unsupported_keyword(), Some("$ref"), "{text}");
+    }
+}

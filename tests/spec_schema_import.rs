@@ -200,7 +200,7 @@ const ERRORS: &[(&str, &str)] = &[
     (r#"{"any_of": [{}]}"#, "the schema root: 'any_of' is not enforced"),
     (r#"{"items": [{}]}"#, "the schema root: 'items' is not enforced (an array of schemas is a tuple, which toolgate does not check)"),
     (r#"{"$schema": "https://example.com/my-meta"}"#, "the schema root: '$schema' is not enforced (toolgate reads draft 2020-12, and draft 2019-09, draft-07 and draft-06, which agree with it on the subset toolgate enforces)"),
-    (r##"{"$ref": "#foo"}"##, "the schema root: '$ref' to '#foo' is not enforced: toolgate follows JSON-pointer references ('#/$defs/NAME'), not anchors"),
+    (r##"{"$ref": "#foo"}"##, "the schema root: '$ref' to '#foo' is not enforced: no schema of this document declares that '$anchor' exactly once (toolgate does not look inside a schema with an '$id' of its own)"),
     (r##"{"$ref": "#"}"##, "the schema root: '$ref' to '#' leads back to itself without going into the value, so validation would never end"),
     (r##"{"$ref": "#/enum/0", "enum": [{}]}"##, "the schema root: '$ref' to '#/enum/0' points at something that is not a schema"),
     (r##"{"$ref": "#/$defs/a~2"}"##, "the schema root: '$ref' must be a reference whose fragment is a JSON pointer (RFC 6901); found \"#/$defs/a~2\""),

@@ -9,7 +9,7 @@
 
 use super::graph::{find_cycle, remap_references, weak_definitions};
 use super::keywords::{self, canonical, class, static_name, Class, Draft, Keep};
-use super::pointer::{fragment, parse_ref, path_of, place_of, resolve, Target};
+use super::pointer::{find_anchor, fragment, parse_ref, path_of, place_of, resolve, Target};
 use super::rules::{check_unique, invalid};
 use super::{LoadError, RefProblem, Unenforced, MAX_SCHEMA_DEPTH};
 use crate::json::{Member, Path, Value};
@@ -471,7 +471,10 @@ impl<'v, 'a> Importer<'v, 'a> {
         let problem = match parse_ref(text, self.root_id.as_deref()) {
             Target::Local(tokens) => return self.target_for(tokens, path, text).map(Some),
             Target::Remote => RefProblem::Remote,
-            Target::Anchor => RefProblem::Anchor,
+            Target::Anchor(name) => match find_anchor(self.document, &name, self.dialect) {
+                Some(tokens) => return self.target_for(tokens, path, text).map(Some),
+                None => RefProblem::Anchor,
+            },
             Target::Malformed => {
                 return Err(invalid(
                     path,

@@ -117,8 +117,8 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     kw("dependentSchemas", Enforced).slot(Slot::Map),
     kw("$ref", Enforced),
     // Draft 2020-12 section 8 (content) and 9 (meta-data) of the validation vocabulary:
-    // annotations, which assert nothing. `$anchor` only names a place for `#name`
-    // references, which toolgate refuses anyway.
+    // annotations, which assert nothing. `$anchor` only names a place: a `#name`
+    // reference is resolved to the one schema that declares it (see `find_anchor`).
     kw("description", Annotation).keep(Keep::Field),
     kw("title", Annotation),
     kw("default", Annotation),

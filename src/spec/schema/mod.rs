@@ -159,7 +159,8 @@ pub enum RefProblem {
     /// It points outside this document (`https://…`, `other.json#/…`): toolgate loads
     /// nothing from the network or the disk.
     Remote,
-    /// It names an anchor (`#foo`) rather than a JSON pointer (`#/$defs/foo`).
+    /// It names an anchor (`#foo`) that no schema of the document declares (`$anchor`)
+    /// exactly once, outside schemas with an `$id` of their own.
     Anchor,
     /// Nothing stands at that pointer.
     NotFound,
@@ -364,8 +365,8 @@ impl RefProblem {
                  ('#', '#/$defs/NAME', '#/definitions/NAME' or another JSON pointer)"
             }
             RefProblem::Anchor => {
-                "is not enforced: toolgate follows JSON-pointer references ('#/$defs/NAME'), \
-                 not anchors"
+                "is not enforced: no schema of this document declares that '$anchor' exactly \
+                 once (toolgate does not look inside a schema with an '$id' of its own)"
             }
             RefProblem::NotFound => "points at nothing: no schema stands there",
             RefProblem::NotASchema => "points at something that is not a schema",

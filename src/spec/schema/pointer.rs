@@ -15,8 +15,8 @@ pub(super) enum Target {
     Local(Vec<String>),
     /// Somewhere else: another document, or this one through a URI toolgate does not know.
     Remote,
-    /// A plain-name fragment (`#foo`).
-    Anchor,
+    /// A plain-name fragment (`#foo`), percent-decoded: the schema whose `$anchor` it is.
+    Anchor(String),
     /// A fragment that is not valid percent-encoding or pointer escaping.
     Malformed,
 }
@@ -39,7 +39,7 @@ pub(super) fn parse_ref(reference: &str, root_id: Option<&str>) -> Target {
         return Target::Local(Vec::new());
     }
     let Some(rest) = decoded.strip_prefix('/') else {
-        return Target::Anchor;
+        return Target::Anchor(decoded);
     };
     let mut tokens = Vec::new();
     for raw in rest.split('/') {
@@ -49,6 +49,60 @@ pub(super) fn parse_ref(reference: &str, root_id: Option<&str>) -> Target {
         }
     }
     Target::Local(tokens)
+}
+
+/// The place of the one schema whose `$anchor` is `name`, as pointer tokens (what a `#name`
+/// reference names): every subschema is walked through the keywords' slots, except those
+/// with an `$id` of their own below the root (another resource, whose anchors are its own;
+/// toolgate refuses such an `$id` anyway). `None` when no schema, or more than one, has
+/// it. An explicit stack: the document is as deep as the parser allowed.
+pub(super) fn find_anchor(
+    document: &Value<'_>,
+    name: &str,
+    dialect: Dialect,
+) -> Option<Vec<String>> {
+    let mut found = None;
+    let mut stack: Vec<(&Value<'_>, Vec<String>)> = vec![(document, Vec::new())];
+    while let Some((schema, tokens)) = stack.pop() {
+        let Some(members) = schema.as_object() else {
+            continue;
+        };
+        if !tokens.is_empty() && members.iter().any(|(key, _)| key == "$id") {
+            continue;
+        }
+        let anchored = members
+            .iter()
+            .any(|(key, value)| key == "$anchor" && value.as_str() == Some(name));
+        if anchored {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(tokens.clone());
+        }
+        for (key, value) in members {
+            let at = |more: &[&str]| -> Vec<String> {
+                let mut path = tokens.clone();
+                path.push(key.to_string());
+                path.extend(more.iter().map(|token| token.to_string()));
+                path
+            };
+            match (schema_slot(key, dialect), value) {
+                (Some(Slot::One), Value::Object(_)) => stack.push((value, at(&[]))),
+                (Some(Slot::One | Slot::List), Value::Array(items)) => {
+                    for (index, item) in items.iter().enumerate() {
+                        stack.push((item, at(&[&index.to_string()])));
+                    }
+                }
+                (Some(Slot::Map), Value::Object(entries)) => {
+                    for (entry, item) in entries {
+                        stack.push((item, at(&[entry.as_ref()])));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    found
 }
 
 /// Follows pointer tokens from the document root, stepping only through places that hold
@@ -244,7 +298,7 @@ mod tests {
             local("urn:example:root#/$defs/a"),
             Some(vec!["$defs".into(), "a".into()])
         );
-        assert!(matches!(parse_ref("#foo", None), Target::Anchor));
+        assert!(matches!(parse_ref("#foo", None), Target::Anchor(name) if name == "foo"));
         assert!(matches!(parse_ref("other.json", None), Target::Remote));
         assert!(matches!(parse_ref("#/a~2", None), Target::Malformed));
         assert!(matches!(parse_ref("#/a%2", None), Target::Malformed));
