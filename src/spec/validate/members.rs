@@ -360,36 +360,39 @@ impl<'s, 'a> Validation<'s, 'a> {
             let node = check.node;
             for (position, assertion) in node.assertions.iter().enumerate() {
                 let (items, kind) = match assertion {
-                    Assertion::Items(items) => (Some(*items), SlotKind::Item),
-                    Assertion::PrefixItems { prefix, rest } => {
-                        (prefix.get(index).copied().or(*rest), SlotKind::Item)
-                    }
-                    Assertion::Contains { node, .. } => (Some(*node), SlotKind::Contained),
-                    _ => (None, SlotKind::Item),
-                };
-                match (assertion, items) {
-                    (Assertion::MaxItems { max, .. }, _) if n_items > *max => check.record(
-                        rank(position, 0),
-                        Fail {
-                            at: ordinal,
-                            what: Broken::Keyword(assertion),
-                        },
-                    ),
-                    (_, Some(items)) if check.wants(rank(position, to_u64(index))) => {
-                        self.requests.ask(Request {
-                            node: program.node(items),
-                            depth: check.depth + 1,
-                            link: Link::Member {
-                                parent: narrow(parent),
-                                slot: Slot {
-                                    kind,
-                                    position: narrow(position),
-                                    index: narrow(index),
-                                },
+                    Assertion::MaxItems { max, .. } if n_items > *max => {
+                        check.record(
+                            rank(position, 0),
+                            Fail {
+                                at: ordinal,
+                                what: Broken::Keyword(assertion),
                             },
-                        });
+                        );
+                        continue;
                     }
-                    _ => {}
+                    Assertion::Items(items) => (*items, SlotKind::Item),
+                    Assertion::PrefixItems { prefix, rest } => {
+                        match prefix.get(index).copied().or(*rest) {
+                            Some(items) => (items, SlotKind::Item),
+                            None => continue,
+                        }
+                    }
+                    Assertion::Contains { node, .. } => (*node, SlotKind::Contained),
+                    _ => continue,
+                };
+                if check.wants(rank(position, to_u64(index))) {
+                    self.requests.ask(Request {
+                        node: program.node(items),
+                        depth: check.depth + 1,
+                        link: Link::Member {
+                            parent: narrow(parent),
+                            slot: Slot {
+                                kind,
+                                position: narrow(position),
+                                index: narrow(index),
+                            },
+                        },
+                    });
                 }
             }
         }
