@@ -10,8 +10,11 @@
 //! A [`Gate`] is the check-only half of a [`Registry`](crate::Registry): the compiled specs
 //! without handlers, for command-line checks and external harnesses.
 
-use crate::envelope::{self, Call};
-use crate::json::{Limits, Path, Value};
+mod direct;
+
+use crate::envelope::{self, Call, Read};
+use crate::json::{Kind, Limits, Path, Value};
+use direct::{Checked, Direct};
 use crate::spec::tool_name::{aliases, fits_every_mapped_rule};
 use crate::spec::{LoadError, ToolSpec};
 use crate::suggest;
@@ -217,10 +220,45 @@ impl Gate {
     /// );
     /// ```
     ///
+    /// An accepted call costs one pass of the reader and no tree: the arguments' events go
+    /// straight into the tool's validation as they are read (see `direct`). A call refused
+    /// on the way is checked again as [`Gate::check_call`] checks it, which builds the
+    /// arguments to place the rejection in them, so the answer is the same in every case.
+    ///
     /// # Errors
     /// As [`Gate::check_call`].
     pub fn verdict(&self, raw: &str) -> Result<(), Rejection> {
-        self.check(raw).map(drop)
+        let read = envelope::read_str_with(raw, self.limits, &mut Direct::new(self));
+        match read {
+            Ok(read) if self.accepts(&read, raw.as_bytes()) => Ok(()),
+            _ => self.check(raw).map(drop),
+        }
+    }
+
+    /// Whether every gate after the envelope passes a call read without its tree.
+    fn accepts(&self, read: &Read<'_, Checked<'_>>, raw: &[u8]) -> bool {
+        let Some(index) = self.index_of(&read.name) else {
+            return false;
+        };
+        let Some(spec) = self.specs.get(index) else {
+            return false;
+        };
+        match &read.args {
+            // Absent arguments are `{}`.
+            None => direct::accepts_text(spec, b"{}", self.limits),
+            Some(checked) if checked.kind != Some(Kind::Object) => false,
+            Some(Checked {
+                verdict: Some((checked_index, verdict)),
+                ..
+            }) if *checked_index == index => verdict.is_ok(),
+            // Read before the name was known (or beside another name): read again.
+            Some(Checked {
+                span: Some(span), ..
+            }) => raw
+                .get(span.clone())
+                .is_some_and(|bytes| direct::accepts_text(spec, bytes, self.limits)),
+            Some(_) => false,
+        }
     }
 
     /// Every gate, returning the index of the tool's spec with the call: the one path every
