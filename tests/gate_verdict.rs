@@ -14,20 +14,32 @@ mod rng;
 use mutate::{mutate, Edit};
 use rng::Rng;
 use toolgate::json::{self, Value};
-use toolgate::{Gate, ToolSpec, Type};
+use toolgate::{Accepted, Gate, ToolSpec, Type};
 
-/// Asserts that the verdict on `raw` is `check_call`'s, and returns whether it accepted.
+/// Asserts that the verdict on `raw` is `check_call`'s (and the same for bytes), and
+/// returns whether it accepted.
 fn check(gate: &Gate, raw: &str, what: &str) -> bool {
     let verdict = gate.verdict(raw);
-    let checked = gate.check_call(raw).map(drop);
-    assert_eq!(verdict, checked, "{what}: verdict differs from check_call on {raw}");
+    let checked = gate.check_call(raw).map(Accepted::from);
+    assert_eq!(
+        verdict, checked,
+        "{what}: verdict differs from check_call on {raw}"
+    );
     if let Err(rejection) = &verdict {
         let again = checked.as_ref().unwrap_err();
         assert_eq!(rejection.to_string(), again.to_string(), "{what}: {raw}");
         assert_eq!(rejection.path(), again.path(), "{what}: {raw}");
         assert_eq!(rejection.id(), again.id(), "{what}: {raw}");
     }
+    check_bytes(gate, raw.as_bytes(), what);
     verdict.is_ok()
+}
+
+/// Asserts that the verdict on bytes is `check_call_bytes`'s.
+fn check_bytes(gate: &Gate, raw: &[u8], what: &str) {
+    let verdict = gate.verdict_bytes(raw);
+    let checked = gate.check_call_bytes(raw).map(Accepted::from);
+    assert_eq!(verdict, checked, "{what}: verdict_bytes differs on {raw:?}");
 }
 
 fn load() -> Option<(Gate, String)> {
@@ -92,10 +104,30 @@ fn random_edits_of_corpus_lines() {
         Edit::Swap,
     ];
     let tokens = [
-        "\"", "\\\"", ",", ":", "{", "}", "[", "]", "null", "1", "-0.5e3", "true", "\\u00e9",
-        "\"name\":\"issue_refund\",", "\"name\":\"nope\",", "\"input\":{},", "\"arguments\":\"{}\",",
-        "\"type\":\"tool_use\",", "\"type\":\"function\",", "\"function\":{\"name\":\"x\"},",
-        "\"extra\":[1,{\"a\":null}],", "\"args\":{\"a\":1},", "\"id\":\"call_1\",", "\"id\":7,",
+        "\"",
+        "\\\"",
+        ",",
+        ":",
+        "{",
+        "}",
+        "[",
+        "]",
+        "null",
+        "1",
+        "-0.5e3",
+        "true",
+        "\\u00e9",
+        "\"name\":\"issue_refund\",",
+        "\"name\":\"nope\",",
+        "\"input\":{},",
+        "\"arguments\":\"{}\",",
+        "\"type\":\"tool_use\",",
+        "\"type\":\"function\",",
+        "\"function\":{\"name\":\"x\"},",
+        "\"extra\":[1,{\"a\":null}],",
+        "\"args\":{\"a\":1},",
+        "\"id\":\"call_1\",",
+        "\"id\":7,",
     ];
     let (mut n_accepted, iters) = (0, Rng::iters(20_000));
     for round in 0..iters {
@@ -103,9 +135,20 @@ fn random_edits_of_corpus_lines() {
         let text = mutate(&mut rng, line, (1, 3), &edits, &tokens);
         let what = format!("seed {seed}, round {round}");
         n_accepted += usize::from(check(&gate, &text, &what));
+        // Bytes: cut anywhere (inside a character too), or one byte replaced.
+        let mut bytes = text.into_bytes();
+        if rng.bool() {
+            bytes.truncate(rng.below(bytes.len() + 1));
+        } else if let Some(byte) = bytes.get_mut(rng.below(line.len().max(1))) {
+            *byte = rng.u8();
+        }
+        check_bytes(&gate, &bytes, &what);
     }
     // Edits often keep a call valid (inside a string, an ignored member): both paths run.
-    assert!(n_accepted > iters / 20, "seed {seed}: {n_accepted} accepted");
+    assert!(
+        n_accepted > iters / 20,
+        "seed {seed}: {n_accepted} accepted"
+    );
 }
 
 fn gate() -> Gate {
@@ -145,7 +188,13 @@ fn each_gate_in_each_shape() {
         r#"{}"#,
         r#"{"order_id":"ORD-1","amount_cents":100"#,
     ];
-    let names = ["issue_refund", "ping", "lookup", "github_create_issue", "issue_refnd"];
+    let names = [
+        "issue_refund",
+        "ping",
+        "lookup",
+        "github_create_issue",
+        "issue_refnd",
+    ];
     let mut n_cases = 0;
     for args in args {
         let text = {
@@ -227,6 +276,10 @@ fn arguments_that_are_not_an_object_under_a_schema_that_takes_anything() {
             let raw = format!(r#"{{"arguments":{args},"name":"open"}}"#);
             assert!(!check(&gate, &raw, schema), "{raw}");
         }
-        assert!(check(&gate, r#"{"name":"open","arguments":{"a":[1]}}"#, schema));
+        assert!(check(
+            &gate,
+            r#"{"name":"open","arguments":{"a":[1]}}"#,
+            schema
+        ));
     }
 }

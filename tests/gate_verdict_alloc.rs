@@ -16,11 +16,15 @@ use toolgate::{Gate, ToolSpec, Type};
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-/// The allocations of `gate.verdict(raw)`, which must accept it.
+/// The allocations of `gate.verdict(raw)` and of `gate.verdict_bytes`, which must both
+/// accept it.
 fn allocations(gate: &Gate, raw: &str) -> u64 {
-    let mut accepted = false;
-    let n = allocations_during(|| accepted = gate.verdict(raw).is_ok());
-    assert!(accepted, "not accepted: {raw}");
+    let (mut text, mut bytes) = (false, false);
+    let n = allocations_during(|| {
+        text = gate.verdict(raw).is_ok();
+        bytes = gate.verdict_bytes(raw.as_bytes()).is_ok();
+    });
+    assert!(text && bytes, "not accepted: {raw}");
     n
 }
 

@@ -441,6 +441,7 @@ fn kind_of(event: &Event<'_>) -> Kind {
 }
 
 /// Where the value of a top-level member goes.
+#[inline]
 fn top_target(key: &str) -> Target {
     match key {
         "type" => Target::Type,
@@ -459,6 +460,7 @@ fn top_target(key: &str) -> Target {
 }
 
 /// Where the value of a member of a nested call object goes.
+#[inline]
 fn inner_target(key: &str) -> Target {
     match key {
         "id" => Target::InnerId,

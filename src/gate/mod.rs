@@ -14,10 +14,11 @@ mod direct;
 
 use crate::envelope::{self, Call, Read};
 use crate::json::{Kind, Limits, Path, Value};
-use direct::{Checked, Direct};
 use crate::spec::tool_name::{aliases, fits_every_mapped_rule};
 use crate::spec::{LoadError, ToolSpec};
 use crate::suggest;
+use direct::{Checked, Direct};
+use std::borrow::Cow;
 use std::fmt;
 
 use crate::rejection::Rejection;
@@ -62,6 +63,34 @@ pub struct Gate {
     /// [`aliases`] of `specs`' names, in order, recomputed whenever a spec is added.
     aliases: Vec<(String, usize)>,
     limits: Limits,
+}
+
+/// An accepted call without its arguments, as [`Gate::verdict`] hands it back: what a check
+/// that only counts, or prints one line per call, needs of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Accepted<'a> {
+    /// The call id, where the shape has one.
+    pub id: Option<Cow<'a, str>>,
+    /// The tool name the model used.
+    pub name: Cow<'a, str>,
+}
+
+impl<'a, R> From<Read<'a, R>> for Accepted<'a> {
+    fn from(read: Read<'a, R>) -> Accepted<'a> {
+        Accepted {
+            id: read.id,
+            name: read.name,
+        }
+    }
+}
+
+impl<'a> From<Call<'a>> for Accepted<'a> {
+    fn from(call: Call<'a>) -> Accepted<'a> {
+        Accepted {
+            id: call.id,
+            name: call.name,
+        }
+    }
 }
 
 /// Two specs with the same name: a call could not say which one it means.
@@ -205,14 +234,16 @@ impl Gate {
         self.checked(call).map(|(_, call)| call)
     }
 
-    /// The check-only verdict on a raw call: [`Gate::check_call`]'s answer, without handing
-    /// the call back (`toolgate check`, a harness that only counts).
+    /// The check-only verdict on a raw call: [`Gate::check_call`]'s answer, handing back
+    /// only the call's id and tool name, not its arguments (`toolgate check`, a harness that
+    /// only counts).
     ///
     /// ```
     /// use toolgate::{Gate, ToolSpec, Type};
     /// let spec = ToolSpec::new("get_weather", "Current weather").required("city", Type::string());
     /// let gate = Gate::new(vec![spec.build().unwrap()]).unwrap();
-    /// assert!(gate.verdict(r#"{"name":"get_weather","arguments":{"city":"Oslo"}}"#).is_ok());
+    /// let accepted = gate.verdict(r#"{"name":"get_weather","arguments":{"city":"Oslo"}}"#);
+    /// assert_eq!(accepted.unwrap().name, "get_weather");
     /// let rejection = gate.verdict(r#"{"name":"get_weather","arguments":{"city":7}}"#);
     /// assert_eq!(
     ///     rejection.unwrap_err().to_string(),
@@ -220,18 +251,31 @@ impl Gate {
     /// );
     /// ```
     ///
-    /// An accepted call costs one pass of the reader and no tree: the arguments' events go
-    /// straight into the tool's validation as they are read (see `direct`). A call refused
-    /// on the way is checked again as [`Gate::check_call`] checks it, which builds the
-    /// arguments to place the rejection in them, so the answer is the same in every case.
+    /// An accepted call costs one pass of the reader, no tree and no heap allocation: the
+    /// arguments' events go straight into the tool's validation as they are read. A call
+    /// refused on the way is checked again as [`Gate::check_call`] checks it, which builds
+    /// the arguments to place the rejection in them, so the answer is the same in every case.
     ///
     /// # Errors
     /// As [`Gate::check_call`].
-    pub fn verdict(&self, raw: &str) -> Result<(), Rejection> {
+    pub fn verdict<'a>(&self, raw: &'a str) -> Result<Accepted<'a>, Rejection> {
         let read = envelope::read_str_with(raw, self.limits, &mut Direct::new(self));
         match read {
-            Ok(read) if self.accepts(&read, raw.as_bytes()) => Ok(()),
-            _ => self.check(raw).map(drop),
+            Ok(read) if self.accepts(&read, raw.as_bytes()) => Ok(Accepted::from(read)),
+            _ => self.check_call(raw).map(Accepted::from),
+        }
+    }
+
+    /// [`Gate::verdict`] for bytes that should be UTF-8 (a line read from a log), as
+    /// [`Gate::check_call_bytes`] reads them.
+    ///
+    /// # Errors
+    /// As [`Gate::check_call_bytes`].
+    pub fn verdict_bytes<'a>(&self, raw: &'a [u8]) -> Result<Accepted<'a>, Rejection> {
+        let read = envelope::read_bytes_with(raw, self.limits, &mut Direct::new(self));
+        match read {
+            Ok(read) if self.accepts(&read, raw) => Ok(Accepted::from(read)),
+            _ => self.check_call_bytes(raw).map(Accepted::from),
         }
     }
 
