@@ -338,7 +338,8 @@ impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
 impl<'a, D: Downstream<'a>> Sink<'a> for Envelope<'a, '_, D> {
     // Inlined where the reader sends each kind of event, so that the arguments' events (the
     // most of a call) go on downstream or to the text's reader without a turn through the
-    // envelope's own structure, which stays out of line.
+    // envelope's own structure, which stays out of line (the downstream sink's code is
+    // inlined at every site, so nothing else is).
     #[inline(always)]
     fn event(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
         match (self.doing, event) {
@@ -348,16 +349,6 @@ impl<'a, D: Downstream<'a>> Sink<'a> for Envelope<'a, '_, D> {
                 let _ = self.downstream.event(event, at);
                 if done && self.depth == depth {
                     self.args_read(target);
-                }
-            }
-            (Doing::Build(target, depth), event) => {
-                let done = ends_value(&event);
-                self.track(&event);
-                if let Some(builder) = &mut self.builder {
-                    let _ = builder.event(event, at);
-                }
-                if done && self.depth == depth {
-                    self.built(target);
                 }
             }
             (Doing::Text(_), Event::StringPart(run)) => {
@@ -377,7 +368,7 @@ impl<'a, D: Downstream<'a>> Sink<'a> for Envelope<'a, '_, D> {
 }
 
 impl<'a, D: Downstream<'a>> Envelope<'a, '_, D> {
-    /// Every event but the pieces of an arguments text and those of a value being built.
+    /// Every event but the pieces of an arguments text and the arguments' own.
     #[inline(never)]
     fn structure(&mut self, event: Event<'a>, at: usize) {
         match self.doing {
@@ -398,7 +389,19 @@ impl<'a, D: Downstream<'a>> Envelope<'a, '_, D> {
                 }
                 self.doing = Doing::Members;
             }
-            Doing::Build(..) | Doing::Args(..) | Doing::Done => {}
+            // A member value the envelope reads that is not a plain string: rare (an
+            // escaped id, a wrong kind), so kept out of the inlined path.
+            Doing::Build(target, depth) => {
+                let done = ends_value(&event);
+                self.track(&event);
+                if let Some(builder) = &mut self.builder {
+                    let _ = builder.event(event, at);
+                }
+                if done && self.depth == depth {
+                    self.built(target);
+                }
+            }
+            Doing::Args(..) | Doing::Done => {}
         }
     }
 

@@ -3,13 +3,15 @@
 //! them and builds no tree.
 //!
 //! The envelope names the tool read so far beside each place the arguments may be, when
-//! that place begins. If it names a registered tool, the place's events go into that tool's
-//! [`Validation`] as they come. The name the call's shape finally uses is known only once
+//! that place begins. If it names a registered tool, the place's events go as they come
+//! into that tool's quick path ([`Quick`], which says "accepted" or "don't know") when its
+//! types are plain enough for it, else into its full [`Validation`]. The name the call's shape finally uses is known only once
 //! the whole envelope is read (a `"name"` may follow `"input"`, a later `"function"` may
 //! make the top-level name one toolgate ignores), so the place keeps which tool it was
 //! checked against, and the gate uses the verdict only if that is the tool the call names.
-//! Otherwise the place keeps its byte span in the raw call, and the gate reads those bytes
-//! again into the right tool's validation (Anthropic's SDK dumps `input` before `name`).
+//! Otherwise, or when the quick path did not know, the place keeps its byte span in the raw
+//! call, and the gate reads those bytes again into the right tool's validation (Anthropic's
+//! SDK dumps `input` before `name`).
 //!
 //! The verdict is the gates' own only where it is an acceptance: a call refused on the way
 //! (a problem of any gate, in any order in the text) is run through the tree path again,
@@ -24,16 +26,16 @@
 use super::Gate;
 use crate::envelope::Downstream;
 use crate::json::{Event, Kind, Limits, Reader, Sink};
-use crate::spec::validate::{Failure, Validation};
+use crate::spec::validate::{Program, Quick, Validation};
 use crate::spec::ToolSpec;
 use std::ops::{ControlFlow, Range};
 
 /// The gate's downstream sink for a verdict.
 pub(crate) struct Direct<'g, 'a> {
     gate: &'g Gate,
-    /// The place being read: the index of the spec it is checked against, and its
-    /// validation, when the envelope named a registered tool at its start.
-    validation: Option<(usize, Validation<'g, 'a>)>,
+    /// The place being read: the index of the spec it is checked against, and its check,
+    /// when the envelope named a registered tool at its start.
+    check: Option<(usize, Check<'g, 'a>)>,
     /// The kind of the place's value, known from its first event.
     kind: Option<Kind>,
     /// Where the place's value starts in the raw call, and where its last event starts;
@@ -41,13 +43,24 @@ pub(crate) struct Direct<'g, 'a> {
     span: Option<(usize, usize)>,
 }
 
+/// One place's arguments checked against a spec.
+// One check lives at a time, in place in the sink; boxing the large variant would cost a
+// heap allocation per call, which a check-only verdict promises not to make.
+#[allow(clippy::large_enum_variant)]
+enum Check<'g, 'a> {
+    Quick(Quick<'g>),
+    Full(Validation<'g, 'a>),
+    /// The quick path gave up: nothing more is fed.
+    Unknown,
+}
+
 /// What the sink kept of one place's arguments.
-pub(crate) struct Checked<'g> {
+pub(crate) struct Checked {
     /// The kind of the value (`None` for a text with no value).
     pub(crate) kind: Option<Kind>,
-    /// The spec the value was checked against, and the verdict: whether a `null` was read
-    /// as absent, or the first violation.
-    pub(crate) verdict: Option<(usize, Result<bool, Failure<'g>>)>,
+    /// The spec the value was checked against, and whether it was accepted (`false`: refused,
+    /// or the quick path did not know).
+    pub(crate) verdict: Option<(usize, bool)>,
     /// Where an object stands in the raw call, when it stands there (not as text).
     pub(crate) span: Option<Range<usize>>,
 }
@@ -56,7 +69,7 @@ impl<'g, 'a> Direct<'g, 'a> {
     pub(crate) fn new(gate: &'g Gate) -> Direct<'g, 'a> {
         Direct {
             gate,
-            validation: None,
+            check: None,
             kind: None,
             span: None,
         }
@@ -72,32 +85,46 @@ impl<'g, 'a> Sink<'a> for Direct<'g, 'a> {
         if let Some((_, last)) = &mut self.span {
             *last = at;
         }
-        if let Some((_, validation)) = &mut self.validation {
-            let _ = validation.event(event, at);
+        if let Some((_, check)) = &mut self.check {
+            match check {
+                Check::Quick(quick) => {
+                    if quick.event(event, at).is_break() {
+                        *check = Check::Unknown;
+                    }
+                }
+                Check::Full(validation) => {
+                    let _ = validation.event(event, at);
+                }
+                Check::Unknown => {}
+            }
         }
         ControlFlow::Continue(())
     }
 }
 
 impl<'g, 'a> Downstream<'a> for Direct<'g, 'a> {
-    type Read = Checked<'g>;
+    type Read = Checked;
 
     fn begin(&mut self, name: Option<&str>, at: usize, in_text: bool) {
         let gate = self.gate;
-        self.validation = name
+        self.check = name
             .and_then(|name| gate.index_of(name))
-            .and_then(|index| Some((index, gate.specs.get(index)?.params().validation())));
+            .and_then(|index| Some((index, check(gate.specs.get(index)?))));
         self.kind = None;
         self.span = if in_text { None } else { Some((at, at)) };
     }
 
-    fn end(&mut self) -> Checked<'g> {
-        // Read in place: the validation is kilobytes, moving it out would copy them all.
-        let verdict = self.validation.as_ref().map(|(index, validation)| {
-            let read_absent = validation.read_absent();
-            (*index, validation.finish().map(|()| read_absent))
+    fn end(&mut self) -> Checked {
+        // Read in place: a validation is kilobytes, moving it out would copy them all.
+        let verdict = self.check.as_ref().map(|(index, check)| {
+            let accepted = match check {
+                Check::Quick(quick) => quick.accepted(),
+                Check::Full(validation) => validation.finish().is_ok(),
+                Check::Unknown => false,
+            };
+            (*index, accepted)
         });
-        self.validation = None;
+        self.check = None;
         let kind = self.kind.take();
         // An object's last event is its closing brace, one byte.
         let span = match (self.span.take(), kind) {
@@ -112,9 +139,28 @@ impl<'g, 'a> Downstream<'a> for Direct<'g, 'a> {
     }
 }
 
+/// The check of a place's arguments against `spec`: its quick path when its types allow.
+fn check<'g, 'a>(spec: &'g ToolSpec) -> Check<'g, 'a> {
+    let program = spec.params().program();
+    if program.node(Program::ROOT).quick {
+        Check::Quick(Quick::new(program))
+    } else {
+        Check::Full(spec.params().validation())
+    }
+}
+
 /// Whether `spec` accepts the arguments that stand as JSON at `bytes` (a span of the call
-/// the reader has already accepted), read again into its validation.
+/// the reader has already accepted), read again into its quick path, and into its full
+/// validation if the quick path does not know.
 pub(crate) fn accepts_text(spec: &ToolSpec, bytes: &[u8], limits: Limits) -> bool {
+    let program = spec.params().program();
+    if program.node(Program::ROOT).quick {
+        let mut quick = Quick::new(program);
+        let _ = Reader::new(limits).feed(bytes, &mut quick);
+        if quick.accepted() {
+            return true;
+        }
+    }
     let mut validation = spec.params().validation();
     let mut reader = Reader::new(limits);
     let read = reader.feed(bytes, &mut validation);

@@ -280,7 +280,7 @@ impl Gate {
     }
 
     /// Whether every gate after the envelope passes a call read without its tree.
-    fn accepts(&self, read: &Read<'_, Checked<'_>>, raw: &[u8]) -> bool {
+    fn accepts(&self, read: &Read<'_, Checked>, raw: &[u8]) -> bool {
         let Some(index) = self.index_of(&read.name) else {
             return false;
         };
@@ -292,10 +292,11 @@ impl Gate {
             None => direct::accepts_text(spec, b"{}", self.limits),
             Some(checked) if checked.kind != Some(Kind::Object) => false,
             Some(Checked {
-                verdict: Some((checked_index, verdict)),
+                verdict: Some((checked_index, true)),
                 ..
-            }) if *checked_index == index => verdict.is_ok(),
-            // Read before the name was known (or beside another name): read again.
+            }) if *checked_index == index => true,
+            // Read before the name was known (or beside another name), or the quick path
+            // did not know: read again.
             Some(Checked {
                 span: Some(span), ..
             }) => raw

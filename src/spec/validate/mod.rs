@@ -130,6 +130,7 @@ mod tests;
 
 pub(crate) use kinds::{admits, kinds_of};
 pub(crate) use program::{AdditionalRule, Assertion, Compiled, NodeId, Program};
+pub(crate) use quick::Quick;
 pub use report::Failure;
 pub use run::Validation;
 
