@@ -32,7 +32,7 @@
 //! How it is read: in one pass of the one JSON [`Reader`], whose events go to the
 //! envelope's sink (`read`). The sink reads the envelope member by member without
 //! building its tree, keeps the id and name borrowed from the raw call, and sends the
-//! arguments' events on to a [`Downstream`] sink, told the tool name read so far beside
+//! arguments' events on to a downstream sink (`Downstream`), told the tool name read so far beside
 //! them: a `Value` builder for [`read_call`] (a checked call costs about two heap
 //! allocations, most of them the arguments' own objects), or the gate's validation for a
 //! check-only verdict, which builds nothing. Arguments given as text are fed, piece by piece

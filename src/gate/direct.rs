@@ -5,10 +5,11 @@
 //! The envelope names the tool read so far beside each place the arguments may be, when
 //! that place begins. If it names a registered tool, the place's events go as they come
 //! into that tool's quick path ([`Quick`], which says "accepted" or "don't know") when its
-//! types are plain enough for it, else into its full [`Validation`]. The name the call's shape finally uses is known only once
-//! the whole envelope is read (a `"name"` may follow `"input"`, a later `"function"` may
-//! make the top-level name one toolgate ignores), so the place keeps which tool it was
-//! checked against, and the gate uses the verdict only if that is the tool the call names.
+//! types are plain enough for it, else into its full [`Validation`]. The name the call's
+//! shape finally uses is known only once the whole envelope is read (a `"name"` may follow
+//! `"input"`, a later `"function"` may make the top-level name one toolgate ignores), so the
+//! place keeps which tool it was checked against, and the gate uses the verdict only if that
+//! is the tool the call names.
 //! Otherwise, or when the quick path did not know, the place keeps its byte span in the raw
 //! call, and the gate reads those bytes again into the right tool's validation (Anthropic's
 //! SDK dumps `input` before `name`).
