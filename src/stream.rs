@@ -48,7 +48,8 @@
 //! A number, `true`, `false` or `null` is seen by the reader once its token ends (`4` may
 //! go on as `42` or `4.5`), so a number where a string belongs is refused at its first byte's
 //! offset, but in the answer to the chunk that ends it (the delimiter after it). Strings and
-//! keys are seen as they arrive: an unknown key when it closes, a string past `maxLength` or
+//! keys are seen as they arrive: an unknown key when it closes, a string past `maxLength` (or
+//! longer than any value of its bounded `format`: a `date` past 10 bytes) or
 //! no longer a prefix of any `enum` value at the character that shows it, as the
 //! [`Validation`] decides.
 //!
