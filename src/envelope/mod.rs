@@ -54,6 +54,7 @@ use crate::json::{self, Builder, ErrorKind, Kind, Limits, Reader, Sink, Stop, Va
 use crate::rejection::{EnvelopeProblem, Part, Rejection};
 use read::Envelope;
 use std::borrow::Cow;
+pub(crate) use text::read_again;
 
 /// One tool call, whatever shape it arrived in.
 ///

@@ -25,7 +25,7 @@
 //! every string whole, and the copy of each event for the second sink costs the rest.
 
 use super::Gate;
-use crate::envelope::Downstream;
+use crate::envelope::{self, Downstream};
 use crate::json::{Event, Kind, Limits, Reader, Sink};
 use crate::spec::validate::{Program, Quick, Validation};
 use crate::spec::ToolSpec;
@@ -42,6 +42,8 @@ pub(crate) struct Direct<'g, 'a> {
     /// Where the place's value starts in the raw call, and where its last event starts;
     /// `None` when it is read from arguments text (offsets in the text, not the call).
     span: Option<(usize, usize)>,
+    /// Where the literal of an arguments text opens in the raw call.
+    literal: Option<usize>,
 }
 
 /// One place's arguments checked against a spec.
@@ -64,6 +66,8 @@ pub(crate) struct Checked {
     pub(crate) verdict: Option<(usize, bool)>,
     /// Where an object stands in the raw call, when it stands there (not as text).
     pub(crate) span: Option<Range<usize>>,
+    /// Where the literal of arguments given as text opens in the raw call.
+    pub(crate) literal: Option<usize>,
 }
 
 impl<'g, 'a> Direct<'g, 'a> {
@@ -73,6 +77,7 @@ impl<'g, 'a> Direct<'g, 'a> {
             check: None,
             kind: None,
             span: None,
+            literal: None,
         }
     }
 }
@@ -112,7 +117,11 @@ impl<'g, 'a> Downstream<'a> for Direct<'g, 'a> {
             .and_then(|name| gate.index_of(name))
             .and_then(|index| Some((index, check(gate.specs.get(index)?))));
         self.kind = None;
-        self.span = if in_text { None } else { Some((at, at)) };
+        (self.span, self.literal) = if in_text {
+            (None, Some(at))
+        } else {
+            (Some((at, at)), None)
+        };
     }
 
     fn end(&mut self) -> Checked {
@@ -136,6 +145,7 @@ impl<'g, 'a> Downstream<'a> for Direct<'g, 'a> {
             kind,
             verdict,
             span,
+            literal: self.literal.take(),
         }
     }
 }
@@ -167,6 +177,30 @@ pub(crate) fn accepts_text(spec: &ToolSpec, bytes: &[u8], limits: Limits) -> boo
     let read = reader.feed(bytes, &mut validation);
     let read = read.and_then(|()| reader.finish(&mut validation));
     read.is_ok() && validation.finish().is_ok()
+}
+
+/// Whether `spec` accepts the arguments text whose literal opens `literal` (the rest of a
+/// call the reader has already accepted), read again into its full validation.
+pub(crate) fn accepts_literal(spec: &ToolSpec, literal: &[u8], limits: Limits) -> bool {
+    let mut full = Full(spec.params().validation());
+    envelope::read_again(literal, limits, &mut full).unwrap_or(false)
+}
+
+/// A full validation as a downstream sink: its verdict is whether it accepted.
+struct Full<'g, 'a>(Validation<'g, 'a>);
+
+impl<'a> Sink<'a> for Full<'_, 'a> {
+    fn event(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
+        self.0.event(event, at)
+    }
+}
+
+impl<'a> Downstream<'a> for Full<'_, 'a> {
+    type Read = bool;
+    fn begin(&mut self, _name: Option<&str>, _at: usize, _in_text: bool) {}
+    fn end(&mut self) -> bool {
+        self.0.finish().is_ok()
+    }
 }
 
 fn kind_of(event: &Event<'_>) -> Kind {

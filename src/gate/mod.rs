@@ -302,6 +302,13 @@ impl Gate {
             }) => raw
                 .get(span.clone())
                 .is_some_and(|bytes| direct::accepts_text(spec, bytes, self.limits)),
+            // Arguments text the quick path did not decide: read the literal again.
+            Some(Checked {
+                literal: Some(quote),
+                ..
+            }) => raw
+                .get(*quote..)
+                .is_some_and(|literal| direct::accepts_literal(spec, literal, self.limits)),
             Some(_) => false,
         }
     }
