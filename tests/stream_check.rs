@@ -84,7 +84,7 @@ fn the_last_word_is_check_calls() {
 }
 
 #[test]
-fn an_unknown_name_is_refused_once_complete() {
+fn an_unknown_name_is_refused_once_no_tool_starts_so() {
     // Provider form: the name is complete when the arguments begin.
     let gate = gate();
     let mut stream = gate.stream_call();
@@ -102,20 +102,30 @@ fn an_unknown_name_is_refused_once_complete() {
         stream.finish().unwrap_err().to_string(),
         "No tool named 'get_weather_now'. Did you mean: get_weather? The tools are: get_weather."
     );
-    // Raw form, with the shape fixed by its first member: when the name's string closes,
-    // refused at its opening quote.
+    // Raw form, with the shape fixed by its first member: as soon as no tool's name starts
+    // with the name so far, refused at its opening quote.
     check_raw(&[
         (r#"{"type":"tool_use","name":"get_wea"#, Pending),
-        ("ther_now", Pending),
+        ("ther", Pending),
+        ("_", refused(26, RejectionKind::UnknownTool)),
+    ]);
+    // A name that is a tool's name cut short is refused when it closes.
+    check_raw(&[
+        (r#"{"type":"tool_use","name":"get_wea"#, Pending),
         (r#"""#, refused(26, RejectionKind::UnknownTool)),
+    ]);
+    // Escapes count as the characters they stand for.
+    check_raw(&[
+        (r#"{"type":"tool_use","name":"get\u005fweather"#, Pending),
+        (r#"\u005f"#, refused(26, RejectionKind::UnknownTool)),
     ]);
     // OpenAI chat, `"type"` after the id: `function.name` counts.
     check_raw(&[
         (
-            r#"{"id":"c1","type":"function","function":{"name":"get_weather_now"#,
+            r#"{"id":"c1","type":"function","function":{"name":"get_weather"#,
             Pending,
         ),
-        (r#"""#, refused(48, RejectionKind::UnknownTool)),
+        ("_now", refused(48, RejectionKind::UnknownTool)),
     ]);
     // A name read before the `"type"` that fixes the shape is looked up then.
     check_raw(&[
