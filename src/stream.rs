@@ -60,7 +60,7 @@
 
 use crate::envelope::{self, Call};
 use crate::gate::{self, Gate};
-use crate::json::{Event, Limits, Number, Reader, Sink, Stop, Value};
+use crate::json::{ErrorKind, Event, Limits, Number, Reader, Sink, Stop, Value};
 use crate::rejection::{Rejection, RejectionKind};
 use crate::spec::validate::Validation;
 use crate::spec::ToolSpec;
@@ -122,6 +122,9 @@ pub struct CallStream<'g> {
     arguments: String,
     /// Whether the kept text stopped growing at the size limit.
     cut: bool,
+    /// How many bytes of the whole call were not kept (in the provider form, of the plain
+    /// call it stands for): the size a too-large call's rejection gives is the whole's.
+    dropped: usize,
     reader: Reader,
     probe: Probe<'g>,
     refused: Option<(usize, RejectionKind)>,
@@ -161,6 +164,7 @@ impl Gate {
             name: String::new(),
             arguments: String::new(),
             cut: false,
+            dropped: 0,
             reader: Reader::new(self.limits()),
             probe: Probe::new(self),
             refused: None,
@@ -209,12 +213,13 @@ impl<'g> CallStream<'g> {
             Form::Unset | Form::Name => self.form = Form::Name,
             Form::Raw | Form::Arguments => return self.progress(),
         }
-        keep_text(
+        let dropped = keep_text(
             &mut self.name,
             &mut self.cut,
             fragment,
             self.gate.limits().max_bytes,
         );
+        self.dropped = self.dropped.saturating_add(dropped);
         self.progress()
     }
 
@@ -235,12 +240,13 @@ impl<'g> CallStream<'g> {
             Form::Arguments => {}
             Form::Raw => return self.progress(),
         }
-        keep_text(
+        let dropped = keep_text(
             &mut self.arguments,
             &mut self.cut,
             fragment,
             self.gate.limits().max_bytes,
         );
+        self.dropped = self.dropped.saturating_add(dropped);
         if self.refused.is_none() {
             let probe = &mut self.probe;
             let mut sink = Feed {
@@ -290,7 +296,10 @@ impl<'g> CallStream<'g> {
                 plain.as_bytes()
             }
         };
-        let call = envelope::read_call_bytes(raw, self.gate.limits())?;
+        let call = match envelope::read_call_bytes(raw, self.gate.limits()) {
+            Ok(call) => call,
+            Err(rejection) => return Err(whole_size(rejection, self.dropped)),
+        };
         let validated = match self.refused {
             None => self.probe.validated(self.gate, &call),
             Some(_) => None,
@@ -311,12 +320,13 @@ impl<'g> CallStream<'g> {
             Form::Unset | Form::Raw => self.form = Form::Raw,
             Form::Name | Form::Arguments => return false,
         }
-        keep(
+        let dropped = keep(
             &mut self.kept,
             &mut self.cut,
             chunk,
             self.gate.limits().max_bytes,
         );
+        self.dropped = self.dropped.saturating_add(dropped);
         self.refused.is_none()
     }
 
@@ -343,15 +353,26 @@ impl<'g> CallStream<'g> {
     }
 }
 
+/// A rejection of the kept text as the whole text's: a call too large is refused with the
+/// size of the whole, `dropped` bytes more than was kept.
+fn whole_size(mut rejection: Rejection, dropped: usize) -> Rejection {
+    if let Rejection::MalformedJson { error, .. } = &mut rejection {
+        if let ErrorKind::TooLarge { size, .. } = &mut error.kind {
+            *size = size.saturating_add(dropped);
+        }
+    }
+    rejection
+}
+
 /// The first allocation of the kept text: most calls fit.
 const KEPT_START: usize = 512;
 
 /// Appends `chunk` to `kept` while `kept` is at most `max_bytes` long (then a few bytes
 /// more, to end on a character): past that the reader refuses the call as too large
 /// whatever follows, so nothing more is needed to give `check_call`'s answer.
-fn keep(kept: &mut Vec<u8>, cut: &mut bool, chunk: &[u8], max_bytes: usize) {
+fn keep(kept: &mut Vec<u8>, cut: &mut bool, chunk: &[u8], max_bytes: usize) -> usize {
     if *cut {
-        return;
+        return chunk.len();
     }
     if kept.capacity() == 0 {
         // One allocation for a typical call, rather than one per doubling from 16 bytes.
@@ -360,12 +381,14 @@ fn keep(kept: &mut Vec<u8>, cut: &mut bool, chunk: &[u8], max_bytes: usize) {
     let end = kept_end(kept.len(), chunk, max_bytes);
     kept.extend_from_slice(chunk.get(..end).unwrap_or(chunk));
     *cut = end < chunk.len();
+    chunk.len() - end.min(chunk.len())
 }
 
-/// [`keep`] for text (the provider form's name and arguments).
-fn keep_text(kept: &mut String, cut: &mut bool, chunk: &str, max_bytes: usize) {
+/// [`keep`] for text (the provider form's name and arguments); what is not kept is
+/// counted as it stands in the plain call, escaped.
+fn keep_text(kept: &mut String, cut: &mut bool, chunk: &str, max_bytes: usize) -> usize {
     if *cut {
-        return;
+        return escaped_len(chunk);
     }
     if kept.capacity() == 0 {
         kept.reserve(KEPT_START.min(max_bytes));
@@ -374,6 +397,18 @@ fn keep_text(kept: &mut String, cut: &mut bool, chunk: &str, max_bytes: usize) {
     // `kept_end` ends before a byte that starts a character, so this is a boundary.
     kept.push_str(chunk.get(..end).unwrap_or(chunk));
     *cut = end < chunk.len();
+    escaped_len(chunk.get(end..).unwrap_or_default())
+}
+
+/// The length of `text` written as in a JSON string (without the quotes). Only text past
+/// the size limit is measured so.
+fn escaped_len(text: &str) -> usize {
+    if text.is_empty() {
+        return 0;
+    }
+    let mut escaped = String::new();
+    let _ = crate::json::write_escaped_str(&mut escaped, text);
+    escaped.len().saturating_sub(2)
 }
 
 /// How much of `chunk` to keep after `kept` bytes: all of it while the total is at most one
