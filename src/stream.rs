@@ -10,8 +10,9 @@
 //! nothing.
 //!
 //! A [`CallStream`] takes one of two forms, fixed by its first feed:
-//! - the raw call text in chunks ([`CallStream::feed`]), in any shape [`Gate::check_call`]
-//!   reads;
+//! - the raw call in chunks, in any shape [`Gate::check_call`] reads: as text
+//!   ([`CallStream::feed`]) or as bytes cut anywhere, inside a character too
+//!   ([`CallStream::feed_bytes`], for a network stream);
 //! - the provider's streaming form ([`CallStream::feed_name`], then
 //!   [`CallStream::feed_arguments`]): the name first, then the arguments text in fragments,
 //!   as OpenAI's `function.arguments` deltas and Anthropic's `input_json_delta.partial_json`
@@ -20,41 +21,54 @@
 //! Two promises, tested over every prefix of the corpus:
 //! - **never too early**: a prefix is refused only when no completion of it is accepted;
 //! - **the same last word**: [`CallStream::finish`] is [`Gate::check_call`]'s answer, byte
-//!   for byte. It is computed by running `check_call` on the text kept (the raw text, or for
-//!   the provider form the plain call `{"name":…,"arguments":"…"}` assembled from the
-//!   fragments, which is the call the provider would have delivered whole), not by reusing
-//!   the incremental state: the gates' order (JSON first, then the envelope, the name, the
-//!   object, the spec) decides which of several problems is reported, and only the whole
-//!   text knows them all.
+//!   for byte, on the text kept (the raw text, or for the provider form the plain call
+//!   `{"name":…,"arguments":"…"}` assembled from the fragments, which is the call the
+//!   provider would have delivered whole). The envelope is read from that text, since the
+//!   gates' order (JSON first, then the envelope, the name, the object, the spec) decides
+//!   which of several problems is reported and only the whole text knows them all. Gate 3
+//!   is not run twice: when it already accepted the whole arguments as they streamed (the
+//!   shape was fixed before they began, so they are the ones the envelope takes), its
+//!   answer stands, and only a call it did not settle is validated again.
 //!
 //! How the early answer is found: the one resumable [`Reader`] is fed each chunk as it comes
 //! (malformed JSON is refused at its first bad byte), and the arguments' events go, as they
 //! come, into the tool's [`Validation`], whose [`Validation::refused`] says whether the
-//! arguments so far can still be accepted. The validation outlives the chunks, so it is fed
-//! events that own their text: a string's text arrives as characters.
+//! arguments so far can still be accepted. The validation outlives the chunks, so a
+//! string's text goes into it as runs it copies where it keeps them
+//! ([`Validation::string_text`]), and keys and numbers as owned events.
 //!
 //! In the raw form the shape of the envelope decides which members count, and a member read
 //! later can change it (a `"type":"function"` after a top-level `"name"` makes that name one
 //! toolgate ignores). So a raw call is refused for its name and arguments only once its
 //! shape is fixed by its member `"type"` (the envelope's first test, and a second `"type"`
 //! is a repeated key): `"tool_use"` (Anthropic; its `name` and `input` then count, whatever
-//! follows), `"function_call"` (Responses; its `name` counts) or `"function"` (OpenAI chat;
-//! `function.name` counts). Arguments given as text (OpenAI's, Responses') are not yet
-//! checked while they stream in the raw form (the provider form checks them). Shapes without
-//! `"type"` (plain, Gemini) are refused early only for malformed JSON, and always at
-//! [`CallStream::finish`]. The provider form has no such doubt: the name is complete when the
+//! follows), `"function_call"` (Responses; its `name` and the text in `arguments` count) or
+//! `"function"` (OpenAI chat; `function.name` and the text in `function.arguments` count).
+//! The name that counts is refused as soon as no tool's name starts with what has arrived
+//! of it (`"get_wea` may still become `get_weather`; `"get_wez` cannot), at its opening
+//! quote. Arguments given as text are read through the literal's escapes by a second
+//! reader, fed the literal's pieces as the first reader produces them, so they are checked
+//! like an object; a refusal inside the text is placed where its token stands in the call
+//! (a character an escape stands for, at the escape). A text cut short is refused only
+//! once its literal closes. Arguments that come before the name, or before `"type"`, are
+//! left for [`CallStream::finish`]. Shapes without `"type"` (plain, Gemini) are refused
+//! early only for malformed JSON: a `"type":"function"` with a `function` member could
+//! still follow and make the call an accepted one whatever its top-level name and
+//! arguments say. The provider form has no such doubt: the name is complete when the
 //! arguments begin.
 //!
 //! A number, `true`, `false` or `null` is seen by the reader once its token ends (`4` may
 //! go on as `42` or `4.5`), so a number where a string belongs is refused at its first byte's
 //! offset, but in the answer to the chunk that ends it (the delimiter after it). Strings and
 //! keys are seen as they arrive: an unknown key when it closes, a string past `maxLength` or
-//! no longer a prefix of any `enum` value at the character that shows it, as the
-//! [`Validation`] decides.
+//! no longer a prefix of any `enum` value at the chunk that shows it (the refusal at the
+//! string's opening quote), as the [`Validation`] decides. Missing required fields, and
+//! `minLength` or `minimum` not reached, are known only when their object or value ends.
 //!
 //! Memory is bounded per call: the text kept is cut just past [`Limits::max_bytes`]
-//! (a longer call is refused as too large anyway, at the same byte), and the validation's
-//! own stacks are bounded as [`Validation`] documents.
+//! (a longer call is refused as too large anyway, at the same byte, and its rejection still
+//! gives the whole call's size), and the validation's own stacks are bounded as
+//! [`Validation`] documents.
 //!
 //! [`Limits::max_bytes`]: crate::json::Limits::max_bytes
 
@@ -703,7 +717,9 @@ impl<'g> Probe<'g> {
     /// known tool, not yet begun.
     fn is_arguments_text(&self) -> bool {
         let place = (self.depth == 1 && self.member == Member::Arguments)
-            || (self.depth == 2 && self.member == Member::Function && self.inner == Inner::Arguments);
+            || (self.depth == 2
+                && self.member == Member::Function
+                && self.inner == Inner::Arguments);
         place && !self.text_begun && self.args.as_ref().is_some_and(|args| !args.started)
     }
 
@@ -721,7 +737,10 @@ impl<'g> Probe<'g> {
             Event::String(run) => {
                 let read = text.reader.feed_str(run, &mut sink);
                 let close = at.saturating_add(run.len()).saturating_add(2);
-                (read.and_then(|()| text.reader.finish(&mut sink)), Some(close))
+                (
+                    read.and_then(|()| text.reader.finish(&mut sink)),
+                    Some(close),
+                )
             }
             Event::StringPart(run) => (text.reader.feed_str(run, &mut sink), None),
             Event::StringChar(c) => (text.reader.feed_char(c, &mut sink), None),

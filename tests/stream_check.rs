@@ -311,7 +311,10 @@ fn raw_arguments_text_is_checked_as_it_streams() {
         check_raw_answer(&cut[..close], Pending);
         check_raw_answer(&cut, refused(close, RejectionKind::TruncatedJson));
         // Valid text is never refused, and the last word is check_call's.
-        check_raw_answer(&form(r#""{\"city\":\"Os\u006co\",\"unit\":\"celsius\"} ""#), Pending);
+        check_raw_answer(
+            &form(r#""{\"city\":\"Os\u006co\",\"unit\":\"celsius\"} ""#),
+            Pending,
+        );
     }
 }
 
@@ -378,13 +381,18 @@ fn bytes_may_be_cut_anywhere_even_inside_a_character() {
 #[test]
 fn bytes_that_are_not_utf8_are_refused_at_the_first_bad_byte() {
     let gate = gate();
-    let raw: &[u8] = b"{\"type\":\"tool_use\",\"name\":\"get_weather\",\"input\":{\"city\":\"Z\xff\"}}";
+    let raw: &[u8] =
+        b"{\"type\":\"tool_use\",\"name\":\"get_weather\",\"input\":{\"city\":\"Z\xff\"}}";
     let bad = raw.iter().position(|&b| b == 0xff).unwrap();
     for cut in 0..=raw.len() {
         let mut stream = gate.stream_call();
         stream.feed_bytes(&raw[..cut]);
         let last = stream.feed_bytes(&raw[cut..]);
-        assert_eq!(last, refused(bad, RejectionKind::MalformedJson), "cut at {cut}");
+        assert_eq!(
+            last,
+            refused(bad, RejectionKind::MalformedJson),
+            "cut at {cut}"
+        );
         assert_eq!(
             format!("{:?}", stream.finish()),
             format!("{:?}", gate.check_call_bytes(raw).map(|c| c.into_owned()))
