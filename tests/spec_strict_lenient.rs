@@ -8,12 +8,13 @@ use toolgate::spec::{
 };
 
 /// A zip code with a `pattern`, an array with `contains`, and a `patternProperties` map
-/// (whose `additionalProperties` beside it is skipped too).
+/// (whose lookahead toolgate does not run, so the `additionalProperties` beside it is
+/// skipped too).
 const FILE: &str = r#"[{"name": "lookup_zip", "description": "Find a town.",
   "input_schema": {"type": "object", "properties": {
      "zip": {"type": "string", "pattern": "^(?=[0-9]{5}$)"},
      "tags": {"type": "array", "items": {"type": "string"}, "contains": {"const": "x"}},
-     "extra": {"type": "object", "patternProperties": {"^x-": {"type": "string"}},
+     "extra": {"type": "object", "patternProperties": {"^(?=x-)": {"type": "string"}},
                "additionalProperties": false}},
    "required": ["zip"], "additionalProperties": false}}]"#;
 
@@ -58,7 +59,7 @@ fn every_plain_form_writes_the_unenforced_keywords_back() {
         for kept in [
             r#""zip":{"type":"string","pattern":"^(?=[0-9]{5}$)"}"#,
             r#""contains":{"const":"x"}"#,
-            r#""extra":{"type":"object","patternProperties":{"^x-":{"type":"string"}},"additionalProperties":false}"#,
+            r#""extra":{"type":"object","patternProperties":{"^(?=x-)":{"type":"string"}},"additionalProperties":false}"#,
         ] {
             assert!(text.contains(kept), "{provider:?} lost {kept}: {text}");
         }

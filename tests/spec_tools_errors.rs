@@ -196,7 +196,7 @@ fn lenient_loads_list_what_is_not_enforced() {
     let file = r#"[
       {"name": "a", "input_schema": {"type": "object", "properties": {
         "zip": {"type": "string", "pattern": "^(?=[0-9]{5}$)", "maxLength": 5},
-        "labels": {"type": "object", "patternProperties": {"^x-": {"type": "string"}},
+        "labels": {"type": "object", "patternProperties": {"^(?=x-)": {"type": "string"}},
                    "additionalProperties": false},
         "pair": {"type": "array", "prefixItems": [{"type": "string"}], "items": false}},
         "additionalProperties": false}},

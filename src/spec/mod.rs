@@ -38,7 +38,7 @@ pub use tools_file::{
     MAX_TOOLS_FILE_BYTES,
 };
 pub use types::{
-    Additional, ArrayRules, Bound, Field, Kinds, MemberCount, NumberRules, ObjectType, Schema,
-    StringRules, ToolSpec, Type,
+    Additional, ArrayRules, Bound, Field, Kinds, MemberCount, NumberRules, ObjectType,
+    PatternField, Schema, StringRules, ToolSpec, Type,
 };
 pub use violation::{Rule, Violation};

@@ -162,6 +162,17 @@ pub struct ObjectType {
     pub(crate) additional: Additional,
     /// `propertyNames`: string rules every member name must meet (`None`: no assertion).
     pub(crate) property_names: Option<Box<Type>>,
+    /// `patternProperties`, in declaration order: a member whose name matches a pattern
+    /// must meet its type (declared or not), and `additional` applies only to members no
+    /// field declares and no pattern matches.
+    pub(crate) patterns: Vec<PatternField>,
+}
+
+/// One `patternProperties` entry: members whose names match `pattern` must be a `ty`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PatternField {
+    pub(crate) pattern: crate::spec::string_pattern::StringPattern,
+    pub(crate) ty: Type,
 }
 
 /// One declared field of an object.
@@ -329,6 +340,7 @@ impl Default for ObjectType {
             fields: Vec::new(),
             additional: Additional::Forbidden,
             property_names: None,
+            patterns: Vec::new(),
         }
     }
 }

@@ -137,6 +137,8 @@ pub enum Rule {
         field: String,
         /// The declared fields, in declaration order.
         allowed: Vec<String>,
+        /// The `patternProperties` patterns other names may match, in declaration order.
+        patterns: Vec<String>,
     },
     /// A field name appears twice in one object: two parsers may keep different ones.
     DuplicateKey {
@@ -240,17 +242,35 @@ impl fmt::Display for Violation {
             Rule::Required { field } => {
                 write!(f, "{path} is missing required field {}", Quoted(field))
             }
-            Rule::Unknown { field, allowed } => {
+            Rule::Unknown {
+                field,
+                allowed,
+                patterns,
+            } => {
                 if path.is_empty() {
                     write!(f, "unknown field {}; ", Quoted(field))?;
                 } else {
                     write!(f, "{path} has unknown field {}; ", Quoted(field))?;
                 }
-                if allowed.is_empty() {
-                    f.write_str("no fields are allowed")
-                } else {
-                    f.write_str("allowed fields: ")?;
-                    write_list(f, allowed, |f, name| write!(f, "{}", Escaped(name)))
+                match (allowed.is_empty(), patterns.is_empty()) {
+                    (true, true) => f.write_str("no fields are allowed"),
+                    (false, true) => {
+                        f.write_str("allowed fields: ")?;
+                        write_list(f, allowed, |f, name| write!(f, "{}", Escaped(name)))
+                    }
+                    (true, false) => {
+                        f.write_str("field names must match ")?;
+                        if patterns.len() > 1 {
+                            f.write_str("one of ")?;
+                        }
+                        write_list(f, patterns, |f, source| f.write_str(source))
+                    }
+                    (false, false) => {
+                        f.write_str("allowed fields: ")?;
+                        write_list(f, allowed, |f, name| write!(f, "{}", Escaped(name)))?;
+                        f.write_str(", or names matching ")?;
+                        write_list(f, patterns, |f, source| f.write_str(source))
+                    }
                 }
             }
             Rule::DuplicateKey { key } if path.is_empty() => {

@@ -119,6 +119,16 @@ impl Checker<'_> {
             if let Some(names) = &object.property_names {
                 self.check_type(names, &path.key("propertyNames"), depth + 1, refs)?;
             }
+            for field in &object.patterns {
+                if let Err(error) = field.pattern.compiled() {
+                    return found(SpecErrorKind::BadPattern {
+                        pattern: field.pattern.source().to_string(),
+                        error: error.clone(),
+                    });
+                }
+                let at = path.key("patternProperties").key(field.pattern.source());
+                self.check_type(&field.ty, &at, depth + 1, refs)?;
+            }
         }
         if let Some(index) = ty.reference {
             if index >= self.defs.len() {
@@ -286,6 +296,8 @@ fn check_rules_apply(ty: &Type) -> Result<(), SpecErrorKind> {
                 "properties"
             } else if object.property_names.is_some() {
                 "propertyNames"
+            } else if !object.patterns.is_empty() {
+                "patternProperties"
             } else {
                 "additionalProperties"
             };

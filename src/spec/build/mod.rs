@@ -284,6 +284,37 @@ impl Type {
         self
     }
 
+    /// Fields whose names match `pattern` (ECMA-262, searched like `pattern`: anchor it to
+    /// match whole names) must each be a `ty`, whether declared or not; an undeclared
+    /// field that matches is not unknown. JSON Schema's `patternProperties`. A pattern
+    /// that does not compile is refused when the spec is built.
+    ///
+    /// ```
+    /// use toolgate::{ToolSpec, Type};
+    /// let spec = ToolSpec::new("tag", "Tag a record.")
+    ///     .required("id", Type::string())
+    ///     .required("labels", Type::object().pattern_field("^x-", Type::string()))
+    ///     .build()?;
+    /// let gate = toolgate::Gate::new(vec![spec])?;
+    /// let ok = r#"{"name":"tag","arguments":{"id":"7","labels":{"x-team":"core"}}}"#;
+    /// assert!(gate.check_call(ok).is_ok());
+    /// let bad = r#"{"name":"tag","arguments":{"id":"7","labels":{"x-team":7}}}"#;
+    /// assert_eq!(
+    ///     gate.check_call(bad).unwrap_err().to_string(),
+    ///     "tag rejected: labels.x-team must be a string; received 7."
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn pattern_field(mut self, pattern: &str, ty: Type) -> Type {
+        self.object_rules()
+            .patterns
+            .push(crate::spec::types::PatternField {
+                pattern: crate::spec::string_pattern::StringPattern::new(pattern),
+                ty,
+            });
+        self
+    }
+
     /// Accepts undeclared fields whose values are each a `ty`: with no declared fields,
     /// the map `{string: T}` that zod's `record` and pydantic's `dict` describe.
     pub fn additional(mut self, ty: Type) -> Type {

@@ -5,7 +5,7 @@
 //! strings only (numbers under a numeric type are written as strings), inclusive `minimum`
 //! and `maximum` only, 64-bit counts written as strings (`"maxLength": "64"`, as the SDKs'
 //! JSON does), `anyOf` but no `oneOf`, `allOf`, `const`, `multipleOf`, `uniqueItems` or
-//! `propertyNames`. References are left out of this form too (the Gemini API inlines or
+//! `propertyNames` or `patternProperties`. References are left out of this form too (the Gemini API inlines or
 //! rejects them depending on the backend). Of the keywords a lenient load keeps unenforced,
 //! only `pattern` has a Gemini spelling.
 //!
@@ -134,7 +134,7 @@ fn gemini_type(ty: &Type, depth: usize) -> Option<Value<'static>> {
         out.push(("items", gemini_type(items, depth + 1)?));
     }
     if let Some(rules) = &ty.object {
-        if rules.property_names.is_some() {
+        if rules.property_names.is_some() || !rules.patterns.is_empty() {
             return None;
         }
         let mut properties = Vec::with_capacity(rules.fields.len());

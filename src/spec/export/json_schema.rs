@@ -118,6 +118,17 @@ pub(super) fn write_type(ty: &Type, defs: &[(String, Type)]) -> Value<'static> {
         if let Some(names) = &rules.property_names {
             out.push(("propertyNames", write_type(names, defs)));
         }
+        if !rules.patterns.is_empty() {
+            let patterns = rules
+                .patterns
+                .iter()
+                .map(|field| {
+                    let source = Cow::Owned(field.pattern.source().to_string());
+                    (source, write_type(&field.ty, defs))
+                })
+                .collect();
+            out.push(("patternProperties", Value::Object(patterns)));
+        }
     }
     if let Some((name, _)) = ty.reference.and_then(|index| defs.get(index)) {
         out.push((

@@ -11,9 +11,9 @@
 //!   `{"type": "object"}`, or a `{string: T}` map): closing it would leave it accepting
 //!   only `{}`, a different contract rather than the forgotten keyword;
 //! - a value of no named kind (no `type`, `anyOf` or `$ref`), or one that accepts nothing;
-//! - `oneOf`, `allOf`, `propertyNames`, `minLength`, `maxLength` and `uniqueItems`, which
-//!   OpenAI's strict mode does not support, and any keyword kept from a lenient load but
-//!   `pattern`, which it does.
+//! - `oneOf`, `allOf`, `propertyNames`, `patternProperties`, `minLength`, `maxLength` and
+//!   `uniqueItems`, which OpenAI's strict mode does not support, and any keyword kept from a
+//!   lenient load but `pattern`, which it does.
 //!
 //! An open object that declares its fields (`properties` without `"additionalProperties":
 //! false`, the common case in plain JSON Schema) is closed, and its path returned, so that
@@ -117,6 +117,9 @@ fn strict_type(
     if let Some(rules) = &mut ty.object {
         if rules.property_names.is_some() {
             return fail(StrictProblem::Keyword("propertyNames"));
+        }
+        if !rules.patterns.is_empty() {
+            return fail(StrictProblem::Keyword("patternProperties"));
         }
         match rules.additional {
             Additional::Forbidden => {}

@@ -5,7 +5,7 @@
 use crate::spec::{Additional, Schema, Type};
 
 /// The subschemas directly inside `ty`, mutably: `items`, field types, typed additional
-/// members, `propertyNames`, and the `anyOf`, `oneOf`, `allOf` branches.
+/// members, `propertyNames`, `patternProperties`, and the `anyOf`, `oneOf`, `allOf` branches.
 pub(crate) fn children_mut(ty: &mut Type) -> Vec<&mut Type> {
     let mut out: Vec<&mut Type> = Vec::new();
     if let Some(items) = &mut ty.array.items {
@@ -20,6 +20,7 @@ pub(crate) fn children_mut(ty: &mut Type) -> Vec<&mut Type> {
         if let Some(names) = &mut object.property_names {
             out.push(names);
         }
+        out.extend(object.patterns.iter_mut().map(|field| &mut field.ty));
     }
     out.extend(ty.any_of.iter_mut());
     out.extend(ty.one_of.iter_mut());

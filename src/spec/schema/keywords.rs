@@ -46,8 +46,8 @@ pub(crate) struct Keyword {
     slot: Option<Slot>,
     /// A keyword that asserts something only together with this one: when this one is
     /// refused, a lenient load must skip that one too, or it would refuse values the schema
-    /// accepts (`additionalProperties` does not apply to names `patternProperties` matches;
-    /// `items` does not apply to the elements `prefixItems` covers).
+    /// accepts (`items` does not apply to the elements `prefixItems` covers; the importer
+    /// does the same for `additionalProperties` when it skips `patternProperties`).
     coupled: Option<&'static str>,
     /// A short note after "'keyword' is not enforced", where one helps.
     hint: Option<&'static str>,
@@ -87,6 +87,7 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     kw("maxProperties", Enforced),
     kw("additionalProperties", Enforced).slot(Slot::One),
     kw("propertyNames", Enforced).slot(Slot::One),
+    kw("patternProperties", Enforced).slot(Slot::Map),
     kw("anyOf", Enforced).slot(Slot::List),
     kw("oneOf", Enforced).slot(Slot::List),
     kw("allOf", Enforced).slot(Slot::List),
@@ -140,9 +141,6 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     kw("unevaluatedProperties", Refused).slot(Slot::One),
     kw("additionalItems", Refused).slot(Slot::One),
     kw("prefixItems", Refused).slot(Slot::List).coupled("items"),
-    kw("patternProperties", Refused)
-        .slot(Slot::Map)
-        .coupled("additionalProperties"),
     kw("dependentSchemas", Refused).slot(Slot::Map),
     kw("minContains", Refused),
     kw("maxContains", Refused),

@@ -95,11 +95,14 @@ pub enum LoadError {
         /// characters.
         found: String,
     },
-    /// A `pattern` that does not compile, or uses a construct toolgate cannot check in
-    /// linear time (lookahead, lookbehind, backreferences), which the error names.
+    /// A `pattern` (or a `patternProperties` name) that does not compile, or uses a
+    /// construct toolgate cannot check in linear time (lookahead, lookbehind,
+    /// backreferences), which the error names.
     Pattern {
-        /// Where the `pattern` stands.
+        /// Where the `pattern` stands (for `patternProperties`, the map).
         path: String,
+        /// `pattern` or `patternProperties`.
+        keyword: &'static str,
         /// The pattern, as written.
         pattern: String,
         /// Why it is refused.
@@ -198,9 +201,11 @@ impl Schema {
     /// schema without `additionalProperties` accepts members it does not declare.
     ///
     /// # Errors
-    /// - [`LoadError::Unsupported`]: a keyword toolgate does not enforce (`pattern`, `not`,
-    ///   `if`, `patternProperties`, `prefixItems`, `$id` below the root, an unknown
-    ///   `$schema`, an unknown keyword…), with where it stands.
+    /// - [`LoadError::Unsupported`]: a keyword toolgate does not enforce (`not`, `if`,
+    ///   `prefixItems`, `$id` below the root, an unknown `$schema`, an unknown keyword…),
+    ///   with where it stands.
+    /// - [`LoadError::Pattern`]: a `pattern` or `patternProperties` name that does not
+    ///   compile, or uses a construct toolgate cannot run in linear time.
     /// - [`LoadError::Reference`]: a `$ref` that is remote, an anchor, dangling, not a
     ///   schema, or a cycle that never reaches into the value.
     /// - [`LoadError::RefSibling`]: an asserting keyword beside `$ref` in a draft-07 schema.
@@ -212,8 +217,8 @@ impl Schema {
 
     /// Like [`Schema::from_json_schema`], but a keyword toolgate does not enforce is skipped
     /// and listed instead of refused. What loads accepts every value the full schema
-    /// accepts: a skipped `patternProperties` also skips the `additionalProperties` beside
-    /// it, a skipped `prefixItems` the `items` beside it, and a `oneOf` with a weakened
+    /// accepts: a skipped `patternProperties` (one of its names uses a construct toolgate
+    /// does not run) also skips the `additionalProperties` beside it, a skipped `prefixItems` the `items` beside it, and a `oneOf` with a weakened
     /// branch is skipped whole (a weaker branch could make two branches match).
     ///
     /// # Errors
@@ -304,9 +309,9 @@ impl LoadError {
 
     /// The keyword toolgate refused to load without enforcing, if that is the problem:
     /// the keyword of [`LoadError::Unsupported`] and [`LoadError::RefSibling`], and `$ref`
-    /// for a remote or anchor [`LoadError::Reference`], and `pattern` for a
-    /// [`LoadError::Pattern`] that uses a construct toolgate does not run (lookaround,
-    /// backreferences, Unicode property classes).
+    /// for a remote or anchor [`LoadError::Reference`], and `pattern` (or
+    /// `patternProperties`) for a [`LoadError::Pattern`] that uses a construct toolgate
+    /// does not run (lookaround, backreferences, Unicode property classes).
     pub fn unsupported_keyword(&self) -> Option<&str> {
         match self {
             LoadError::Unsupported { keyword, .. } | LoadError::RefSibling { keyword, .. } => {
@@ -316,13 +321,13 @@ impl LoadError {
                 problem: RefProblem::Remote | RefProblem::Anchor,
                 ..
             } => Some("$ref"),
-            LoadError::Pattern { error, .. }
+            LoadError::Pattern { keyword, error, .. }
                 if matches!(
                     error.kind(),
                     crate::pattern::PatternErrorKind::Unsupported(_)
                 ) =>
             {
-                Some("pattern")
+                Some(keyword)
             }
             _ => None,
         }
@@ -416,13 +421,17 @@ impl fmt::Display for LoadError {
             } => write!(f, "{}: expected {expected}; found {found}", place(path)),
             LoadError::Pattern {
                 path,
+                keyword,
                 pattern,
                 error,
-            } => write!(
-                f,
-                "{}: pattern {pattern:?} is refused: {error}",
-                place(path)
-            ),
+            } => {
+                let what = if *keyword == "pattern" {
+                    "pattern"
+                } else {
+                    "patternProperties name"
+                };
+                write!(f, "{}: {what} {pattern:?} is refused: {error}", place(path))
+            }
             LoadError::TooDeep { path, limit } => write!(
                 f,
                 "{}: schemas nest deeper than {limit} levels",

@@ -11,7 +11,9 @@ use super::LoadError;
 use crate::json::decimal::compare;
 use crate::json::{repeated_key, Member, Number, Path, Value};
 use crate::spec::string_pattern::StringPattern;
-use crate::spec::{Additional, ArrayRules, Bound, Field, Kinds, NumberRules, ObjectType};
+use crate::spec::{
+    Additional, ArrayRules, Bound, Field, Kinds, NumberRules, ObjectType, PatternField,
+};
 use crate::spec::{MemberCount, StringRules, Type};
 use std::cmp::Ordering;
 
@@ -236,9 +238,23 @@ impl<'v, 'a> Importer<'v, 'a> {
     ) -> Result<Option<Box<ObjectType>>, LoadError> {
         let properties = seen.get("properties");
         let required = seen.get("required");
-        let additional = seen.get("additionalProperties");
         let names = seen.get("propertyNames");
-        if properties.is_none() && required.is_none() && additional.is_none() && names.is_none() {
+        let (patterns, runs) = self.pattern_fields(seen, path, depth)?;
+        // A lenient load that skips `patternProperties` skips `additionalProperties` too:
+        // alone, it would refuse the members the patterns were there to admit.
+        let additional = match seen.get("additionalProperties") {
+            Some((key, _)) if !runs => {
+                self.refuse(path, key)?;
+                None
+            }
+            additional => additional,
+        };
+        if properties.is_none()
+            && required.is_none()
+            && additional.is_none()
+            && names.is_none()
+            && patterns.is_empty()
+        {
             return Ok(None);
         }
         let mut fields: Vec<Field> = Vec::new();
@@ -278,8 +294,14 @@ impl<'v, 'a> Importer<'v, 'a> {
                     Some(field) => field.required = true,
                     None => {
                         // Required but not declared: what `additionalProperties` says about
-                        // an undeclared member is what applies to it.
+                        // an undeclared member is what applies to it, unless a pattern
+                        // matches it (then the patterns' types do, checked as for any
+                        // member).
+                        let matched = patterns
+                            .iter()
+                            .any(|field| field.pattern.compiled().is_ok_and(|p| p.is_match(name)));
                         let ty = match &additional {
+                            _ if matched => Type::default(),
                             Additional::Forbidden => Type {
                                 kinds: Kinds::NONE,
                                 ..Type::default()
@@ -309,7 +331,45 @@ impl<'v, 'a> Importer<'v, 'a> {
             fields,
             additional,
             property_names,
+            patterns,
         })))
+    }
+
+    /// `patternProperties`, each pattern compiled and its schema compiled; and whether they
+    /// run: false when a lenient load skipped them, because a pattern uses a construct
+    /// toolgate does not run (which a strict load refuses, as for `pattern`).
+    fn pattern_fields(
+        &mut self,
+        seen: &Seen<'v, 'a>,
+        path: &Path,
+        depth: usize,
+    ) -> Result<(Vec<PatternField>, bool), LoadError> {
+        let expected = "an object of schemas, keyed by regular expressions";
+        let Some((key, map)) = typed(seen, "patternProperties", path, expected, Value::as_object)?
+        else {
+            return Ok((Vec::new(), true));
+        };
+        let map_path = path.key(key);
+        check_unique(map, &map_path)?;
+        let mut out = Vec::with_capacity(map.len());
+        for (source, schema) in map {
+            let pattern = StringPattern::new(source);
+            if let Err(error) = pattern.compiled() {
+                if self.lenient {
+                    self.refuse(path, key)?;
+                    return Ok((Vec::new(), false));
+                }
+                return Err(LoadError::Pattern {
+                    path: map_path.to_string(),
+                    keyword: "patternProperties",
+                    pattern: source.to_string(),
+                    error: error.clone(),
+                });
+            }
+            let ty = self.compile(schema, &map_path.key(source.as_ref()), depth + 1, false)?;
+            out.push(PatternField { pattern, ty });
+        }
+        Ok((out, true))
     }
 
     fn schema_list(
@@ -461,6 +521,7 @@ impl Importer<'_, '_> {
             }
             Err(error) => Err(LoadError::Pattern {
                 path: path.to_string(),
+                keyword: "pattern",
                 pattern: source.to_string(),
                 error: error.clone(),
             }),

@@ -4,7 +4,8 @@
 //!
 //! Each failure is kept with its rank, so the order the text arrives in does not matter:
 //! unknown fields (input order), then missing required fields (declaration order), then
-//! field names, then declared fields' values (declaration order), then other members'
+//! field names, then declared fields' values (declaration order), then the values of
+//! members a `patternProperties` pattern matches (input order), then other members'
 //! values (input order).
 
 use super::equal::{bytes_hash, earlier_twin, HashIndex};
@@ -26,7 +27,8 @@ const UNKNOWN: u64 = 0;
 const REQUIRED: u64 = 1 << 36;
 const NAMES: u64 = 2 << 36;
 const FIELDS: u64 = 3 << 36;
-const OTHERS: u64 = 4 << 36;
+const PATTERNS: u64 = 4 << 36;
+const OTHERS: u64 = 5 << 36;
 
 /// Up to this many kept keys (or unique items), a new one is compared with each; past it,
 /// by hash, so that no check is quadratic.
@@ -42,6 +44,7 @@ fn sub(phase: u64, index: impl TryInto<u64>) -> u64 {
 const STOPPED_ITEMS: u8 = 1;
 const STOPPED_NAMES: u8 = 2;
 const STOPPED_OTHERS: u8 = 4;
+const STOPPED_PATTERNS: u8 = 8;
 
 impl<'s, 'a> Validation<'s, 'a> {
     /// A container's checks at its first event: those that refuse its kind (or, for
@@ -125,6 +128,34 @@ impl<'s, 'a> Validation<'s, 'a> {
                 continue;
             };
             let depth = check.depth + 1;
+            // The patterns that match the name each check the value, declared or not.
+            let mut matched = false;
+            if let State::Object {
+                rules, position, ..
+            } = check.state
+            {
+                let wants = check.wants(rank(position, sub(PATTERNS, member)));
+                for (pattern, node) in &rules.patterns {
+                    if !pattern.is_match(&key) {
+                        continue;
+                    }
+                    matched = true;
+                    if wants {
+                        self.requests.ask(Request {
+                            node: program.node(*node),
+                            depth,
+                            link: Link::Member {
+                                parent: narrow(index),
+                                slot: Slot {
+                                    kind: SlotKind::Pattern,
+                                    position,
+                                    index: narrow(member),
+                                },
+                            },
+                        });
+                    }
+                }
+            }
             let State::Object {
                 rules,
                 position,
@@ -136,7 +167,8 @@ impl<'s, 'a> Validation<'s, 'a> {
                 continue;
             };
             let (rules, position) = (*rules, *position);
-            let (node, kind, slot_index) = match field_index(&rules.fields, &key, *next_field) {
+            let field = field_index(&rules.fields, &key, *next_field);
+            let (node, kind, slot_index) = match field {
                 Some(field) => {
                     let mask = 1u64 << (field % 64);
                     let word = match field.checked_sub(64) {
@@ -158,6 +190,7 @@ impl<'s, 'a> Validation<'s, 'a> {
                     }
                     (rule.node, SlotKind::Field, field)
                 }
+                None if matched => continue,
                 None => match rules.additional {
                     AdditionalRule::Forbidden => {
                         let what = Broken::Unknown(member, rules);
@@ -395,6 +428,7 @@ impl<'s, 'a> Validation<'s, 'a> {
         let (sub_rank, stop) = match slot.kind {
             SlotKind::Field => (sub(FIELDS, slot.index), 0),
             SlotKind::Additional => (sub(OTHERS, slot.index), STOPPED_OTHERS),
+            SlotKind::Pattern => (sub(PATTERNS, slot.index), STOPPED_PATTERNS),
             SlotKind::Name => (sub(NAMES, slot.index), STOPPED_NAMES),
             SlotKind::Item => (u64::from(slot.index), STOPPED_ITEMS),
         };
@@ -562,7 +596,7 @@ fn names_kinds(program: &Program, node: &Node, position: usize) -> Kinds {
 
 /// The declared field named `key`, trying the one after the last match first (models
 /// mostly write fields in declaration order).
-fn field_index(fields: &[FieldRule], key: &str, next: u32) -> Option<usize> {
+pub(super) fn field_index(fields: &[FieldRule], key: &str, next: u32) -> Option<usize> {
     let next = widen(next);
     match fields.get(next) {
         Some(field) if same_name(&field.name, key) => Some(next),

@@ -42,6 +42,9 @@ pub(crate) struct Node {
     /// True if an assertion applies further nodes to the same value (`$ref`, `allOf`,
     /// `anyOf`, `oneOf`).
     pub(crate) applies_others: bool,
+    /// True if the [quick path](super::quick) decides every assertion of this node
+    /// ([`Assertion::is_quick`]).
+    pub(crate) quick: bool,
 }
 
 /// One keyword's check, with what it needs and what its violation reports.
@@ -110,6 +113,9 @@ pub(crate) struct ObjectRules {
     pub(crate) additional: AdditionalRule,
     /// `propertyNames`.
     pub(crate) names: Option<NodeId>,
+    /// `patternProperties`, in declaration order: members whose names match a pattern
+    /// are checked against its node, and are not undeclared.
+    pub(crate) patterns: Vec<(Arc<Pattern>, NodeId)>,
 }
 
 /// One declared field.
@@ -176,6 +182,7 @@ static EMPTY: Node = Node {
     explain: Kinds::ANY,
     explain_visits: 0,
     applies_others: false,
+    quick: false,
 };
 
 impl Program {
@@ -232,6 +239,7 @@ impl<'s> Compiler<'s> {
             explain: Kinds::ANY,
             explain_visits: 0,
             applies_others: false,
+            quick: false,
         });
         self.work.push((ty, id));
         id
@@ -340,11 +348,21 @@ impl<'s> Compiler<'s> {
                 Additional::Typed(ty) => AdditionalRule::Typed(self.reserve(ty)),
             };
             let names = object.property_names.as_deref().map(|ty| self.reserve(ty));
+            // As for `pattern`: one that does not compile never reaches here.
+            let patterns = object
+                .patterns
+                .iter()
+                .filter_map(|field| {
+                    let pattern = Arc::clone(field.pattern.compiled().ok()?);
+                    Some((pattern, self.reserve(&field.ty)))
+                })
+                .collect();
             out.push(Assertion::Object(ObjectRules {
                 fields,
                 required,
                 additional,
                 names,
+                patterns,
             }));
         }
         if let Some(index) = ty.reference {
@@ -366,12 +384,14 @@ impl<'s> Compiler<'s> {
             out.push(Assertion::OneOf(nodes));
         }
         let applies_others = out.iter().any(Assertion::applies_others);
+        let quick = out.iter().all(Assertion::is_quick);
         let (explain, explain_visits) = kinds_counted(self.defs, ty);
         Node {
             assertions: out,
             explain,
             explain_visits,
             applies_others,
+            quick,
         }
     }
 
@@ -418,6 +438,7 @@ impl Assertion {
                 "required",
                 "additionalProperties",
                 "propertyNames",
+                "patternProperties",
             ],
             Assertion::Ref(_) | Assertion::DanglingRef => &["$ref"],
             Assertion::AllOf(_) => &["allOf"],
@@ -456,6 +477,10 @@ mod tests {
             "maxProperties" => (r#"{"maxProperties": 1}"#, r#"{"a": 1, "b": 2}"#),
             "additionalProperties" => (r#"{"additionalProperties": false}"#, r#"{"a": 1}"#),
             "propertyNames" => (r#"{"propertyNames": {"maxLength": 2}}"#, r#"{"abc": 1}"#),
+            "patternProperties" => (
+                r#"{"patternProperties": {"^x-": {"type": "string"}}}"#,
+                r#"{"x-a": 1}"#,
+            ),
             "anyOf" => (r#"{"anyOf": [{"type": "null"}]}"#, "1"),
             "oneOf" => (r#"{"oneOf": [{"type": "null"}]}"#, "1"),
             "allOf" => (r#"{"allOf": [{"type": "null"}]}"#, "1"),
@@ -496,6 +521,6 @@ mod tests {
                 "'{keyword}': {text} accepts {refused}"
             );
         }
-        assert_eq!(n_enforced, 25);
+        assert_eq!(n_enforced, 26);
     }
 }

@@ -150,6 +150,11 @@ impl<'s> Failure<'s> {
             Broken::Unknown(member, rules) => Rule::Unknown {
                 field: name(member),
                 allowed: rules.fields.iter().map(|f| f.name.clone()).collect(),
+                patterns: rules
+                    .patterns
+                    .iter()
+                    .map(|(pattern, _)| pattern.as_str().to_string())
+                    .collect(),
             },
             Broken::DuplicateKey(member) => Rule::DuplicateKey { key: name(member) },
             Broken::PropertyName(member, rule) => Rule::PropertyName {

@@ -184,6 +184,8 @@ pub(super) struct Slot {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum SlotKind {
     Field,
+    /// A member whose name a `patternProperties` pattern matches.
+    Pattern,
     Additional,
     Name,
     Item,

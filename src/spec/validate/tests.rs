@@ -174,6 +174,7 @@ fn property_names_are_checked_as_strings_and_reported_on_the_object() {
         fields: Vec::new(),
         additional: crate::spec::Additional::Allowed,
         property_names: Some(Box::new(Type::string().max_length(3))),
+        patterns: Vec::new(),
     }));
     let inner = root.clone();
     let schema = Schema {
