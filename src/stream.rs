@@ -465,7 +465,11 @@ fn offset_in_call(raw: &[u8], quote: usize, at: usize) -> usize {
     impl Find {
         fn piece(&mut self, len: usize, start: usize, one_place: bool) -> ControlFlow<()> {
             if self.at < self.seen.saturating_add(len) {
-                let into = if one_place { 0 } else { self.at - self.seen };
+                let into = if one_place {
+                    0
+                } else {
+                    self.at.saturating_sub(self.seen)
+                };
                 self.found = Some(start.saturating_add(into));
                 return ControlFlow::Break(());
             }
