@@ -197,8 +197,22 @@ impl<'g> CallStream<'g> {
         if !self.take_raw(chunk.as_bytes()) {
             return self.progress();
         }
-        let read = self.reader.feed_str(chunk, &mut self.probe);
-        self.note(read);
+        // Nearly every chunk holds no control character: one piece (see `piece_end`).
+        let controls = chunk.bytes().fold(false, |seen, byte| seen | (byte < 0x20));
+        if !controls {
+            let read = self.reader.feed_str(chunk, &mut self.probe);
+            self.note(read);
+            return self.progress();
+        }
+        let mut rest = chunk;
+        while !rest.is_empty() && self.refused.is_none() {
+            // Pieces end before an ASCII byte, so both are text.
+            let end = piece_end(rest.as_bytes(), false);
+            let (piece, after) = rest.split_at(end);
+            let read = self.reader.feed_str(piece, &mut self.probe);
+            self.note(read);
+            rest = after;
+        }
         self.progress()
     }
 
@@ -213,8 +227,13 @@ impl<'g> CallStream<'g> {
         if !self.take_raw(chunk) {
             return self.progress();
         }
-        let read = self.reader.feed(chunk, &mut self.probe);
-        self.note(read);
+        let mut rest = chunk;
+        while !rest.is_empty() && self.refused.is_none() {
+            let (piece, after) = rest.split_at(piece_end(rest, true));
+            let read = self.reader.feed(piece, &mut self.probe);
+            self.note(read);
+            rest = after;
+        }
         self.progress()
     }
 
@@ -378,6 +397,47 @@ fn whole_size(mut rejection: Rejection, dropped: usize) -> Rejection {
     rejection
 }
 
+/// Where the first piece of a chunk that the reader is fed on its own ends: before the next
+/// control character (after the first byte) and, for bytes, before the first byte that
+/// cannot be UTF-8.
+///
+/// Why: the reader hands on a run of a string only once it has found where the run ends and
+/// that it is UTF-8, so a control character or a bad byte inside a string is refused before
+/// the run in front of it in the same chunk is read, though that run may settle the call
+/// first (a name no tool has). Fed apart, the run is read first, as it is when a chunk ends
+/// just there, and the answer does not depend on where the chunks fall. (Other malformed
+/// bytes are refused in the order they come.)
+fn piece_end(chunk: &[u8], bytes: bool) -> usize {
+    let control = chunk
+        .iter()
+        .skip(1)
+        .position(|&byte| byte < 0x20)
+        .map_or(chunk.len(), |found| found + 1);
+    let invalid = match bytes {
+        true => match first_invalid(chunk) {
+            0 => chunk.len(),
+            at => at,
+        },
+        false => chunk.len(),
+    };
+    control.min(invalid).max(1)
+}
+
+/// Where the first byte of `chunk` that cannot be UTF-8 is (its length if none is): the
+/// bytes that continue a character the last chunk began, and a character cut by the
+/// chunk's end, are left to the reader.
+fn first_invalid(chunk: &[u8]) -> usize {
+    let lead = chunk
+        .iter()
+        .take(3)
+        .take_while(|byte| *byte & 0xC0 == 0x80)
+        .count();
+    match std::str::from_utf8(chunk.get(lead..).unwrap_or_default()) {
+        Err(error) if error.error_len().is_some() => lead + error.valid_up_to(),
+        Ok(_) | Err(_) => chunk.len(),
+    }
+}
+
 /// The first allocation of the kept text: most calls fit.
 const KEPT_START: usize = 512;
 
@@ -500,12 +560,20 @@ fn offset_in_call(raw: &[u8], quote: usize, at: usize) -> usize {
         seen: 0,
         found: None,
     };
-    let literal = raw.get(quote..).unwrap_or_default();
+    let mut rest = raw.get(quote..).unwrap_or_default();
     let unlimited = Limits {
         max_bytes: usize::MAX,
         max_depth: 1,
     };
-    let _ = Reader::new(unlimited).feed(literal, &mut find);
+    let mut reader = Reader::new(unlimited);
+    // In pieces, as the stream was fed, so that a bad byte after the place does not hide it.
+    while !rest.is_empty() && find.found.is_none() {
+        let (piece, after) = rest.split_at(piece_end(rest, true));
+        if reader.feed(piece, &mut find).is_err() {
+            break;
+        }
+        rest = after;
+    }
     quote.saturating_add(find.found.unwrap_or(0))
 }
 

@@ -443,3 +443,74 @@ fn a_call_past_the_size_limit_gets_check_calls_answer() {
         );
     }
 }
+
+/// `bytes` fed in random chunks of 1 to 9 bytes: the answer after the last chunk and the
+/// last word.
+fn random_chunks_answer(gate: &Gate, bytes: &[u8], rng: &mut Rng) -> (Progress, String) {
+    let mut chunks = Vec::new();
+    let mut start = 0;
+    while start < bytes.len() {
+        let end = (start + rng.range(1, 10)).min(bytes.len());
+        chunks.push(&bytes[start..end]);
+        start = end;
+    }
+    bytes_answer(gate, &chunks)
+}
+
+#[test]
+fn mangled_calls_get_check_calls_answer_whatever_the_chunks() {
+    // Calls with bytes flipped, cut, or repeated: the stream never panics, where the chunks
+    // fall changes nothing, the last word is check_call_bytes', and a call that is accepted
+    // in the end was never refused on the way.
+    let gate = gate();
+    let mut rng = Rng::from_env();
+    let seeds = [
+        r#"{"type":"tool_use","id":"t1","name":"get_weather","input":{"city":"Zürich","unit":"celsius","note":"ab"}}"#,
+        r#"{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Os\\u006co\",\"unit\":\"fahrenheit\"}"}}"#,
+        r#"{"type":"function_call","call_id":"c2","name":"get_weather","arguments":"{\"city\":\"日本\"}"}"#,
+        r#"{"name":"get_weather","arguments":{"city":"Oslo"}}"#,
+    ];
+    let alphabet = b"{}[]\",:\\ 0123456789.-eEtrufalsn\x00\xc3\xbc\xff";
+    for _ in 0..3000 {
+        let mut bytes = seeds[rng.below(seeds.len())].as_bytes().to_vec();
+        for _ in 0..rng.range(1, 4) {
+            let at = rng.below(bytes.len() + 1);
+            match rng.below(4) {
+                0 if at < bytes.len() => bytes[at] = alphabet[rng.below(alphabet.len())],
+                1 => bytes.insert(at, alphabet[rng.below(alphabet.len())]),
+                2 => bytes.truncate(at),
+                _ if at < bytes.len() => {
+                    bytes.remove(at);
+                }
+                _ => {}
+            }
+        }
+        let one_each: Vec<&[u8]> = bytes.chunks(1).collect();
+        let expect = bytes_answer(&gate, &one_each);
+        let whole = gate.check_call_bytes(&bytes).map(|call| call.into_owned());
+        assert_eq!(
+            expect.1,
+            format!("{whole:?}"),
+            "seed {}: {:?}",
+            rng.seed(),
+            String::from_utf8_lossy(&bytes)
+        );
+        if whole.is_ok() {
+            assert_eq!(
+                expect.0,
+                Pending,
+                "seed {}: {:?}",
+                rng.seed(),
+                String::from_utf8_lossy(&bytes)
+            );
+        }
+        let got = random_chunks_answer(&gate, &bytes, &mut rng);
+        assert_eq!(
+            got,
+            expect,
+            "seed {}: {:?}",
+            rng.seed(),
+            String::from_utf8_lossy(&bytes)
+        );
+    }
+}
