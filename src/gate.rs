@@ -257,7 +257,9 @@ impl Gate {
     /// lists them all when there are few, and the closest by edit distance when there are
     /// many, so the model can pick one on its next try. A name a mapping export sent in
     /// place of a tool's own (`github_create_issue` for `github.create_issue`) is that tool:
-    /// the model calls what it was shown.
+    /// the model calls what it was shown. For the same reason the names listed are in the
+    /// form the called name suggests the model was shown: a name every provider's rule
+    /// accepts (no dot) gets the mapped names, any other the tools' own.
     ///
     /// # Errors
     /// [`Rejection::UnknownTool`].
@@ -266,7 +268,14 @@ impl Gate {
             .index_of(&call.name)
             .and_then(|index| self.specs.get(index).map(|spec| (index, spec)));
         found.ok_or_else(|| {
-            let names = self.specs.iter().map(ToolSpec::name);
+            let shown_mapped = !self.aliases.is_empty() && fits_every_mapped_rule(&call.name);
+            let names = self.specs.iter().enumerate().map(|(index, spec)| {
+                let mut aliases = self.aliases.iter().filter(|(_, tool)| *tool == index);
+                match aliases.find(|(alias, _)| fits_every_mapped_rule(alias)) {
+                    Some((alias, _)) if shown_mapped => alias.as_str(),
+                    _ => spec.name(),
+                }
+            });
             let few = self.specs.len() <= LIST_ALL_UP_TO;
             let n_closest = if few { 1 } else { CLOSEST_SHOWN };
             Rejection::UnknownTool {

@@ -301,3 +301,27 @@ fn a_later_tool_takes_its_own_name_back_from_an_earlier_alias() {
     assert_eq!(gate.spec("a_b_3").map(ToolSpec::name), Some("a.b"));
     assert_eq!(gate.spec("a_b_2").map(ToolSpec::name), Some("a_b_2"));
 }
+
+#[test]
+fn an_unknown_name_is_answered_with_the_names_in_the_form_the_model_was_shown() {
+    let mut registry = Registry::new();
+    for name in ["github.create_issue", "github.list_issues"] {
+        registry
+            .register(spec(name), |_| Ok(String::new()))
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    // A model shown the mapped names misspells one of them: it hears the mapped names.
+    let raw = r#"{"name":"github_create_isue","arguments":{"title":"t"}}"#;
+    assert_eq!(
+        registry.gate().check_call(raw).unwrap_err().to_string(),
+        "No tool named 'github_create_isue'. Did you mean: github_create_issue? \
+         The tools are: github_create_issue, github_list_issues."
+    );
+    // A model shown the tools' own names (MCP) misspells one: it hears those.
+    let raw = r#"{"name":"github.create_isue","arguments":{"title":"t"}}"#;
+    assert_eq!(
+        registry.gate().check_call(raw).unwrap_err().to_string(),
+        "No tool named 'github.create_isue'. Did you mean: github.create_issue? \
+         The tools are: github.create_issue, github.list_issues."
+    );
+}

@@ -523,4 +523,30 @@ mod tests {
         }
         assert_eq!(n_enforced, 26);
     }
+
+    /// The same walk for the export: a keyword the table marks enforced that the JSON
+    /// Schema export did not write would be checked at the gate and never shown to the
+    /// model. Each sample is written, named in the text, and reads back as itself.
+    #[test]
+    fn every_keyword_the_table_marks_enforced_is_written_by_the_json_schema_export() {
+        for (keyword, enforced) in crate::spec::schema::keyword_table() {
+            if !enforced {
+                continue;
+            }
+            let Some((text, _)) = sample(keyword) else {
+                panic!("the table marks '{keyword}' enforced: add a sample here");
+            };
+            let document = crate::json::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            let schema =
+                Schema::from_json_schema(&document).unwrap_or_else(|e| panic!("{text}: {e}"));
+            let written = schema.to_json_schema();
+            assert!(
+                written.to_string().contains(&format!("\"{keyword}\"")),
+                "'{keyword}' is enforced but the export leaves it out: {text} -> {written}"
+            );
+            let again =
+                Schema::from_json_schema(&written).unwrap_or_else(|e| panic!("{written}: {e}"));
+            assert_eq!(again, schema, "'{keyword}': {text} -> {written}");
+        }
+    }
 }
