@@ -60,10 +60,11 @@
 //! A number, `true`, `false` or `null` is seen by the reader once its token ends (`4` may
 //! go on as `42` or `4.5`), so a number where a string belongs is refused at its first byte's
 //! offset, but in the answer to the chunk that ends it (the delimiter after it). Strings and
-//! keys are seen as they arrive: an unknown key when it closes, a string past `maxLength` or
-//! no longer a prefix of any `enum` value at the chunk that shows it (the refusal at the
-//! string's opening quote), as the [`Validation`] decides. Missing required fields, and
-//! `minLength` or `minimum` not reached, are known only when their object or value ends.
+//! keys are seen as they arrive: an unknown key when it closes, a string past `maxLength` (or
+//! longer than any value of its bounded `format`: a `date` past 10 bytes) or no longer a
+//! prefix of any `enum` value at the chunk that shows it (the refusal at the string's
+//! opening quote), as the [`Validation`] decides. Missing required fields, and `minLength`
+//! or `minimum` not reached, are known only when their object or value ends.
 //!
 //! Memory is bounded per call: the text kept is cut just past [`Limits::max_bytes`]
 //! (a longer call is refused as too large anyway, at the same byte, and its rejection still

@@ -4,6 +4,7 @@
 
 use toolgate::json::{self, Value};
 use toolgate::spec::build::{SpecErrorKind, ToolSpecBuilder};
+use toolgate::spec::format::Format;
 use toolgate::spec::{Kinds, Schema};
 use toolgate::{ToolSpec, Type};
 
@@ -329,12 +330,60 @@ fn open_and_additional_decide_unknown_fields() {
 }
 
 #[test]
-fn describe_and_format_assert_nothing() {
+fn describe_asserts_nothing_and_a_known_format_is_enforced() {
     let spec = ToolSpec::new("t", "d")
         .required("since", Type::string().format("date").describe("A day."))
+        .optional("due", Type::string().format(Format::Date))
+        .optional("code", Type::string().format("x-vendor-code"))
         .build()
         .unwrap_or_else(|e| panic!("{e}"));
-    assert!(spec.validate(&parse(r#"{"since":"not a date"}"#)).is_ok());
+    assert!(spec.validate(&parse(r#"{"since":"2025-01-31"}"#)).is_ok());
+    let refused = |text: &str| spec.validate(&parse(text)).map_err(|v| v.to_string());
+    assert_eq!(
+        refused(r#"{"since":"not a date"}"#),
+        Err(r#"since must be an RFC 3339 date such as 2025-01-31; received "not a date""#.into())
+    );
+    assert_eq!(
+        refused(r#"{"since":"2025-01-31","due":"2025-02-30"}"#),
+        Err(r#"due must be an RFC 3339 date such as 2025-01-31; received "2025-02-30""#.into())
+    );
+    // A name toolgate does not know is an annotation: exported, never asserted.
+    assert_eq!(
+        refused(r#"{"since":"2025-01-31","code":"anything"}"#),
+        Ok(())
+    );
+    // Draft 2020-12's default, asked for: every format is an annotation.
+    let annotated = spec.clone().without_format_assertions();
+    assert!(!annotated.params().asserts_formats() && spec.params().asserts_formats());
+    assert!(annotated
+        .validate(&parse(r#"{"since":"not a date"}"#))
+        .is_ok());
+}
+
+#[test]
+fn a_format_for_a_kind_the_type_refuses_is_refused_at_build() {
+    for (ty, keyword) in [
+        (Type::integer().format(Format::Email), "format"),
+        (Type::string().format(Format::Int32), "format"),
+    ] {
+        let error = ToolSpec::new("t", "d").required("x", ty).build().err();
+        assert!(
+            matches!(
+                error.as_ref().map(|e| e.kind()),
+                Some(SpecErrorKind::RuleNeverApplies { keyword: k, .. }) if *k == keyword
+            ),
+            "{error:?}"
+        );
+    }
+    // A format it does not enforce says nothing about kinds (Gemini writes `format: enum`
+    // on integers), and a number format on a number type applies.
+    for ty in [
+        Type::integer().format("enum"),
+        Type::number().format(Format::Int64),
+        Type::string().format(Format::Uuid),
+    ] {
+        assert!(ToolSpec::new("t", "d").required("x", ty).build().is_ok());
+    }
 }
 
 #[test]

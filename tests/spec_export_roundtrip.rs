@@ -428,7 +428,13 @@ fn mutated_schemas_never_panic_and_lenient_agrees_when_nothing_is_skipped() {
             (Ok(compiled), Ok((loose, skipped))) => {
                 ok += 1;
                 assert_eq!(compiled, loose, "seed {}", rng.seed());
-                assert!(skipped.is_empty(), "seed {}", rng.seed());
+                // Only a format name toolgate does not enforce is listed: it is an
+                // annotation in the strict load too.
+                assert!(
+                    skipped.iter().all(|entry| entry.keyword == "format"),
+                    "seed {}: {skipped:?}",
+                    rng.seed()
+                );
                 let value = random_value(&mut rng, 0);
                 let _ = compiled.validate(&value);
             }

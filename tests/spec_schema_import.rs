@@ -87,11 +87,27 @@ const MEANINGS: &[(&str, &[&str], &[&str])] = &[
         &["1"],
     ),
     (r#"{"const": null}"#, &["null"], &["0", r#""null""#]),
-    // Annotations assert nothing.
+    // Annotations assert nothing; nor does a format name toolgate does not know.
     (
-        r#"{"title": "t", "default": 1, "examples": [2], "$comment": "c", "deprecated": true, "readOnly": true, "writeOnly": false, "format": "email", "contentMediaType": "application/json", "contentEncoding": "base64", "contentSchema": {"type": "object"}, "$anchor": "here"}"#,
+        r#"{"title": "t", "default": 1, "examples": [2], "$comment": "c", "deprecated": true, "readOnly": true, "writeOnly": false, "format": "x-vendor", "contentMediaType": "application/json", "contentEncoding": "base64", "contentSchema": {"type": "object"}, "$anchor": "here"}"#,
         &[r#""not an email""#, "1"],
         &[],
+    ),
+    // A format toolgate knows is enforced, on the kind it applies to only.
+    (
+        r#"{"format": "email"}"#,
+        &[
+            r#""ana@example.com""#,
+            r#""jürgen@exämple.de""#,
+            "1",
+            "null",
+        ],
+        &[r#""not an email""#],
+    ),
+    (
+        r#"{"format": "int32"}"#,
+        &["2147483647", "-2147483648", "1e2", r#""2147483648""#],
+        &["2147483648", "1.5"],
     ),
     // Boolean schemas.
     (

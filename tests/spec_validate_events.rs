@@ -62,12 +62,24 @@ impl Digest {
 /// (`{"": [true]}`) now starts with a dot (`.0`, as `json::Path::dotted` writes it; the
 /// tree validator wrote `0`, the path of an array's item). With the tree validator's way of
 /// writing those paths, the digest is the tree validator's, `0x904e_27a9_4455_54a1`.
+///
+/// Those answers read `format` as an annotation, as toolgate did then: the corpus' tools
+/// declare `"format": "email"` and `"format": "date"`, which are enforced now, so the
+/// recorded digest is checked with format assertions off
+/// (`Schema::without_format_assertions`), which must change nothing else, and the answers
+/// with formats enforced are recorded apart ([`CORPUS_FORMATS_DIGEST`]).
 const CORPUS_DIGEST: u64 = 0xad9c_f45f_a6c7_2b5b;
+/// The corpus' answers with its formats enforced (recorded when `format` became enforced;
+/// the test checks that every answer that differs from the annotation-only one is a
+/// `format` violation: a mutated `to` or `since` that is no longer an email address or a
+/// date).
+const CORPUS_FORMATS_DIGEST: u64 = 0x1d40_bd73_fbf2_b79a;
 /// The suite's digest moved when `pattern`, `minProperties` and `maxProperties` became
 /// enforced (more groups load, and lenient loads no longer skip them): the tree validator's
 /// was `0xd2e2_26f8_00f6_d874`, then `0x1fc5_8f6d_7fca_fc48`; it moved again with
 /// `patternProperties`. The new answers are the ones tests/spec_schema_suite.rs checks
-/// against the suite's own.
+/// against the suite's own. As there, `format.json` is run with format assertions off, the
+/// default it expects.
 const SUITE_DIGEST: u64 = 0x9ccc_52ee_c8d8_a577;
 const RANDOM_DIGEST: u64 = 0x36ff_13f4_6fca_635b;
 
@@ -81,6 +93,9 @@ fn the_corpus_and_its_mutations_get_the_recorded_answers() {
     let calls = read(&dir, "calls.jsonl");
     let mut rng = Rng::new(SEED);
     let mut digest = Digest::new();
+    let mut formats_digest = Digest::new();
+    // Each tool's schema with `format` an annotation, compiled once.
+    let mut annotated: Vec<(String, Schema)> = Vec::new();
     for line in calls.lines() {
         let Ok(call) = toolgate::envelope::read_call(line, Limits::default()) else {
             continue;
@@ -98,10 +113,33 @@ fn the_corpus_and_its_mutations_get_the_recorded_answers() {
                 values.push(value.into_owned());
             }
         }
+        let index = match annotated.iter().position(|(name, _)| *name == call.name) {
+            Some(index) => index,
+            None => {
+                let schema = spec.params().clone().without_format_assertions();
+                annotated.push((call.name.to_string(), schema));
+                annotated.len() - 1
+            }
+        };
+        let (_, without_formats) = &annotated[index];
         for value in &values {
-            digest.add(&answer(&spec.params().validate(value)));
+            let (without, with) = (
+                answer(&without_formats.validate(value)),
+                answer(&spec.params().validate(value)),
+            );
+            // Enforcing a format adds one rule: an answer it changes is that rule's.
+            assert!(
+                with == without || with.starts_with("format|"),
+                "{value}: {without} became {with}"
+            );
+            digest.add(&without);
+            formats_digest.add(&with);
         }
     }
+    println!(
+        "corpus, formats enforced: {} values, {} valid, digest {:#018x}",
+        formats_digest.n_answers, formats_digest.n_valid, formats_digest.hash
+    );
     println!(
         "corpus: {} values, {} valid, digest {:#018x}",
         digest.n_answers, digest.n_valid, digest.hash
@@ -110,6 +148,10 @@ fn the_corpus_and_its_mutations_get_the_recorded_answers() {
     assert_eq!(
         digest.hash, CORPUS_DIGEST,
         "the answers on the corpus are not the recorded ones (or the corpus changed)"
+    );
+    assert_eq!(
+        formats_digest.hash, CORPUS_FORMATS_DIGEST,
+        "the answers on the corpus with formats enforced are not the recorded ones"
     );
 }
 
@@ -130,6 +172,7 @@ fn every_case_of_the_schema_test_suite_gets_the_recorded_answer() {
     };
     let mut digest = Digest::new();
     for path in &names {
+        let annotation_only = path.file_name().is_some_and(|name| name == "format.json");
         let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
         let document = json::parse_with(&text, limits).unwrap_or_else(|e| panic!("{e}"));
         for group in document.as_array().unwrap_or(&[]) {
@@ -140,7 +183,12 @@ fn every_case_of_the_schema_test_suite_gets_the_recorded_answer() {
                     .ok()
                     .map(|(s, _)| s),
             ];
-            for compiled in loaded.iter().flatten() {
+            for compiled in loaded.into_iter().flatten() {
+                let compiled = if annotation_only {
+                    compiled.without_format_assertions()
+                } else {
+                    compiled
+                };
                 for test in group.get("tests").and_then(Value::as_array).unwrap_or(&[]) {
                     let data = test.get("data").unwrap_or(&Value::Null);
                     digest.add(&answer(&compiled.validate(data)));

@@ -34,6 +34,11 @@ pub struct Schema {
     /// are not changed once it is compiled (code that changes a schema changes a new one,
     /// or a clone, which compiles its own).
     pub(crate) compiled: Compiled,
+    /// True when `format` asserts nothing, as draft 2020-12's default format-annotation
+    /// vocabulary says ([`Schema::without_format_assertions`]); false, the default, when
+    /// every format name [`Format::from_name`](crate::spec::format::Format::from_name)
+    /// knows is enforced.
+    pub(crate) format_annotation_only: bool,
 }
 
 /// What a value must be. Each set field is one assertion; all must hold.
@@ -67,7 +72,10 @@ pub struct Type {
     pub(crate) reference: Option<usize>,
     /// `description`: shown to the model, asserts nothing.
     pub(crate) description: Option<String>,
-    /// `format`: kept for export; an annotation in draft 2020-12, asserts nothing.
+    /// `format`, as written: enforced when [`Format::from_name`] knows it (and the schema
+    /// has not turned format assertions off), an annotation otherwise; exported either way.
+    ///
+    /// [`Format::from_name`]: crate::spec::format::Format::from_name
     pub(crate) format: Option<String>,
     /// Keywords a lenient load accepted without enforcing them (`pattern`, `not`…), as
     /// written, in document order: they assert nothing here, but every export that can
@@ -399,6 +407,16 @@ impl ToolSpec {
     pub fn params(&self) -> &Schema {
         &self.params
     }
+
+    /// This spec with `format` read as an annotation only
+    /// ([`Schema::without_format_assertions`] on its arguments' schema), compiled again.
+    #[must_use]
+    pub fn without_format_assertions(self) -> ToolSpec {
+        let params = self.params.without_format_assertions();
+        // As when a spec is built: compiled now, so that no call pays for it.
+        params.program();
+        ToolSpec { params, ..self }
+    }
 }
 
 impl Schema {
@@ -408,7 +426,41 @@ impl Schema {
             root,
             defs,
             compiled: Compiled::default(),
+            format_annotation_only: false,
         }
+    }
+
+    /// This schema with `format` read as an annotation only: no format is checked, and
+    /// every `format` is still exported for the model. This is draft 2020-12's default
+    /// (its format-annotation vocabulary), which the JSON-Schema-Test-Suite's `format.json`
+    /// expects; toolgate's default is to enforce the formats it knows (see
+    /// [`format`](crate::spec::format)), because a tool that declares `"format": "date"`
+    /// will parse the value as one.
+    ///
+    /// ```
+    /// use toolgate::{json, spec::format::Format, ToolSpec, Type};
+    /// let spec = ToolSpec::new("remind", "Set a reminder.")
+    ///     .required("due", Type::string().format(Format::Date))
+    ///     .build()?;
+    /// let args = json::parse(r#"{"due": "next Tuesday"}"#)?;
+    /// assert!(spec.params().validate(&args).is_err());
+    /// let annotated = spec.params().clone().without_format_assertions();
+    /// assert!(annotated.validate(&args).is_ok());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn without_format_assertions(self) -> Schema {
+        Schema {
+            format_annotation_only: true,
+            // Compiled again: the program must not hold the format checks any more.
+            compiled: Compiled::default(),
+            ..self
+        }
+    }
+
+    /// False if `format` is an annotation only ([`Schema::without_format_assertions`]).
+    pub fn asserts_formats(&self) -> bool {
+        !self.format_annotation_only
     }
 
     /// The root type.

@@ -8,6 +8,7 @@
 //! arrived (compact JSON cut at [`PREVIEW_CHARS`] characters), in words a model can act on:
 //! `amount_cents must be an integer from 1 to 500000; received 0`.
 
+use super::format::Format;
 use super::names::{with_article, write_list, Escaped, Quoted};
 use super::{Bound, Kinds};
 use crate::json::{preview, Value, PREVIEW_CHARS};
@@ -104,6 +105,11 @@ pub enum Rule {
         /// The pattern, as the schema writes it (shown to the model).
         pattern: String,
     },
+    /// The value is not of its `format` (an RFC 3339 date, an email address…).
+    Format {
+        /// The format, whose [`phrase`](Format::phrase) the message gives.
+        format: Format,
+    },
     /// The array has fewer items than `min` (`minItems`).
     MinItems {
         /// The least count accepted.
@@ -198,8 +204,9 @@ impl Violation {
 impl Rule {
     /// A stable short name for counters and the command line: `type`, `enum`, `const`,
     /// `minimum`, `maximum`, `multiple_of`, `min_length`, `max_length`, `min_items`,
-    /// `max_items`, `pattern`, `min_properties`, `max_properties`, `unique_items`, `required`, `additional`, `duplicate_key`,
-    /// `property_names`, `any_of`, `one_of`, `too_deep`, `too_complex`.
+    /// `max_items`, `pattern`, `format`, `min_properties`, `max_properties`,
+    /// `unique_items`, `required`, `additional`, `duplicate_key`, `property_names`,
+    /// `any_of`, `one_of`, `too_deep`, `too_complex`.
     pub fn label(&self) -> &'static str {
         match self {
             Rule::Type { .. } => "type",
@@ -211,6 +218,7 @@ impl Rule {
             Rule::MinLength { .. } => "min_length",
             Rule::MaxLength { .. } => "max_length",
             Rule::Pattern { .. } => "pattern",
+            Rule::Format { .. } => "format",
             Rule::MinProperties { .. } => "min_properties",
             Rule::MaxProperties { .. } => "max_properties",
             Rule::MinItems { .. } => "min_items",
@@ -345,6 +353,9 @@ fn write_predicate(f: &mut fmt::Formatter<'_>, rule: &Rule, is: &str) -> fmt::Re
             f.write_str(" long")
         }
         Rule::Pattern { pattern } => write!(f, "must match the pattern {pattern}"),
+        // `must be an RFC 3339 date such as 2025-01-31`: the standard, and one value to
+        // imitate.
+        Rule::Format { format } => write!(f, "must be {}", format.phrase()),
         Rule::MinProperties { min, max } => {
             f.write_str("must have ")?;
             write_count(f, Some(*min), *max, "field")

@@ -9,7 +9,8 @@
 
 use super::error::{SpecError, SpecErrorKind};
 use crate::json::decimal as number;
-use crate::json::{repeated_key, Path, Segment};
+use crate::json::{repeated_key, Kind, Path, Segment};
+use crate::spec::format::Format;
 use crate::spec::schema::find_cycle;
 use crate::spec::validate::admits;
 use crate::spec::{Additional, Kinds, Schema, Type};
@@ -265,6 +266,16 @@ fn check_rules_apply(ty: &Type) -> Result<(), SpecErrorKind> {
         }
         if ty.string.pattern.is_some() {
             return never("pattern");
+        }
+    }
+    // A format toolgate enforces applies to strings (`email`) or numbers (`int32`).
+    if let Some(format) = ty.format.as_deref().and_then(Format::from_name) {
+        let applies = match format.applies_to() {
+            Kind::Number => ty.kinds.intersects(Kinds::NUMBER),
+            _ => ty.kinds.contains(Kinds::STRING),
+        };
+        if !applies {
+            return never("format");
         }
     }
     if !ty.kinds.contains(Kinds::OBJECT) {

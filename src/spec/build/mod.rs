@@ -456,10 +456,33 @@ impl Type {
         self
     }
 
-    /// A format name such as `date` (`format`): exported for the model, not asserted, as
-    /// in draft 2020-12.
-    pub fn format(mut self, text: impl Into<String>) -> Type {
-        self.format = Some(text.into());
+    /// The value's `format`: a [`Format`] (`Type::string().format(Format::Email)`), or any
+    /// format name. A name [`Format::from_name`] knows is enforced, with its exact RFC
+    /// rule (see [`format`](crate::spec::format)); another (`"float"`, a vendor's own) is
+    /// exported for the model and asserts nothing, as in draft 2020-12. Both are exported.
+    /// A format that applies to a kind the type refuses (`Type::integer().format(Format::Email)`)
+    /// is refused when the spec is built, as [`SpecErrorKind::RuleNeverApplies`].
+    /// [`Schema::without_format_assertions`] turns every format into an annotation.
+    ///
+    /// ```
+    /// use toolgate::{json, spec::format::Format, ToolSpec, Type};
+    /// let spec = ToolSpec::new("send_email", "Send an email.")
+    ///     .required("to", Type::string().format(Format::Email))
+    ///     .optional("priority", Type::string().format("x-priority"))
+    ///     .build()?;
+    /// let violation = spec.validate(&json::parse(r#"{"to": "bob at example dot com"}"#)?);
+    /// assert_eq!(
+    ///     violation.unwrap_err().to_string(),
+    ///     r#"to must be an email address such as ana@example.com; received "bob at example dot com""#
+    /// );
+    /// assert!(spec.validate(&json::parse(r#"{"to": "jürgen@exämple.de"}"#)?).is_ok());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// [`Format`]: crate::spec::format::Format
+    /// [`Format::from_name`]: crate::spec::format::Format::from_name
+    pub fn format(mut self, format: impl Into<String>) -> Type {
+        self.format = Some(format.into());
         self
     }
 

@@ -1,6 +1,7 @@
 //! Email addresses: the `email` format, RFC 5321 section 4.1.2's `Mailbox` (the address a
 //! mail server accepts in `RCPT TO:<...>`), which is what JSON Schema's `email` names
-//! (RFC 5321 section 4.1.2, through draft 2020-12 section 7.3.2):
+//! (draft 2020-12 section 7.3.2), extended as RFC 6531 section 3.3 extends it for
+//! SMTPUTF8, which is what JSON Schema's `idn-email` names:
 //!
 //! ```text
 //! Mailbox         = Local-part "@" ( Domain / address-literal )
@@ -19,7 +20,25 @@
 //! `atext` is RFC 5322 section 3.2.3's: letters, digits and ``!#$%&'*+-/=?^_`{|}~``. So
 //! `"joe bloggs"@example.com` and `joe.bloggs@[IPv6:::1]` are addresses; a display name
 //! (`Winston <w@example.com>`), two addresses, or `joe..bloggs@example.com` are not.
-//! ASCII only: an address with non-ASCII text is the `idn-email` format (RFC 6531).
+//!
+//! RFC 6531 adds UTF-8:
+//!
+//! ```text
+//! atext     =/ UTF8-non-ascii
+//! qtextSMTP =/ UTF8-non-ascii
+//! sub-domain =/ U-label
+//! ```
+//!
+//! so `jürgen@exämple.de` and `用户@例子.广告` are addresses too. JSON Schema keeps these
+//! for `idn-email`; toolgate's `email` takes them as well, because mail systems deliver
+//! them and models write them (a customer's real address must not be refused), and reads
+//! `idn-email` as the same check. A U-label (RFC 5890 section 2.3.2.1) is checked as the
+//! letters and digits of any script (Unicode `Alphabetic` and `Numeric`) and hyphens, not
+//! starting or ending with a hyphen, and at most 59 characters (its A-label, `xn--` and at
+//! least one character for each, must fit in 63 octets); like an `xn--` label, it is not
+//! converted to Punycode nor held to IDNA2008's tables (see [`hostname`]). A label of ASCII
+//! only is held to the LDH rule. Lengths are counted in octets of UTF-8, as RFC 6531
+//! section 3.3 says.
 
 use super::hostname;
 use super::ip;
@@ -56,11 +75,50 @@ pub(super) fn is_mailbox(text: &str) -> bool {
     };
     match domain.strip_prefix('[') {
         Some(literal) => literal.strip_suffix(']').is_some_and(is_address_literal),
-        // `Domain` is `sub-domain *("." sub-domain)`, `sub-domain = Let-dig [Ldh-str]`:
-        // the host name grammar, whose length limits (RFC 1035) hold for a mail domain
-        // too, as does the rule that an `xn--` label is a real A-label.
-        None => hostname::is_hostname(domain),
+        None => is_domain(domain),
     }
+}
+
+/// `Domain`: `sub-domain *("." sub-domain)`. An ASCII `sub-domain` is `Let-dig [Ldh-str]`,
+/// the host name grammar, whose length limits (RFC 1035) hold for a mail domain too; one
+/// with non-ASCII text is a U-label.
+fn is_domain(domain: &str) -> bool {
+    if domain.len() > hostname::MAX_NAME_LEN {
+        return false;
+    }
+    // Split on the byte `.`, which is never part of a multi-byte character, so each label
+    // is also a `str` (taken back by its offset for a U-label).
+    let mut start = 0;
+    domain.as_bytes().split(|&b| b == b'.').all(|label| {
+        let end = start + label.len();
+        let fits = if label.is_ascii() {
+            hostname::is_label(label)
+        } else {
+            domain.get(start..end).is_some_and(is_u_label)
+        };
+        start = end + 1;
+        fits
+    })
+}
+
+/// The most characters a U-label can have: its A-label is `xn--` and at least one
+/// character for each of its characters, within [`hostname::MAX_LABEL_LEN`] octets.
+const MAX_U_LABEL_CHARS: usize = hostname::MAX_LABEL_LEN - 4;
+
+/// A U-label, as the module describes it: letters and digits of any script and hyphens,
+/// not at either end, at most [`MAX_U_LABEL_CHARS`] characters.
+fn is_u_label(label: &str) -> bool {
+    let mut n_chars: usize = 0;
+    for c in label.chars() {
+        if !(c.is_alphanumeric() || c == '-') {
+            return false;
+        }
+        n_chars = n_chars.saturating_add(1);
+        if n_chars > MAX_U_LABEL_CHARS {
+            return false;
+        }
+    }
+    n_chars > 0 && !label.starts_with('-') && !label.ends_with('-')
 }
 
 /// `Dot-string`: atoms joined by single dots. Returns its length.
@@ -90,16 +148,26 @@ fn quoted_string(scan: &mut Scan<'_>) -> Option<usize> {
                 scan.bump().filter(|&b| (32..=126).contains(&b))?;
                 len = len.checked_add(2)?;
             }
-            // qtextSMTP: printable ASCII and space, except `"` and `\`.
-            b if (32..=126).contains(&b) => len = len.checked_add(1)?,
+            // qtextSMTP: printable ASCII and space, except `"` and `\`, and (RFC 6531) any
+            // byte of a non-ASCII character (the text is UTF-8, so each such byte is one).
+            b if (32..=126).contains(&b) || !b.is_ascii() => len = len.checked_add(1)?,
             _ => return None,
         }
     }
 }
 
-/// RFC 5322 `atext`.
+/// RFC 5322 `atext`, and RFC 6531's `UTF8-non-ascii`: the text is UTF-8, so a byte
+/// outside ASCII is part of a non-ASCII character, all of whose bytes are accepted.
 fn is_atext(byte: u8) -> bool {
-    byte.is_ascii_alphanumeric() || b"!#$%&'*+-/=?^_`{|}~".contains(&byte)
+    // ``!#$%&'*+-/=?^_`{|}~`` as ranges, one comparison each (a `contains` on the list
+    // is a `memchr` call for every byte it is asked about).
+    byte.is_ascii_alphanumeric()
+        || matches!(
+            byte,
+            b'!' | b'#'..=b'\'' | b'*' | b'+' | b'-' | b'/' | b'=' | b'?'
+        )
+        || matches!(byte, b'^'..=b'`' | b'{'..=b'~')
+        || !byte.is_ascii()
 }
 
 /// The inside of an `address-literal`'s brackets.

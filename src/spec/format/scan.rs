@@ -1,7 +1,9 @@
 //! [`Scan`]: the cursor every format grammar reads its text with, one byte at a time.
 //!
-//! Every format is ASCII (a byte outside ASCII is simply one no rule accepts), so reading
-//! bytes is exact, and each method looks only at the bytes it consumes: a grammar written
+//! Every format is ASCII but `email`, whose RFC 6531 characters are accepted byte by byte
+//! (the text is UTF-8, so a byte outside ASCII is always part of a whole non-ASCII
+//! character; any other rule simply accepts no such byte), so reading bytes is exact, and
+//! each method looks only at the bytes it consumes: a grammar written
 //! with it reads each byte once and cannot index past the end.
 
 /// A position in a text, moving forward only.

@@ -13,6 +13,7 @@ use super::pointer::{fragment, parse_ref, path_of, place_of, resolve, Target};
 use super::rules::{check_unique, invalid};
 use super::{LoadError, RefProblem, Unenforced, MAX_SCHEMA_DEPTH};
 use crate::json::{Member, Path, Value};
+use crate::spec::format::Format;
 use crate::spec::{Kinds, Schema, Type};
 
 /// Which spelling of JSON Schema a document uses.
@@ -35,22 +36,41 @@ pub(crate) fn import_schema(
 ) -> Result<(Schema, Vec<Unenforced>), LoadError> {
     let first = Importer::new(document, base, dialect, lenient, None)?.run()?;
     if !lenient || first.unenforced.is_empty() {
-        return Ok((first.schema, first.unenforced));
+        return Ok(first.loaded());
     }
     // Something was skipped. A `oneOf` branch that got weaker could now match where it did
     // not, turning "exactly one" into "two": compile again knowing which definitions are
     // weakened, and skip every `oneOf` with a weakened branch.
     let weak = first.weak;
     let second = Importer::new(document, base, dialect, lenient, Some(weak))?.run()?;
-    Ok((second.schema, second.unenforced))
+    Ok(second.loaded())
 }
 
 /// What one compilation produced.
 struct Output {
     schema: Schema,
+    /// What was skipped: the schema accepts more than the document says.
     unenforced: Vec<Unenforced>,
+    /// The `format`s whose name toolgate does not enforce, listed by a lenient load. They
+    /// are annotations in a strict load too, so they weaken nothing, and are apart from
+    /// `unenforced`, which decides what is weakened.
+    annotated_formats: Vec<Unenforced>,
     /// Per definition (in compile order), whether anything it reaches was skipped.
     weak: Vec<bool>,
+}
+
+impl Output {
+    /// The schema, and every entry a lenient load lists: what was skipped, then the
+    /// formats not enforced.
+    fn loaded(self) -> (Schema, Vec<Unenforced>) {
+        let mut listed = self.unenforced;
+        for entry in self.annotated_formats {
+            if !listed.contains(&entry) {
+                listed.push(entry);
+            }
+        }
+        (self.schema, listed)
+    }
 }
 
 /// A place in the document that a `$ref` names.
@@ -82,6 +102,8 @@ pub(super) struct Importer<'v, 'a> {
     /// Places referenced but not compiled yet.
     pending: Vec<usize>,
     pub(super) unenforced: Vec<Unenforced>,
+    /// A lenient load's `format`s of a name toolgate does not enforce ([`Output`]).
+    pub(super) annotated_formats: Vec<Unenforced>,
     /// Every reference made, in order: a range of it is what one subtree referenced.
     pub(super) ref_log: Vec<usize>,
     /// On the second pass of a lenient load: which definitions are weakened.
@@ -128,6 +150,7 @@ impl<'v, 'a> Importer<'v, 'a> {
             targets: Vec::new(),
             pending: Vec::new(),
             unenforced: Vec::new(),
+            annotated_formats: Vec::new(),
             ref_log: Vec::new(),
             weak,
         };
@@ -207,6 +230,7 @@ impl<'v, 'a> Importer<'v, 'a> {
         Ok(Output {
             schema,
             unenforced,
+            annotated_formats: self.annotated_formats,
             weak,
         })
     }
@@ -405,7 +429,7 @@ impl<'v, 'a> Importer<'v, 'a> {
             let siblings: Vec<(&'static str, &'v str)> = seen
                 .entries
                 .iter()
-                .filter(|(name, _, _)| *name != "$ref" && !keywords::is_kept(name))
+                .filter(|(name, _, value)| *name != "$ref" && asserts(name, value))
                 .map(|(name, written, _)| (*name, *written))
                 .collect();
             for (name, written) in siblings {
@@ -506,6 +530,16 @@ impl<'v, 'a> Importer<'v, 'a> {
         }
         self.ref_log.push(index);
         Ok(index)
+    }
+}
+
+/// True if `keyword` (an enforced or kept one) with this value asserts something: not a
+/// kept annotation, nor a `format` toolgate does not enforce (both stay beside a draft-07
+/// `$ref`, which would otherwise ignore them).
+fn asserts(keyword: &str, value: &Value<'_>) -> bool {
+    match keyword {
+        "format" => value.as_str().and_then(Format::from_name).is_some(),
+        _ => !keywords::is_kept(keyword),
     }
 }
 

@@ -25,7 +25,7 @@ pub(super) enum Slot {
 pub(crate) enum Class {
     /// Checked by the validator.
     Enforced,
-    /// Asserts nothing; ignored (or kept, for `description` and `format`).
+    /// Asserts nothing; ignored (or kept, for `description`).
     Annotation,
     /// `$defs`, `definitions`, `$schema`, `$id`: about the document, handled apart.
     Structure,
@@ -51,7 +51,7 @@ pub(crate) struct Keyword {
     coupled: Option<&'static str>,
     /// A short note after "'keyword' is not enforced", where one helps.
     hint: Option<&'static str>,
-    /// An annotation the compiled type keeps, for export (`description`, `format`).
+    /// An annotation the compiled type keeps, for export (`description`).
     kept: bool,
 }
 
@@ -75,6 +75,11 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     kw("minLength", Enforced),
     kw("maxLength", Enforced),
     kw("pattern", Enforced),
+    // Enforced for the names `Format::from_name` knows (`date-time`, `email`, `int64`…);
+    // another name is kept as an annotation and a lenient load lists it. Draft 2020-12
+    // makes every format an annotation by default; `Schema::without_format_assertions`
+    // reads it so.
+    kw("format", Enforced),
     kw("items", Enforced)
         .slot(Slot::One)
         .hint("an array of schemas is a tuple, which toolgate does not check"),
@@ -92,11 +97,10 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     kw("oneOf", Enforced).slot(Slot::List),
     kw("allOf", Enforced).slot(Slot::List),
     kw("$ref", Enforced),
-    // Draft 2020-12 section 7 (format), 8 (content) and 9 (meta-data) of the validation
-    // vocabulary: annotations, which assert nothing by default. `$anchor` only names a
-    // place for `#name` references, which toolgate refuses anyway.
+    // Draft 2020-12 section 8 (content) and 9 (meta-data) of the validation vocabulary:
+    // annotations, which assert nothing. `$anchor` only names a place for `#name`
+    // references, which toolgate refuses anyway.
     kw("description", Annotation).kept(),
-    kw("format", Annotation).kept(),
     kw("title", Annotation),
     kw("default", Annotation),
     kw("examples", Annotation),

@@ -170,7 +170,8 @@ pub enum RefProblem {
     Cycle,
 }
 
-/// A keyword a lenient load accepted without enforcing it.
+/// A keyword a lenient load accepted without enforcing it: one it skipped, or a `format`
+/// whose name toolgate does not check (an annotation, as in a strict load).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unenforced {
     /// Where it stands (`tools[2].input_schema.properties.zip`; empty for the root).
@@ -184,11 +185,16 @@ impl Schema {
     /// the same on this subset) into a [`Schema`].
     ///
     /// Enforced: `type`, `enum`, `const`, `minimum`, `maximum`, `exclusiveMinimum`,
-    /// `exclusiveMaximum`, `multipleOf`, `minLength`, `maxLength`, `items`, `minItems`,
-    /// `maxItems`, `uniqueItems`, `properties`, `required`, `additionalProperties`,
-    /// `propertyNames`, `anyOf`, `oneOf`, `allOf`, and `$ref` to a JSON pointer inside the
-    /// document (`#`, `#/$defs/NAME`, `#/definitions/NAME`, …), recursion included.
-    /// Accepted as annotations: `description` and `format` (kept), `title`, `default`,
+    /// `exclusiveMaximum`, `multipleOf`, `minLength`, `maxLength`, `pattern`, `format` (for
+    /// the names [`Format::from_name`](crate::spec::format::Format::from_name) knows; any
+    /// other name is kept as an annotation, which a lenient load lists as not enforced),
+    /// `items`, `minItems`, `maxItems`, `uniqueItems`, `properties`, `required`,
+    /// `additionalProperties`, `propertyNames`, `minProperties`, `maxProperties`, `anyOf`,
+    /// `oneOf`, `allOf`, and `$ref` to a JSON pointer inside the document (`#`,
+    /// `#/$defs/NAME`, `#/definitions/NAME`, …), recursion included. To read `format` as
+    /// an annotation only, as draft 2020-12 does by default, see
+    /// [`Schema::without_format_assertions`]. Accepted as annotations: `description`
+    /// (kept), `title`, `default`,
     /// `examples`, `$comment`, `deprecated`, `readOnly`, `writeOnly`, `contentEncoding`,
     /// `contentMediaType`, `contentSchema`, `$anchor`, OpenAPI's `example`, `externalDocs`,
     /// `xml` and `discriminator`, a known `$schema`, and `$id` at the

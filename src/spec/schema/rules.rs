@@ -7,9 +7,10 @@
 //! `nullable`, and numeric `enum` values written as strings.
 
 use super::import::{Dialect, Importer, Seen};
-use super::LoadError;
+use super::{LoadError, Unenforced};
 use crate::json::decimal::compare;
 use crate::json::{repeated_key, Member, Number, Path, Value};
+use crate::spec::format::Format;
 use crate::spec::string_pattern::StringPattern;
 use crate::spec::{
     Additional, ArrayRules, Bound, Field, Kinds, NumberRules, ObjectType, PatternField,
@@ -92,7 +93,7 @@ impl<'v, 'a> Importer<'v, 'a> {
         }
         let text = |keyword| typed(seen, keyword, path, "a string", Value::as_str);
         ty.description = text("description")?.map(|(_, text)| text.to_string());
-        ty.format = text("format")?.map(|(_, text)| text.to_string());
+        ty.format = self.format(seen, path)?;
         Ok(ty)
     }
 
@@ -526,6 +527,31 @@ impl Importer<'_, '_> {
                 error: error.clone(),
             }),
         }
+    }
+}
+
+impl Importer<'_, '_> {
+    /// `format`, as written. A name [`Format::from_name`] knows is enforced; another
+    /// (`float`, `uri-reference`, a vendor's own) is an annotation, as JSON Schema makes
+    /// every format: a strict load accepts it, and a lenient load lists it as not enforced.
+    fn format(&mut self, seen: &Seen<'_, '_>, path: &Path) -> Result<Option<String>, LoadError> {
+        let Some((key, name)) = typed(
+            seen,
+            "format",
+            path,
+            "a string (a format name)",
+            Value::as_str,
+        )?
+        else {
+            return Ok(None);
+        };
+        if self.lenient && Format::from_name(name).is_none() {
+            self.annotated_formats.push(Unenforced {
+                path: path.to_string(),
+                keyword: key.to_string(),
+            });
+        }
+        Ok(Some(name.to_string()))
     }
 }
 

@@ -32,8 +32,11 @@
 //!       `status must be one of "pending", "paid"; received 5` beats `must be a string`;
 //!    2. the kind (`type`; `integer` is a number with no fraction within `i64`);
 //!    3. the rules for the value's kind:
-//!       - numbers: `minimum`, `maximum`, `multipleOf`;
-//!       - strings: `minLength`, `maxLength` (in code points);
+//!       - numbers: `minimum`, `maximum`, `multipleOf`, then `format` (`int32`, `int64`);
+//!       - strings: `minLength`, `maxLength` (in code points), `pattern`, then `format`
+//!         (`date`, `email`…: see [`format`](crate::spec::format); a name toolgate does
+//!         not know asserts nothing, and [`Schema::without_format_assertions`] makes every
+//!         format an annotation);
 //!       - arrays: `minItems`, `maxItems`, `uniqueItems`, then each item in index order;
 //!       - objects: **unknown fields** (in input order), then **missing required fields**
 //!         (in declaration order), then field names (`propertyNames`, input order), then
@@ -101,7 +104,11 @@
 //! keep a hash index, so that no check is quadratic). Arrays and objects compared whole (by
 //! an `enum` or `const` that lists containers, or as items of a `uniqueItems` array), keys
 //! that arrived escaped and are not declared, and strings in parts that are unique items,
-//! are kept as owned values. A refusal allocates its [`Violation`]: [`Failure::locate`]
+//! are kept as owned values. A string in parts checked by a `pattern` or a `format` is
+//! joined in one buffer, which the validation reuses for every such string (it allocates
+//! when the first one arrives, and grows only past the longest so far). A bounded format
+//! (`date`, `email`, `uuid`…) refuses a string in parts as soon as it is longer than the
+//! format's longest value, so the streaming check need not wait for its end. A refusal allocates its [`Violation`]: [`Failure::locate`]
 //! finds the path (a [`Path`](crate::json::Path), in its dotted form) and the received
 //! value in the value itself.
 //!

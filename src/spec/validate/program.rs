@@ -12,7 +12,9 @@
 
 use super::choices::Choices;
 use super::kinds::kinds_counted;
+use crate::json::Kind;
 use crate::pattern::Pattern;
+use crate::spec::format::Format;
 use crate::spec::{Additional, Bound, Kinds, Schema, Type};
 use std::fmt;
 use std::sync::{Arc, OnceLock};
@@ -80,6 +82,9 @@ pub(crate) enum Assertion {
     MaxProperties { max: u64, min: Option<u64> },
     /// `pattern`: the string must match it somewhere.
     Pattern(Arc<Pattern>),
+    /// `format`, for a name toolgate enforces: a string or a number (as the format
+    /// applies to) must be a value of it.
+    Format(Format),
     /// `minItems`.
     MinItems { min: u64, max: Option<u64> },
     /// `maxItems`.
@@ -194,6 +199,7 @@ impl Program {
     pub(crate) fn compile(schema: &Schema) -> Program {
         let mut compiler = Compiler {
             defs: &schema.defs,
+            asserts_formats: schema.asserts_formats(),
             nodes: Vec::new(),
             work: Vec::new(),
         };
@@ -225,6 +231,9 @@ impl Program {
 
 struct Compiler<'s> {
     defs: &'s [(String, Type)],
+    /// False when the schema reads `format` as an annotation only
+    /// ([`Schema::without_format_assertions`]).
+    asserts_formats: bool,
     nodes: Vec<Node>,
     /// Types whose node is reserved but not yet compiled.
     work: Vec<(&'s Type, NodeId)>,
@@ -277,6 +286,15 @@ impl<'s> Compiler<'s> {
         if let Some(divisor) = number.multiple_of {
             out.push(Assertion::MultipleOf(divisor));
         }
+        // A format name toolgate does not know is an annotation: it compiles to nothing.
+        let format = ty
+            .format
+            .as_deref()
+            .and_then(Format::from_name)
+            .filter(|_| self.asserts_formats);
+        if let Some(format) = format.filter(|f| f.applies_to() == Kind::Number) {
+            out.push(Assertion::Format(format));
+        }
         let string = &ty.string;
         if let Some(min) = string.min_length {
             out.push(Assertion::MinLength {
@@ -294,6 +312,9 @@ impl<'s> Compiler<'s> {
         // spec is built and the importer at load, and a `Schema` comes only from those two.
         if let Some(Ok(pattern)) = string.pattern.as_ref().map(|p| p.compiled()) {
             out.push(Assertion::Pattern(Arc::clone(pattern)));
+        }
+        if let Some(format) = format.filter(|f| f.applies_to() == Kind::String) {
+            out.push(Assertion::Format(format));
         }
         let array = &ty.array;
         if let Some(min) = array.min_items {
@@ -401,6 +422,16 @@ impl<'s> Compiler<'s> {
 }
 
 impl Assertion {
+    /// True for the assertions that read a string whole (`pattern`, a string `format`):
+    /// a string that arrives in parts keeps them, joined, for these.
+    pub(crate) fn reads_whole_string(&self) -> bool {
+        match self {
+            Assertion::Pattern(_) => true,
+            Assertion::Format(format) => format.applies_to() == Kind::String,
+            _ => false,
+        }
+    }
+
     /// True for the assertions that apply other nodes to the same value.
     pub(crate) fn applies_others(&self) -> bool {
         matches!(
@@ -427,6 +458,7 @@ impl Assertion {
             Assertion::MinLength { .. } => &["minLength"],
             Assertion::MaxLength { .. } => &["maxLength"],
             Assertion::Pattern(_) => &["pattern"],
+            Assertion::Format(_) => &["format"],
             Assertion::MinProperties { .. } => &["minProperties"],
             Assertion::MaxProperties { .. } => &["maxProperties"],
             Assertion::MinItems { .. } => &["minItems"],
@@ -467,6 +499,7 @@ mod tests {
             "minLength" => (r#"{"minLength": 1}"#, r#""""#),
             "maxLength" => (r#"{"maxLength": 1}"#, r#""ab""#),
             "pattern" => (r#"{"pattern": "^[A-Z]{3}$"}"#, r#""ab""#),
+            "format" => (r#"{"format": "email"}"#, r#""bob at example dot com""#),
             "items" => (r#"{"items": {"type": "null"}}"#, "[1]"),
             "minItems" => (r#"{"minItems": 1}"#, "[]"),
             "maxItems" => (r#"{"maxItems": 1}"#, "[1, 2]"),
@@ -521,7 +554,7 @@ mod tests {
                 "'{keyword}': {text} accepts {refused}"
             );
         }
-        assert_eq!(n_enforced, 26);
+        assert_eq!(n_enforced, 27);
     }
 
     /// The same walk for the export: a keyword the table marks enforced that the JSON

@@ -235,7 +235,7 @@ impl<'s> Quick<'s> {
                     return self.give_up()
                 }
                 Assertion::Enum(_) | Assertion::Const(_) => return self.give_up(),
-                assertion if assertion.reads_string_text() => return self.give_up(),
+                assertion if assertion.reads_whole_string() => return self.give_up(),
                 _ => {}
             }
         }
@@ -296,7 +296,7 @@ impl Assertion {
     /// code ([`Scalar::first_failure`]), and the container rules it keeps counts and bits
     /// for. A new assertion is quick if `first_failure` decides it for a whole scalar and it
     /// asks nothing of containers (or the quick path learns to decide it); if it needs a
-    /// string's text, [`Assertion::reads_string_text`] must say so, as strings in parts are
+    /// string's text, [`Assertion::reads_whole_string`] must say so, as strings in parts are
     /// decided by kind and length only.
     pub(crate) fn is_quick(&self) -> bool {
         match self {
@@ -309,6 +309,7 @@ impl Assertion {
             | Assertion::MinLength { .. }
             | Assertion::MaxLength { .. }
             | Assertion::Pattern(_)
+            | Assertion::Format(_)
             | Assertion::MinProperties { .. }
             | Assertion::MaxProperties { .. }
             | Assertion::MinItems { .. }
@@ -327,10 +328,5 @@ impl Assertion {
             | Assertion::AnyOf(_)
             | Assertion::OneOf(_) => false,
         }
-    }
-
-    /// True for a string rule that needs the string's text, not just its length.
-    fn reads_string_text(&self) -> bool {
-        matches!(self, Assertion::Pattern(_))
     }
 }

@@ -5,6 +5,7 @@
 use super::quick::Quick;
 use super::Validation;
 use crate::json::{self, Limits, Reader, Value};
+use crate::spec::format::Format;
 use crate::spec::{Schema, ToolSpec, Type};
 
 /// A small xorshift generator, seeded per run from the clock unless `TOOLGATE_SEED` is
@@ -42,13 +43,15 @@ impl Rng {
 }
 
 const NAMES: [&str; 5] = ["id", "city", "ünits", "tags", "a\"b"];
-const WORDS: [&str; 6] = [
+const WORDS: [&str; 8] = [
     "",
     "paid",
     "Zürich",
     "a\\nb",
     "日本語テキスト",
     "\\u00e9t\\u00e9",
+    "2025-01-3\\u0031",
+    "jos\\u00e9@example.com",
 ];
 
 /// A random type of the kinds tools declare, quick or not (alternatives and `uniqueItems`
@@ -74,12 +77,22 @@ fn random_type(rng: &mut Rng, depth: u32) -> Type {
             if rng.chance(10) {
                 ty = ty.pattern("^[a-z]+$");
             }
+            if rng.chance(10) {
+                ty = ty.format(if rng.chance(50) {
+                    Format::Date
+                } else {
+                    Format::Email
+                });
+            }
             ty
         }
         1 => {
             let mut ty = Type::integer();
             if rng.chance(50) {
                 ty = ty.min(-2).max(rng.below(100) as i64);
+            }
+            if rng.chance(10) {
+                ty = ty.format(Format::Int32);
             }
             ty
         }

@@ -230,6 +230,7 @@ fn keyword_rule(assertion: &Assertion) -> Rule {
         Assertion::Pattern(pattern) => Rule::Pattern {
             pattern: pattern.as_str().to_string(),
         },
+        Assertion::Format(format) => Rule::Format { format: *format },
         Assertion::MinItems { min, max } => Rule::MinItems {
             min: *min,
             max: *max,

@@ -576,18 +576,18 @@ impl<'s, 'a> Validation<'s, 'a> {
         };
         let keep_text = self.wants_item();
         let mut frame = self.open_frame(Shape::String, ordinal);
-        // A `pattern` reads the string whole at its end: the parts are joined in `text`
-        // (whose buffer the validation reuses), then matched like a whole string.
-        let has_pattern = (frame.checks..frame.checks_end)
+        // A `pattern` or a `format` reads the string whole at its end: the parts are joined
+        // in `text` (whose buffer the validation reuses), then checked like a whole string.
+        let reads_whole = (frame.checks..frame.checks_end)
             .filter_map(|index| self.checks.get(index))
             .any(|check| {
                 check
                     .node
                     .assertions
                     .iter()
-                    .any(|assertion| matches!(assertion, super::program::Assertion::Pattern(_)))
+                    .any(super::program::Assertion::reads_whole_string)
             });
-        frame.keep_text = keep_text || has_pattern;
+        frame.keep_text = keep_text || reads_whole;
         self.text.clear();
         self.start_string(&frame);
         self.frames.push(frame);

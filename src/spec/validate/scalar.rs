@@ -2,8 +2,9 @@
 //!
 //! A scalar arrives in one event, so each of its checks is one pass over the node's
 //! assertions, stopping at the first it breaks. A string in parts (an escape, a chunk
-//! boundary) is checked as it grows: `maxLength` and the allowed strings of `enum` and
-//! `const` can refuse it before it ends, which the streaming check reports at once.
+//! boundary) is checked as it grows: `maxLength`, the allowed strings of `enum` and
+//! `const`, and the longest string a bounded `format` accepts (a `date` is 10 bytes) can
+//! refuse it before it ends, which the streaming check reports at once.
 
 use super::choices::Choices;
 use super::kinds::Shape;
@@ -11,6 +12,8 @@ use super::program::{Assertion, Node};
 use super::report::{Broken, Fail};
 use super::run::{rank, Frame, State, Validation};
 use crate::json::decimal::{compare_to, is_multiple_of, Decimal, Plain};
+use crate::json::Number;
+use std::borrow::Cow;
 use std::cmp::Ordering;
 
 /// A scalar value, read once for every check.
@@ -89,6 +92,9 @@ impl<'x> Scalar<'x> {
                     order == Ordering::Greater || (bound.exclusive && order == Ordering::Equal)
                 }
                 Assertion::MultipleOf(divisor) => !is_multiple_of(text, *divisor),
+                Assertion::Format(format) => {
+                    !format.accepts_number(&Number::from_checked(Cow::Borrowed(text)))
+                }
                 _ => false,
             },
             Scalar::String(text) => match assertion {
@@ -102,6 +108,7 @@ impl<'x> Scalar<'x> {
                     to_u64(text.len()) > *max && has_at_least_chars(text, max.saturating_add(1))
                 }
                 Assertion::Pattern(pattern) => !pattern.is_match(text),
+                Assertion::Format(format) => !format.accepts_str(text),
                 _ => false,
             },
             Scalar::Null | Scalar::Bool(_) => false,
@@ -194,7 +201,7 @@ impl<'s, 'a> Validation<'s, 'a> {
     }
 
     /// More of the string in parts: what it can still become narrows, and a string past
-    /// `maxLength` fails now.
+    /// `maxLength`, or longer than its format's longest value, fails now.
     pub(super) fn string_part(&mut self, part: &str) {
         let Some(frame) = self.frames.last_mut() else {
             return;
@@ -208,7 +215,7 @@ impl<'s, 'a> Validation<'s, 'a> {
         if frame.keep_text {
             self.text.push_str(part);
         }
-        let (chars, ordinal) = (to_u64(frame.count), frame.ordinal);
+        let (chars, ordinal, frame_bytes) = (to_u64(frame.count), frame.ordinal, frame.bytes);
         for index in frame.checks..frame.checks_end {
             let Some(check) = self.checks.get_mut(index) else {
                 continue;
@@ -235,6 +242,9 @@ impl<'s, 'a> Validation<'s, 'a> {
                         choices.none_left(constant)
                     }
                     Assertion::MaxLength { max, .. } => chars > *max,
+                    Assertion::Format(format) => {
+                        format.max_len().is_some_and(|max| frame_bytes > max)
+                    }
                     _ => false,
                 };
                 if broken {
@@ -252,7 +262,8 @@ impl<'s, 'a> Validation<'s, 'a> {
 
 /// The string rules that need the whole string, for a check of a string in parts that has
 /// ended: what `assertion` (at `position`) says of it, if it breaks it. `text` is the
-/// string whole when the frame kept it (it does when a check has a `pattern`).
+/// string whole when the frame kept it (it does when a check has an assertion that
+/// [reads the whole string](Assertion::reads_whole_string)).
 pub(super) fn string_end_breaks<'s>(
     assertion: &'s Assertion,
     state: State,
@@ -277,6 +288,7 @@ pub(super) fn string_end_breaks<'s>(
         (Assertion::MinLength { min, .. }, _) => chars < *min,
         (Assertion::MaxLength { max, .. }, _) => chars > *max,
         (Assertion::Pattern(pattern), _) => frame.keep_text && !pattern.is_match(text),
+        (Assertion::Format(format), _) => frame.keep_text && !format.accepts_str(text),
         _ => false,
     };
     broken.then_some(Broken::Keyword(assertion))

@@ -43,9 +43,9 @@ fn tree() -> Schema {
         ("children", Type::array(reference(0)), false),
     ]);
     Schema {
-        compiled: Default::default(),
         root: object(vec![("tree", reference(0), true)]),
         defs: vec![("Node".to_owned(), node)],
+        ..Schema::default()
     }
 }
 
@@ -70,9 +70,9 @@ fn recursive_definitions_validate_and_report_deep_paths() {
 #[test]
 fn a_definition_that_refers_to_itself_without_input_is_refused_and_still_terminates() {
     let schema = Schema {
-        compiled: Default::default(),
         root: object(vec![("x", reference(0), true)]),
         defs: vec![("Loop".to_owned(), reference(0))],
+        ..Schema::default()
     };
     let error = check_schema(&schema).err();
     assert_eq!(
@@ -94,12 +94,12 @@ fn a_definition_that_refers_to_itself_without_input_is_refused_and_still_termina
 #[test]
 fn cycles_through_alternatives_are_found_and_cycles_through_fields_are_fine() {
     let via_alternatives = Schema {
-        compiled: Default::default(),
         root: object(vec![("x", reference(0), true)]),
         defs: vec![
             ("A".to_owned(), Type::any_of([Type::string(), reference(1)])),
             ("B".to_owned(), Type::all_of([reference(0)])),
         ],
+        ..Schema::default()
     };
     let kind = check_schema(&via_alternatives)
         .err()
@@ -121,9 +121,9 @@ fn cycles_through_alternatives_are_found_and_cycles_through_fields_are_fine() {
 #[test]
 fn dangling_references_are_refused_and_accept_nothing() {
     let schema = Schema {
-        compiled: Default::default(),
         root: object(vec![("x", reference(3), true)]),
         defs: Vec::new(),
+        ..Schema::default()
     };
     assert_eq!(
         check_schema(&schema).err().map(|e| e.kind().clone()),
@@ -138,12 +138,12 @@ fn dangling_references_are_refused_and_accept_nothing() {
 #[test]
 fn only_definitions_the_root_reaches_are_checked() {
     let schema = Schema {
-        compiled: Default::default(),
         root: object(vec![("x", Type::integer(), true)]),
         defs: vec![(
             "Unused".to_owned(),
             Type::string().min_length(5).max_length(1),
         )],
+        ..Schema::default()
     };
     assert_eq!(check_schema(&schema), Ok(()));
 }
@@ -155,9 +155,9 @@ fn a_false_schema_accepts_nothing() {
         ..Type::default()
     };
     let schema = Schema {
-        compiled: Default::default(),
         root: object(vec![("gone", never, false)]),
         defs: Vec::new(),
+        ..Schema::default()
     };
     check(&schema, r#"{}"#, "ok");
     check(
@@ -178,9 +178,9 @@ fn property_names_are_checked_as_strings_and_reported_on_the_object() {
     }));
     let inner = root.clone();
     let schema = Schema {
-        compiled: Default::default(),
         root: Type::object().optional("map", inner).open(),
         defs: Vec::new(),
+        ..Schema::default()
     };
     check(&schema, r#"{"map":{"abc":1}}"#, "ok");
     check(
@@ -189,9 +189,9 @@ fn property_names_are_checked_as_strings_and_reported_on_the_object() {
         r#"field name 'abcd' in map must be at most 3 characters long; received "abcd""#,
     );
     let top = Schema {
-        compiled: Default::default(),
         root,
         defs: Vec::new(),
+        ..Schema::default()
     };
     let found = top
         .validate(&json::parse(r#"{"toolong":1}"#).unwrap_or(Value::Null))
@@ -218,9 +218,9 @@ fn exponential_alternatives_stop_at_the_step_budget() {
         ..Type::array(Type::any())
     };
     let schema = Schema {
-        compiled: Default::default(),
         root: object(vec![("x", reference(0), true)]),
         defs: vec![("List".to_owned(), list)],
+        ..Schema::default()
     };
     assert_eq!(check_schema(&schema), Ok(()));
     let text = format!(r#"{{"x":{}"leaf"{}}}"#, "[".repeat(40), "]".repeat(40));
@@ -249,9 +249,9 @@ fn explaining_failed_alternatives_over_shared_definitions_stays_bounded() {
         .collect();
     defs.push(("D30".to_owned(), Type::integer()));
     let schema = Schema {
-        compiled: Default::default(),
         root: object(vec![("x", reference(0), true)]),
         defs,
+        ..Schema::default()
     };
     assert_eq!(check_schema(&schema), Ok(()));
     check(&schema, r#"{"x":5}"#, "ok");
@@ -265,12 +265,12 @@ fn explaining_failed_alternatives_over_shared_definitions_stays_bounded() {
 /// `{a?: "x", b?: {k?: integer}}`, both objects closed.
 fn two_levels() -> Schema {
     Schema {
-        compiled: Default::default(),
         root: object(vec![
             ("a", Type::string().one_of(["x"]), false),
             ("b", object(vec![("k", Type::integer(), false)]), false),
         ]),
         defs: Vec::new(),
+        ..Schema::default()
     }
 }
 
@@ -298,13 +298,13 @@ fn a_repeated_key_is_reported_before_rules_the_check_meets_first() {
 #[test]
 fn a_repeated_key_inside_an_alternative_is_not_excused_by_another_alternative() {
     let schema = Schema {
-        compiled: Default::default(),
         root: object(vec![(
             "x",
             Type::any_of([object(vec![("k", Type::string(), false)]), Type::any()]),
             true,
         )]),
         defs: Vec::new(),
+        ..Schema::default()
     };
     check(&schema, r#"{"x":{"k":"s"}}"#, "ok");
     check(
@@ -369,12 +369,12 @@ fn names_compare_equal_exactly_when_every_byte_agrees() {
 fn bounds_beyond_the_precomputed_range_compare_exactly() {
     // 3_000_000_000 is beyond `i32`, so these take the exact decimal path; -5 does not.
     let schema = Schema {
-        compiled: Default::default(),
         root: object(vec![
             ("big", Type::integer().min(-5).max(3_000_000_000_i64), false),
             ("small", Type::number().min(-5).max(7), false),
         ]),
         defs: Vec::new(),
+        ..Schema::default()
     };
     let label = |args: &str| {
         let value = json::parse(args).unwrap_or(Value::Null);
