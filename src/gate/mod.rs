@@ -327,12 +327,9 @@ impl Gate {
     }
 
     /// [`Gate::check`] on a call the envelope has read.
-    fn checked<'a>(&self, mut call: Call<'a>) -> Result<(usize, Call<'a>), Rejection> {
+    pub(crate) fn checked<'a>(&self, call: Call<'a>) -> Result<(usize, Call<'a>), Rejection> {
         let (index, spec, read_absent) = self.check_read(&call)?;
-        if read_absent {
-            spec.params().remove_absent_nulls(&mut call.args);
-        }
-        Ok((index, call))
+        Ok((index, admitted(spec, call, read_absent)))
     }
 
     /// The gates after the envelope, on a call already read: the index of the tool's spec,
@@ -387,6 +384,22 @@ impl Gate {
         })
     }
 
+    /// Whether some tool's name, or a name a mapping export sends, starts with `prefix`: a
+    /// name still arriving that fails this can be refused before it ends.
+    pub(crate) fn names_start_with(&self, prefix: &str) -> bool {
+        let first = self
+            .by_name
+            .partition_point(|(candidate, _)| candidate.as_str() < prefix);
+        let own = self
+            .by_name
+            .get(first)
+            .is_some_and(|(candidate, _)| candidate.starts_with(prefix));
+        own || self
+            .aliases
+            .iter()
+            .any(|(alias, _)| alias.starts_with(prefix))
+    }
+
     /// The index of the tool named `name`, or sent as `name` by a mapping export.
     fn index_of(&self, name: &str) -> Option<usize> {
         // A handful of tools: comparing lengths first rejects most names without touching
@@ -407,6 +420,16 @@ impl Gate {
                 .map(|(_, index)| *index)
         })
     }
+}
+
+/// A call that passed every gate, as the tool receives it: without the `null`s gate 3 read
+/// as absent, when it read any. The streaming check, which ran gate 3 on the call's events
+/// as they arrived, admits the call it read through this same step.
+pub(crate) fn admitted<'a>(spec: &ToolSpec, mut call: Call<'a>, read_absent: bool) -> Call<'a> {
+    if read_absent {
+        spec.params().remove_absent_nulls(&mut call.args);
+    }
+    call
 }
 
 /// Gate 2, *are the arguments an object?* Every tool takes named fields; a list, a number or
