@@ -251,8 +251,10 @@ impl Gate {
     /// );
     /// ```
     ///
-    /// An accepted call costs one pass of the reader, no tree and no heap allocation: the
-    /// arguments' events go straight into the tool's validation as they are read. A call
+    /// An accepted call costs one pass of the reader and no tree: the arguments' events go
+    /// straight into the tool's validation as they are read, which allocates nothing unless
+    /// a string that arrives in parts (it holds an escape) must meet a `format` or
+    /// `pattern`, whose text the validation then gathers. A call
     /// refused on the way is checked again as [`Gate::check_call`] checks it, which builds
     /// the arguments to place the rejection in them, so the answer is the same in every case.
     ///
