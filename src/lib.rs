@@ -317,7 +317,7 @@ pub mod turn;
 
 // Re-exports of the gate layer (issue #4).
 pub use envelope::Call;
-pub use gate::{DuplicateTool, Gate};
+pub use gate::{Accepted, DuplicateTool, Gate};
 pub use registry::{handle_tool_call, Handler, Outcome, Registry, RegistryError};
 pub use rejection::{EnvelopeProblem, Part, Rejection, RejectionKind};
 pub use result_block::result_block;

@@ -10,8 +10,9 @@
 //! nothing.
 //!
 //! A [`CallStream`] takes one of two forms, fixed by its first feed:
-//! - the raw call text in chunks ([`CallStream::feed`]), in any shape [`Gate::check_call`]
-//!   reads;
+//! - the raw call in chunks, in any shape [`Gate::check_call`] reads: as text
+//!   ([`CallStream::feed`]) or as bytes cut anywhere, inside a character too
+//!   ([`CallStream::feed_bytes`], for a network stream);
 //! - the provider's streaming form ([`CallStream::feed_name`], then
 //!   [`CallStream::feed_arguments`]): the name first, then the arguments text in fragments,
 //!   as OpenAI's `function.arguments` deltas and Anthropic's `input_json_delta.partial_json`
@@ -20,50 +21,64 @@
 //! Two promises, tested over every prefix of the corpus:
 //! - **never too early**: a prefix is refused only when no completion of it is accepted;
 //! - **the same last word**: [`CallStream::finish`] is [`Gate::check_call`]'s answer, byte
-//!   for byte. It is computed by running `check_call` on the text kept (the raw text, or for
-//!   the provider form the plain call `{"name":…,"arguments":"…"}` assembled from the
-//!   fragments, which is the call the provider would have delivered whole), not by reusing
-//!   the incremental state: the gates' order (JSON first, then the envelope, the name, the
-//!   object, the spec) decides which of several problems is reported, and only the whole
-//!   text knows them all.
+//!   for byte, on the text kept (the raw text, or for the provider form the plain call
+//!   `{"name":…,"arguments":"…"}` assembled from the fragments, which is the call the
+//!   provider would have delivered whole). The envelope is read from that text, since the
+//!   gates' order (JSON first, then the envelope, the name, the object, the spec) decides
+//!   which of several problems is reported and only the whole text knows them all. Gate 3
+//!   is not run twice: when it already accepted the whole arguments as they streamed (the
+//!   shape was fixed before they began, so they are the ones the envelope takes), its
+//!   answer stands, and only a call it did not settle is validated again.
 //!
 //! How the early answer is found: the one resumable [`Reader`] is fed each chunk as it comes
 //! (malformed JSON is refused at its first bad byte), and the arguments' events go, as they
 //! come, into the tool's [`Validation`], whose [`Validation::refused`] says whether the
-//! arguments so far can still be accepted. The validation outlives the chunks, so it is fed
-//! events that own their text: a string's text arrives as characters.
+//! arguments so far can still be accepted. The validation outlives the chunks, so a
+//! string's text goes into it as runs it copies where it keeps them
+//! ([`Validation::string_text`]), and keys and numbers as owned events.
 //!
 //! In the raw form the shape of the envelope decides which members count, and a member read
 //! later can change it (a `"type":"function"` after a top-level `"name"` makes that name one
 //! toolgate ignores). So a raw call is refused for its name and arguments only once its
 //! shape is fixed by its member `"type"` (the envelope's first test, and a second `"type"`
 //! is a repeated key): `"tool_use"` (Anthropic; its `name` and `input` then count, whatever
-//! follows), `"function_call"` (Responses; its `name` counts) or `"function"` (OpenAI chat;
-//! `function.name` counts). Arguments given as text (OpenAI's, Responses') are not yet
-//! checked while they stream in the raw form (the provider form checks them). Shapes without
-//! `"type"` (plain, Gemini) are refused early only for malformed JSON, and always at
-//! [`CallStream::finish`]. The provider form has no such doubt: the name is complete when the
+//! follows), `"function_call"` (Responses; its `name` and the text in `arguments` count) or
+//! `"function"` (OpenAI chat; `function.name` and the text in `function.arguments` count).
+//! The name that counts is refused as soon as no tool's name starts with what has arrived
+//! of it (`"get_wea` may still become `get_weather`; `"get_wez` cannot), at its opening
+//! quote. Arguments given as text are read through the literal's escapes by a second
+//! reader, fed the literal's pieces as the first reader produces them, so they are checked
+//! like an object; a refusal inside the text is placed where its token stands in the call
+//! (a character an escape stands for, at the escape). A text cut short is refused only
+//! once its literal closes. Arguments that come before the name, or before `"type"`, are
+//! left for [`CallStream::finish`]. Shapes without `"type"` (plain, Gemini) are refused
+//! early only for malformed JSON: a `"type":"function"` with a `function` member could
+//! still follow and make the call an accepted one whatever its top-level name and
+//! arguments say. The provider form has no such doubt: the name is complete when the
 //! arguments begin.
 //!
 //! A number, `true`, `false` or `null` is seen by the reader once its token ends (`4` may
 //! go on as `42` or `4.5`), so a number where a string belongs is refused at its first byte's
 //! offset, but in the answer to the chunk that ends it (the delimiter after it). Strings and
 //! keys are seen as they arrive: an unknown key when it closes, a string past `maxLength` (or
-//! longer than any value of its bounded `format`: a `date` past 10 bytes) or
-//! no longer a prefix of any `enum` value at the character that shows it, as the
-//! [`Validation`] decides.
+//! longer than any value of its bounded `format`: a `date` past 10 bytes) or no longer a
+//! prefix of any `enum` value at the chunk that shows it (the refusal at the string's
+//! opening quote), as the [`Validation`] decides. Missing required fields, and `minLength`
+//! or `minimum` not reached, are known only when their object or value ends.
 //!
 //! Memory is bounded per call: the text kept is cut just past [`Limits::max_bytes`]
-//! (a longer call is refused as too large anyway, at the same byte), and the validation's
-//! own stacks are bounded as [`Validation`] documents.
+//! (a longer call is refused as too large anyway, at the same byte, and its rejection still
+//! gives the whole call's size), and the validation's own stacks are bounded as
+//! [`Validation`] documents.
 //!
 //! [`Limits::max_bytes`]: crate::json::Limits::max_bytes
 
-use crate::envelope::Call;
-use crate::gate::Gate;
-use crate::json::{Event, Number, Reader, Sink, Stop};
+use crate::envelope::{self, Call};
+use crate::gate::{self, Gate};
+use crate::json::{ErrorKind, Event, Limits, Number, Reader, Sink, Stop, Value};
 use crate::rejection::{Rejection, RejectionKind};
 use crate::spec::validate::Validation;
+use crate::spec::ToolSpec;
 use std::borrow::Cow;
 use std::ops::ControlFlow;
 
@@ -77,8 +92,10 @@ pub enum Progress {
         /// The byte offset of the first byte of the token that settled it: the bad byte of
         /// malformed JSON, the first byte of the value or key that cannot be accepted (the
         /// `4` of `{"city": 42`, the opening quote of an unknown name or key, or of a string
-        /// past its `maxLength`). In the raw form it counts bytes of the raw call; in the
-        /// provider form bytes of the arguments text (0 for an unknown name).
+        /// past its `maxLength`). In the raw form it counts bytes of the raw call (for a
+        /// token inside an arguments text, where that token stands in the call's string
+        /// literal); in the provider form bytes of the arguments text (0 for an unknown
+        /// name).
         at: usize,
         /// Why, as the gate that refused it sees it. [`CallStream::finish`] may still report
         /// an earlier gate's rejection if the rest of the text breaks one (the JSON gate
@@ -112,12 +129,17 @@ pub enum Progress {
 pub struct CallStream<'g> {
     gate: &'g Gate,
     form: Form,
-    /// The raw call text, or (provider form) the name.
-    kept: String,
+    /// The raw call's bytes (raw form).
+    kept: Vec<u8>,
+    /// The provider form's name.
+    name: String,
     /// The provider form's arguments text.
     arguments: String,
     /// Whether the kept text stopped growing at the size limit.
     cut: bool,
+    /// How many bytes of the whole call were not kept (in the provider form, of the plain
+    /// call it stands for): the size a too-large call's rejection gives is the whole's.
+    dropped: usize,
     reader: Reader,
     probe: Probe<'g>,
     refused: Option<(usize, RejectionKind)>,
@@ -125,9 +147,10 @@ pub struct CallStream<'g> {
 
 impl std::fmt::Debug for CallStream<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kept = self.kept.len() + self.name.len() + self.arguments.len();
         f.debug_struct("CallStream")
             .field("form", &self.form)
-            .field("kept_bytes", &(self.kept.len() + self.arguments.len()))
+            .field("kept_bytes", &kept)
             .field("progress", &self.progress())
             .finish()
     }
@@ -152,9 +175,11 @@ impl Gate {
         CallStream {
             gate: self,
             form: Form::Unset,
-            kept: String::new(),
+            kept: Vec::new(),
+            name: String::new(),
             arguments: String::new(),
             cut: false,
+            dropped: 0,
             reader: Reader::new(self.limits()),
             probe: Probe::new(self),
             refused: None,
@@ -164,24 +189,51 @@ impl Gate {
 
 impl<'g> CallStream<'g> {
     /// The next chunk of the raw call text (any shape [`Gate::check_call`] reads). A chunk
-    /// may end anywhere, inside a character or an escape.
+    /// may end anywhere, inside an escape or a number; [`CallStream::feed_bytes`] takes
+    /// chunks that end inside a character.
     ///
     /// A stream fed in the provider form takes no raw chunks: this one is ignored and the
     /// answer so far is returned.
     pub fn feed(&mut self, chunk: &str) -> Progress {
-        match self.form {
-            Form::Unset | Form::Raw => self.form = Form::Raw,
-            Form::Name | Form::Arguments => return self.progress(),
+        if !self.take_raw(chunk.as_bytes()) {
+            return self.progress();
         }
-        keep(
-            &mut self.kept,
-            &mut self.cut,
-            chunk,
-            self.gate.limits().max_bytes,
-        );
-        if self.refused.is_none() {
+        // Nearly every chunk holds no control character: one piece (see `piece_end`).
+        let controls = chunk.bytes().fold(false, |seen, byte| seen | (byte < 0x20));
+        if !controls {
             let read = self.reader.feed_str(chunk, &mut self.probe);
             self.note(read);
+            return self.progress();
+        }
+        let mut rest = chunk;
+        while !rest.is_empty() && self.refused.is_none() {
+            // Pieces end before an ASCII byte, so both are text.
+            let end = piece_end(rest.as_bytes(), false);
+            let (piece, after) = rest.split_at(end);
+            let read = self.reader.feed_str(piece, &mut self.probe);
+            self.note(read);
+            rest = after;
+        }
+        self.progress()
+    }
+
+    /// The next chunk of the raw call as bytes, as a network stream delivers them: a chunk
+    /// may end anywhere, inside a multi-byte character too (its bytes are joined with the
+    /// next chunk's). Bytes that are not UTF-8 are malformed JSON at the first of them.
+    /// The last word is then [`Gate::check_call_bytes`]' on the whole, which is
+    /// [`Gate::check_call`]'s when the bytes are UTF-8.
+    ///
+    /// A stream fed in the provider form ignores it, like [`CallStream::feed`].
+    pub fn feed_bytes(&mut self, chunk: &[u8]) -> Progress {
+        if !self.take_raw(chunk) {
+            return self.progress();
+        }
+        let mut rest = chunk;
+        while !rest.is_empty() && self.refused.is_none() {
+            let (piece, after) = rest.split_at(piece_end(rest, true));
+            let read = self.reader.feed(piece, &mut self.probe);
+            self.note(read);
+            rest = after;
         }
         self.progress()
     }
@@ -195,12 +247,13 @@ impl<'g> CallStream<'g> {
             Form::Unset | Form::Name => self.form = Form::Name,
             Form::Raw | Form::Arguments => return self.progress(),
         }
-        keep(
-            &mut self.kept,
+        let dropped = keep_text(
+            &mut self.name,
             &mut self.cut,
             fragment,
             self.gate.limits().max_bytes,
         );
+        self.dropped = self.dropped.saturating_add(dropped);
         self.progress()
     }
 
@@ -213,23 +266,26 @@ impl<'g> CallStream<'g> {
         match self.form {
             Form::Unset | Form::Name => {
                 self.form = Form::Arguments;
-                match self.gate.spec(&self.kept) {
-                    Some(spec) => self.probe.args = Some(Args::new(spec.params().validation())),
+                match self.gate.spec(&self.name) {
+                    Some(spec) => self.probe.args = Some(Args::new(spec)),
                     None => self.refused = Some((0, RejectionKind::UnknownTool)),
                 }
             }
             Form::Arguments => {}
             Form::Raw => return self.progress(),
         }
-        keep(
+        let dropped = keep_text(
             &mut self.arguments,
             &mut self.cut,
             fragment,
             self.gate.limits().max_bytes,
         );
+        self.dropped = self.dropped.saturating_add(dropped);
         if self.refused.is_none() {
-            let mut sink = ArgsSink {
-                probe: &mut self.probe,
+            let probe = &mut self.probe;
+            let mut sink = Feed {
+                args: &mut probe.args,
+                refused: &mut probe.refused,
             };
             let read = self.reader.feed_str(fragment, &mut sink);
             self.note(read);
@@ -247,16 +303,65 @@ impl<'g> CallStream<'g> {
 
     /// The call is complete: [`Gate::check_call`]'s answer on it, byte for byte (on the raw
     /// text, or in the provider form on the plain call `{"name":…,"arguments":"…"}` with the
-    /// name and the arguments text as JSON strings).
+    /// name and the arguments text as JSON strings; on bytes fed with
+    /// [`CallStream::feed_bytes`], [`Gate::check_call_bytes`]' answer).
     ///
     /// # Errors
     /// As [`Gate::check_call`]; a stream fed nothing is [`Rejection::TruncatedJson`].
-    pub fn finish(self) -> Result<Call<'static>, Rejection> {
-        let text = match self.form {
-            Form::Unset | Form::Raw => self.kept,
-            Form::Name | Form::Arguments => plain_call(&self.kept, &self.arguments),
+    pub fn finish(mut self) -> Result<Call<'static>, Rejection> {
+        if self.form == Form::Arguments && self.refused.is_none() {
+            // The arguments text has ended: whether it was one whole JSON text is known now
+            // (trailing whitespace is fine, a missing `}` is not).
+            let probe = &mut self.probe;
+            let mut sink = Feed {
+                args: &mut probe.args,
+                refused: &mut probe.refused,
+            };
+            let whole = self.reader.finish(&mut sink).is_ok();
+            if let Some(args) = &mut probe.args {
+                args.whole = whole && args.done && !args.failed;
+            }
+        }
+        let plain;
+        let raw = match self.form {
+            Form::Unset | Form::Raw => self.kept.as_slice(),
+            Form::Name | Form::Arguments => {
+                plain = plain_call(&self.name, &self.arguments);
+                plain.as_bytes()
+            }
         };
-        self.gate.check_call(&text).map(Call::into_owned)
+        let call = match envelope::read_call_bytes(raw, self.gate.limits()) {
+            Ok(call) => call,
+            Err(rejection) => return Err(whole_size(rejection, self.dropped)),
+        };
+        let validated = match self.refused {
+            None => self.probe.validated(self.gate, &call),
+            Some(_) => None,
+        };
+        let call = match validated {
+            // Gate 3 already ran on these very arguments as they arrived: running it again
+            // on their value would only repeat its answer.
+            Some((spec, read_absent)) => gate::admitted(spec, call, read_absent),
+            None => self.gate.checked(call)?.1,
+        };
+        Ok(call.into_owned())
+    }
+
+    /// Starts or continues the raw form with `chunk`, kept; false if the stream is in the
+    /// provider form or already refused (then nothing more is read).
+    fn take_raw(&mut self, chunk: &[u8]) -> bool {
+        match self.form {
+            Form::Unset | Form::Raw => self.form = Form::Raw,
+            Form::Name | Form::Arguments => return false,
+        }
+        let dropped = keep(
+            &mut self.kept,
+            &mut self.cut,
+            chunk,
+            self.gate.limits().max_bytes,
+        );
+        self.dropped = self.dropped.saturating_add(dropped);
+        self.refused.is_none()
     }
 
     /// Records the reader's stop, if any, as the refusal.
@@ -271,8 +376,66 @@ impl<'g> CallStream<'g> {
             Err(Stop::Sink) => {}
         }
         if self.refused.is_none() {
-            self.refused = self.probe.refused;
+            if let Some((at, kind)) = self.probe.refused {
+                let at = match self.probe.refused_in_text {
+                    Some(quote) => offset_in_call(&self.kept, quote, at),
+                    None => at,
+                };
+                self.refused = Some((at, kind));
+            }
         }
+    }
+}
+
+/// A rejection of the kept text as the whole text's: a call too large is refused with the
+/// size of the whole, `dropped` bytes more than was kept.
+fn whole_size(mut rejection: Rejection, dropped: usize) -> Rejection {
+    if let Rejection::MalformedJson { error, .. } = &mut rejection {
+        if let ErrorKind::TooLarge { size, .. } = &mut error.kind {
+            *size = size.saturating_add(dropped);
+        }
+    }
+    rejection
+}
+
+/// Where the first piece of a chunk that the reader is fed on its own ends: before the next
+/// control character (after the first byte) and, for bytes, before the first byte that
+/// cannot be UTF-8.
+///
+/// Why: the reader hands on a run of a string only once it has found where the run ends and
+/// that it is UTF-8, so a control character or a bad byte inside a string is refused before
+/// the run in front of it in the same chunk is read, though that run may settle the call
+/// first (a name no tool has). Fed apart, the run is read first, as it is when a chunk ends
+/// just there, and the answer does not depend on where the chunks fall. (Other malformed
+/// bytes are refused in the order they come.)
+fn piece_end(chunk: &[u8], bytes: bool) -> usize {
+    let control = chunk
+        .iter()
+        .skip(1)
+        .position(|&byte| byte < 0x20)
+        .map_or(chunk.len(), |found| found + 1);
+    let invalid = match bytes {
+        true => match first_invalid(chunk) {
+            0 => chunk.len(),
+            at => at,
+        },
+        false => chunk.len(),
+    };
+    control.min(invalid).max(1)
+}
+
+/// Where the first byte of `chunk` that cannot be UTF-8 is (its length if none is): the
+/// bytes that continue a character the last chunk began, and a character cut by the
+/// chunk's end, are left to the reader.
+fn first_invalid(chunk: &[u8]) -> usize {
+    let lead = chunk
+        .iter()
+        .take(3)
+        .take_while(|byte| *byte & 0xC0 == 0x80)
+        .count();
+    match std::str::from_utf8(chunk.get(lead..).unwrap_or_default()) {
+        Err(error) if error.error_len().is_some() => lead + error.valid_up_to(),
+        Ok(_) | Err(_) => chunk.len(),
     }
 }
 
@@ -282,25 +445,60 @@ const KEPT_START: usize = 512;
 /// Appends `chunk` to `kept` while `kept` is at most `max_bytes` long (then a few bytes
 /// more, to end on a character): past that the reader refuses the call as too large
 /// whatever follows, so nothing more is needed to give `check_call`'s answer.
-fn keep(kept: &mut String, cut: &mut bool, chunk: &str, max_bytes: usize) {
+fn keep(kept: &mut Vec<u8>, cut: &mut bool, chunk: &[u8], max_bytes: usize) -> usize {
     if *cut {
-        return;
+        return chunk.len();
     }
     if kept.capacity() == 0 {
         // One allocation for a typical call, rather than one per doubling from 16 bytes.
         kept.reserve(KEPT_START.min(max_bytes));
     }
-    let room = max_bytes.saturating_add(1).saturating_sub(kept.len());
+    let end = kept_end(kept.len(), chunk, max_bytes);
+    kept.extend_from_slice(chunk.get(..end).unwrap_or(chunk));
+    *cut = end < chunk.len();
+    chunk.len() - end.min(chunk.len())
+}
+
+/// [`keep`] for text (the provider form's name and arguments); what is not kept is
+/// counted as it stands in the plain call, escaped.
+fn keep_text(kept: &mut String, cut: &mut bool, chunk: &str, max_bytes: usize) -> usize {
+    if *cut {
+        return escaped_len(chunk);
+    }
+    if kept.capacity() == 0 {
+        kept.reserve(KEPT_START.min(max_bytes));
+    }
+    let end = kept_end(kept.len(), chunk.as_bytes(), max_bytes);
+    // `kept_end` ends before a byte that starts a character, so this is a boundary.
+    kept.push_str(chunk.get(..end).unwrap_or(chunk));
+    *cut = end < chunk.len();
+    escaped_len(chunk.get(end..).unwrap_or_default())
+}
+
+/// The length of `text` written as in a JSON string (without the quotes). Only text past
+/// the size limit is measured so.
+fn escaped_len(text: &str) -> usize {
+    if text.is_empty() {
+        return 0;
+    }
+    let mut escaped = String::new();
+    let _ = crate::json::write_escaped_str(&mut escaped, text);
+    escaped.len().saturating_sub(2)
+}
+
+/// How much of `chunk` to keep after `kept` bytes: all of it while the total is at most one
+/// byte past `max_bytes`, else up to that byte and on to the end of its character (a byte
+/// that does not continue a UTF-8 sequence).
+fn kept_end(kept: usize, chunk: &[u8], max_bytes: usize) -> usize {
+    let room = max_bytes.saturating_add(1).saturating_sub(kept);
     if chunk.len() <= room {
-        kept.push_str(chunk);
-        return;
+        return chunk.len();
     }
     let mut end = room;
-    while !chunk.is_char_boundary(end) && end < chunk.len() {
+    while chunk.get(end).is_some_and(|byte| byte & 0xC0 == 0x80) {
         end = end.saturating_add(1);
     }
-    kept.push_str(chunk.get(..end).unwrap_or(chunk));
-    *cut = true;
+    end
 }
 
 /// The plain call the provider form stands for.
@@ -314,16 +512,83 @@ fn plain_call(name: &str, arguments: &str) -> String {
     text
 }
 
+/// Where the byte at offset `at` of an arguments text stands in the raw call, whose string
+/// literal holding the text opens at `quote`: the literal is read again, only on the way to
+/// a refusal, through its escapes (a character an escape stands for is placed at the
+/// escape).
+fn offset_in_call(raw: &[u8], quote: usize, at: usize) -> usize {
+    /// Counts the text's bytes through the literal's pieces until `at` is reached.
+    struct Find {
+        at: usize,
+        seen: usize,
+        found: Option<usize>,
+    }
+    impl Find {
+        fn piece(&mut self, len: usize, start: usize, one_place: bool) -> ControlFlow<()> {
+            if self.at < self.seen.saturating_add(len) {
+                let into = if one_place {
+                    0
+                } else {
+                    self.at.saturating_sub(self.seen)
+                };
+                self.found = Some(start.saturating_add(into));
+                return ControlFlow::Break(());
+            }
+            self.seen = self.seen.saturating_add(len);
+            ControlFlow::Continue(())
+        }
+    }
+    impl<'a> Sink<'a> for Find {
+        fn event(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
+            match event {
+                Event::String(run) => {
+                    self.piece(run.len(), at.saturating_add(1), false)?;
+                    self.found = Some(at.saturating_add(1).saturating_add(run.len()));
+                    ControlFlow::Break(())
+                }
+                Event::StringPart(run) => self.piece(run.len(), at, false),
+                Event::StringChar(c) => self.piece(c.len_utf8(), at, true),
+                Event::StringEnd => {
+                    self.found = Some(at);
+                    ControlFlow::Break(())
+                }
+                _ => ControlFlow::Continue(()),
+            }
+        }
+    }
+    let mut find = Find {
+        at,
+        seen: 0,
+        found: None,
+    };
+    let mut rest = raw.get(quote..).unwrap_or_default();
+    let unlimited = Limits {
+        max_bytes: usize::MAX,
+        max_depth: 1,
+    };
+    let mut reader = Reader::new(unlimited);
+    // In pieces, as the stream was fed, so that a bad byte after the place does not hide it.
+    while !rest.is_empty() && find.found.is_none() {
+        let (piece, after) = rest.split_at(piece_end(rest, true));
+        if reader.feed(piece, &mut find).is_err() {
+            break;
+        }
+        rest = after;
+    }
+    quote.saturating_add(find.found.unwrap_or(0))
+}
+
 /// The raw form's sink: follows the envelope far enough to know when its shape is fixed,
-/// the name that counts in it, and where its arguments are, and feeds those to [`Args`].
+/// the name that counts in it, and where its arguments are, and feeds those to [`Args`]
+/// (an arguments text through a second reader).
 struct Probe<'g> {
     gate: &'g Gate,
     /// Containers open, the envelope included.
     depth: usize,
     /// The top-level member whose value comes next, or is being read.
     member: Member,
-    /// Inside the `function` member, the key just read is `name`.
-    inner_name_next: bool,
+    /// Inside the `function` member, what the key just read names.
+    inner: Inner,
     /// The shape, once fixed by the member `"type"` (the first one: a second is a repeated
     /// key, refused whatever it says).
     shape: Fixed,
@@ -331,6 +596,9 @@ struct Probe<'g> {
     /// A string value being collected (the type or a name), and where it began.
     collected: String,
     collected_at: usize,
+    /// The string being collected is the name that counts in the fixed shape: refused as
+    /// soon as no tool's name starts with it.
+    collecting_name: bool,
     /// The top-level name and `function.name`, once read, with their offsets (kept until
     /// the shape says which one counts).
     top_name: Option<(String, usize)>,
@@ -341,8 +609,14 @@ struct Probe<'g> {
     args: Option<Args<'g>>,
     /// The arguments' value is being fed to `args`.
     in_args: bool,
+    /// The arguments text being read, when the arguments come as text.
+    text: Option<Text>,
+    /// An arguments text has begun (a second one is a repeated key).
+    text_begun: bool,
     /// The first refusal.
     refused: Option<(usize, RejectionKind)>,
+    /// The refusal's offset is in the arguments text whose literal opens at this offset.
+    refused_in_text: Option<usize>,
 }
 
 /// What a top-level member's value is to the probe.
@@ -351,8 +625,20 @@ enum Member {
     None,
     Type,
     Name,
+    /// Anthropic's `input`.
     Input,
+    /// Responses' `arguments` (text).
+    Arguments,
     Function,
+}
+
+/// What a key inside OpenAI chat's `function` names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Inner {
+    None,
+    Name,
+    /// `function.arguments` (text).
+    Arguments,
 }
 
 /// How far the raw shape is known.
@@ -362,10 +648,18 @@ enum Fixed {
     No,
     /// Anthropic's `tool_use`: `name` and `input` count.
     Anthropic,
-    /// Responses' `function_call`: `name` counts (its arguments are text).
+    /// Responses' `function_call`: `name` and the text in `arguments` count.
     Responses,
-    /// OpenAI chat's `function`: `function.name` counts (its arguments are text).
+    /// OpenAI chat's `function`: `function.name` and the text in `function.arguments`
+    /// count.
     OpenAiChat,
+}
+
+/// An arguments text being read by its own reader, fed the string literal's pieces.
+struct Text {
+    reader: Reader,
+    /// Where the literal opens in the raw call.
+    quote: usize,
 }
 
 impl<'g> Probe<'g> {
@@ -374,17 +668,21 @@ impl<'g> Probe<'g> {
             gate,
             depth: 0,
             member: Member::None,
-            inner_name_next: false,
+            inner: Inner::None,
             shape: Fixed::No,
             type_seen: false,
             collected: String::new(),
             collected_at: 0,
+            collecting_name: false,
             top_name: None,
             inner_name: None,
             named: false,
             args: None,
             in_args: false,
+            text: None,
+            text_begun: false,
             refused: None,
+            refused_in_text: None,
         }
     }
 
@@ -393,12 +691,28 @@ impl<'g> Probe<'g> {
         ControlFlow::Break(())
     }
 
+    /// The tool's spec and whether gate 3 read a `null` as absent, if gate 3 accepted the
+    /// whole arguments of `call` (the call the envelope read from the same text) as they
+    /// streamed: their value ended, as a whole JSON text when they came as one, and the
+    /// tool they were checked for is the one `call` names. The shape was fixed when they
+    /// began, so they are the arguments the envelope took.
+    fn validated(&self, gate: &'g Gate, call: &Call<'_>) -> Option<(&'g ToolSpec, bool)> {
+        let args = self.args.as_ref()?;
+        if self.refused.is_some() || !args.whole || args.validation.finish().is_err() {
+            return None;
+        }
+        let spec = gate.spec(&call.name)?;
+        let same = std::ptr::eq(spec, args.spec) && matches!(call.args, Value::Object(_));
+        same.then(|| (spec, args.validation.read_absent()))
+    }
+
     /// A string value the probe reads (the type or a name) is complete.
     fn string_value(&mut self) -> ControlFlow<()> {
+        self.collecting_name = false;
         let text = std::mem::take(&mut self.collected);
         let at = self.collected_at;
         if self.depth == 2 {
-            self.inner_name_next = false;
+            self.inner = Inner::None;
             if self.inner_name.is_none() {
                 self.inner_name = Some((text, at));
             }
@@ -418,6 +732,15 @@ impl<'g> Probe<'g> {
         self.look_up()
     }
 
+    /// Part of the name that counts has arrived: refused if no tool's name starts so.
+    fn name_so_far(&mut self) -> ControlFlow<()> {
+        if self.collecting_name && !self.gate.names_start_with(&self.collected) {
+            let at = self.collected_at;
+            return self.refuse(at, RejectionKind::UnknownTool);
+        }
+        ControlFlow::Continue(())
+    }
+
     /// Once the shape is fixed and the name that counts in it is read: is it a tool?
     fn look_up(&mut self) -> ControlFlow<()> {
         if self.named {
@@ -433,13 +756,12 @@ impl<'g> Probe<'g> {
         };
         self.named = true;
         match self.gate.spec(name) {
-            // Anthropic's `input` is read here; an `input` read before the name is left for
-            // the last word.
-            Some(spec) if self.shape == Fixed::Anthropic => {
-                self.args = Some(Args::new(spec.params().validation()));
+            // The arguments are checked from here on; arguments read before the name are
+            // left for the last word.
+            Some(spec) => {
+                self.args = Some(Args::new(spec));
                 ControlFlow::Continue(())
             }
-            Some(_) => ControlFlow::Continue(()),
             None => {
                 let at = *at;
                 self.refuse(at, RejectionKind::UnknownTool)
@@ -447,10 +769,92 @@ impl<'g> Probe<'g> {
         }
     }
 
+    /// Whether the string value starting now is the name that counts in the fixed shape,
+    /// not yet read.
+    fn is_counted_name(&self) -> bool {
+        match self.shape {
+            Fixed::No => false,
+            Fixed::Anthropic | Fixed::Responses => {
+                self.depth == 1 && self.member == Member::Name && self.top_name.is_none()
+            }
+            Fixed::OpenAiChat => {
+                self.depth == 2
+                    && self.member == Member::Function
+                    && self.inner == Inner::Name
+                    && self.inner_name.is_none()
+            }
+        }
+    }
+
+    /// Whether the value starting now is the arguments text of the fixed shape, for a
+    /// known tool, not yet begun.
+    fn is_arguments_text(&self) -> bool {
+        let place = (self.depth == 1 && self.member == Member::Arguments)
+            || (self.depth == 2
+                && self.member == Member::Function
+                && self.inner == Inner::Arguments);
+        place && !self.text_begun && self.args.as_ref().is_some_and(|args| !args.started)
+    }
+
+    /// A piece of the arguments text's literal, fed to its reader and on to [`Args`].
+    fn text_piece(&mut self, event: Event<'_>, at: usize) -> ControlFlow<()> {
+        let (Some(text), Some(_)) = (&mut self.text, &self.args) else {
+            return ControlFlow::Continue(());
+        };
+        let mut sink = Feed {
+            args: &mut self.args,
+            refused: &mut self.refused,
+        };
+        // The end of the literal, just past its closing quote, once it has come.
+        let (read, end) = match event {
+            Event::String(run) => {
+                let read = text.reader.feed_str(run, &mut sink);
+                let close = at.saturating_add(run.len()).saturating_add(2);
+                (
+                    read.and_then(|()| text.reader.finish(&mut sink)),
+                    Some(close),
+                )
+            }
+            Event::StringPart(run) => (text.reader.feed_str(run, &mut sink), None),
+            Event::StringChar(c) => (text.reader.feed_char(c, &mut sink), None),
+            Event::StringEnd => (text.reader.finish(&mut sink), Some(at.saturating_add(1))),
+            // Nothing else comes inside a string.
+            _ => (Ok(()), None),
+        };
+        let quote = text.quote;
+        let whole = read.is_ok();
+        match read {
+            // The text's own JSON error; a text cut short is refused only once it has
+            // ended (the literal closed).
+            Err(Stop::Invalid(error)) if end.is_some() || !error.is_truncated() => {
+                let kind = if error.is_truncated() {
+                    RejectionKind::TruncatedJson
+                } else {
+                    RejectionKind::MalformedJson
+                };
+                if self.refused.is_none() {
+                    self.refused = Some((error.offset(), kind));
+                }
+            }
+            Ok(()) | Err(Stop::Invalid(_) | Stop::Sink) => {}
+        }
+        if end.is_some() {
+            self.text = None;
+            if let Some(args) = &mut self.args {
+                args.whole = whole && args.done && !args.failed;
+            }
+        }
+        if self.refused.is_some() {
+            self.refused_in_text = Some(quote);
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    }
+
     /// An event at the envelope's top level or in a member's value outside the arguments.
     fn outside(&mut self, event: Event<'_>, at: usize) -> ControlFlow<()> {
         let collecting = (self.depth == 1 && matches!(self.member, Member::Type | Member::Name))
-            || (self.depth == 2 && self.member == Member::Function && self.inner_name_next);
+            || (self.depth == 2 && self.member == Member::Function && self.inner == Inner::Name);
         match event {
             Event::Key(key) if self.depth == 1 => {
                 self.member = match key.as_ref() {
@@ -458,6 +862,7 @@ impl<'g> Probe<'g> {
                     "name" => Member::Name,
                     "function" => Member::Function,
                     "input" if self.shape == Fixed::Anthropic => Member::Input,
+                    "arguments" if self.shape == Fixed::Responses => Member::Arguments,
                     _ => Member::None,
                 };
                 if self.member == Member::Input {
@@ -469,8 +874,23 @@ impl<'g> Probe<'g> {
                 ControlFlow::Continue(())
             }
             Event::Key(key) if self.depth == 2 && self.member == Member::Function => {
-                self.inner_name_next = key.as_ref() == "name";
+                self.inner = match key.as_ref() {
+                    "name" => Inner::Name,
+                    "arguments" if self.shape == Fixed::OpenAiChat => Inner::Arguments,
+                    _ => Inner::None,
+                };
                 ControlFlow::Continue(())
+            }
+            Event::String(_) | Event::StringStart if self.is_arguments_text() => {
+                self.text_begun = true;
+                self.text = Some(Text {
+                    reader: Reader::new(self.gate.limits()),
+                    quote: at,
+                });
+                match event {
+                    Event::String(_) => self.text_piece(event, at),
+                    _ => ControlFlow::Continue(()),
+                }
             }
             Event::String(text) if collecting => {
                 self.collected.clear();
@@ -481,20 +901,21 @@ impl<'g> Probe<'g> {
             Event::StringStart if collecting => {
                 self.collected.clear();
                 self.collected_at = at;
+                self.collecting_name = self.is_counted_name();
                 ControlFlow::Continue(())
             }
             Event::StringPart(text) if collecting => {
                 self.collected.push_str(text);
-                ControlFlow::Continue(())
+                self.name_so_far()
             }
             Event::StringChar(c) if collecting => {
                 self.collected.push(c);
-                ControlFlow::Continue(())
+                self.name_so_far()
             }
             Event::StringEnd if collecting => self.string_value(),
             Event::ObjectStart | Event::ArrayStart => {
                 self.depth = self.depth.saturating_add(1);
-                self.inner_name_next = false;
+                self.inner = Inner::None;
                 ControlFlow::Continue(())
             }
             Event::ObjectEnd | Event::ArrayEnd => {
@@ -503,7 +924,7 @@ impl<'g> Probe<'g> {
             }
             _ => {
                 if self.depth == 2 {
-                    self.inner_name_next = false;
+                    self.inner = Inner::None;
                 }
                 ControlFlow::Continue(())
             }
@@ -513,6 +934,9 @@ impl<'g> Probe<'g> {
 
 impl<'a> Sink<'a> for Probe<'_> {
     fn event(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
+        if self.text.is_some() {
+            return self.text_piece(event, at);
+        }
         if !self.in_args {
             return self.outside(event, at);
         }
@@ -527,6 +951,7 @@ impl<'a> Sink<'a> for Probe<'_> {
         let verdict = args.event(event, at);
         if args.done {
             self.in_args = false;
+            args.whole = !args.failed;
         }
         match verdict {
             Some((at, kind)) => self.refuse(at, kind),
@@ -535,18 +960,23 @@ impl<'a> Sink<'a> for Probe<'_> {
     }
 }
 
-/// The provider form's sink: every event is the arguments'.
-struct ArgsSink<'p, 'g> {
-    probe: &'p mut Probe<'g>,
+/// A sink whose every event is the arguments': the provider form's text, and an arguments
+/// text read by its own reader in the raw form.
+struct Feed<'p, 'g> {
+    args: &'p mut Option<Args<'g>>,
+    refused: &'p mut Option<(usize, RejectionKind)>,
 }
 
-impl<'a> Sink<'a> for ArgsSink<'_, '_> {
+impl<'a> Sink<'a> for Feed<'_, '_> {
     fn event(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
-        let Some(args) = &mut self.probe.args else {
+        let Some(args) = self.args else {
             return ControlFlow::Continue(());
         };
         match args.event(event, at) {
-            Some((at, kind)) => self.probe.refuse(at, kind),
+            Some(refusal) => {
+                *self.refused = Some(refusal);
+                ControlFlow::Break(())
+            }
             None => ControlFlow::Continue(()),
         }
     }
@@ -555,11 +985,18 @@ impl<'a> Sink<'a> for ArgsSink<'_, '_> {
 /// The arguments' check: gate 2 on their first event, then the tool's validation on every
 /// event, asked after each whether the arguments so far are refused.
 struct Args<'g> {
+    /// The tool they are checked for.
+    spec: &'g ToolSpec,
     validation: Validation<'g, 'static>,
     /// The first event has come.
     started: bool,
     /// The value is complete.
     done: bool,
+    /// The value was refused.
+    failed: bool,
+    /// The value is complete and not refused, and it was the whole of its text when it came
+    /// as one: gate 3's answer on the call's arguments is in.
+    whole: bool,
     /// Containers open in the arguments.
     depth: usize,
     /// Where the string being read began: a refusal inside a string is at its start, so
@@ -568,24 +1005,29 @@ struct Args<'g> {
 }
 
 impl<'g> Args<'g> {
-    fn new(validation: Validation<'g, 'static>) -> Args<'g> {
+    fn new(spec: &'g ToolSpec) -> Args<'g> {
         Args {
-            validation,
+            spec,
+            validation: spec.params().validation(),
             started: false,
             done: false,
+            failed: false,
+            whole: false,
             depth: 0,
             string_at: 0,
         }
     }
 
-    /// Takes one event; the refusal, if the arguments so far are refused.
+    /// Takes one event; the refusal, if the arguments so far are refused (once: nothing
+    /// after a refusal is read).
     fn event(&mut self, event: Event<'_>, at: usize) -> Option<(usize, RejectionKind)> {
-        if self.done {
+        if self.done || self.failed {
             return None;
         }
         if !self.started {
             self.started = true;
             if !matches!(event, Event::ObjectStart) {
+                self.failed = true;
                 return Some((at, RejectionKind::ArgumentsNotObject));
             }
         }
@@ -607,48 +1049,31 @@ impl<'g> Args<'g> {
             Event::StringPart(_) | Event::StringChar(_) | Event::StringEnd => self.string_at,
             _ => at,
         };
-        let flow = match event {
+        // A string's text goes in as it stands in the chunk, in one step, and is copied
+        // only where the validation keeps it: the chunk does not live as long as the
+        // validation.
+        match event {
             Event::String(text) => {
                 let _ = self.validation.event(Event::StringStart, at);
-                let mut flow = ControlFlow::Continue(());
-                for c in text.chars() {
-                    flow = self.validation.event(Event::StringChar(c), at);
-                    if flow.is_break() {
-                        break;
-                    }
-                }
-                if flow.is_continue() {
-                    flow = self.validation.event(Event::StringEnd, at);
-                }
-                flow
+                self.validation.string_text(text);
+                let _ = self.validation.event(Event::StringEnd, at);
             }
-            Event::StringPart(text) => {
-                let mut flow = ControlFlow::Continue(());
-                for c in text.chars() {
-                    flow = self.validation.event(Event::StringChar(c), at);
-                    if flow.is_break() {
-                        break;
-                    }
-                }
-                flow
+            Event::StringPart(text) => self.validation.string_text(text),
+            other => {
+                let _ = self.validation.event(owned(other), at);
             }
-            other => self.validation.event(owned(other), at),
-        };
-        if flow.is_break() || self.validation.refused() {
-            return Some((settled_at, RejectionKind::SchemaViolation));
         }
-        if ended {
-            self.done = true;
-            // Whole arguments that fail are refused, whatever follows them.
-            if self.validation.finish().is_err() {
-                return Some((settled_at, RejectionKind::SchemaViolation));
-            }
+        self.done = ended;
+        // Whole arguments that fail are refused, whatever follows them.
+        if self.validation.refused() || (ended && self.validation.finish().is_err()) {
+            self.failed = true;
+            return Some((settled_at, RejectionKind::SchemaViolation));
         }
         None
     }
 }
 
-/// The event, owning its text (a string's text is not passed here: it goes as characters).
+/// The event, owning its text (a string's text is not passed here: it goes in as text).
 fn owned(event: Event<'_>) -> Event<'static> {
     match event {
         Event::Null => Event::Null,

@@ -56,3 +56,48 @@ fn bench_check_reports_accepted_and_rejected_calls_apart() {
         ]
     );
 }
+
+#[test]
+fn bench_check_turns_compares_a_turn_with_its_calls_alone() {
+    let tools = file("cli_bench_turn_tools.json", TOOLS);
+    let calls = file("cli_bench_turn_calls.jsonl", CALLS);
+    let output = Command::new(env!("CARGO_BIN_EXE_toolgate"))
+        .args([
+            "bench", "check", "--tools", &tools, "--passes", "1", "--turns", "2", &calls,
+        ])
+        .output()
+        .expect("the binary runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    let calls_of = |label: &str| {
+        lines
+            .iter()
+            .find(|line| line.starts_with(label))
+            .and_then(|line| line.get(24..))
+            .and_then(|rest| rest.split_whitespace().next())
+            .map(str::to_owned)
+    };
+    // The three lines that are JSON, as one turn of 2 and one of 1.
+    assert_eq!(
+        calls_of("turn calls one by one"),
+        Some("3".to_owned()),
+        "{stdout}"
+    );
+    assert_eq!(
+        calls_of("turns (per call)"),
+        Some("3".to_owned()),
+        "{stdout}"
+    );
+    let last = lines.last().copied().unwrap_or("");
+    assert!(
+        last.starts_with("turns: a turn of 2 calls costs ")
+            && last.ends_with("x its calls checked one by one"),
+        "{last}"
+    );
+    let bad = Command::new(env!("CARGO_BIN_EXE_toolgate"))
+        .args(["bench", "check", "--tools", &tools, "--turns", "0", &calls])
+        .output()
+        .expect("the binary runs");
+    assert_eq!(bad.status.code(), Some(2));
+}

@@ -84,7 +84,7 @@ fn the_last_word_is_check_calls() {
 }
 
 #[test]
-fn an_unknown_name_is_refused_once_complete() {
+fn an_unknown_name_is_refused_once_no_tool_starts_so() {
     // Provider form: the name is complete when the arguments begin.
     let gate = gate();
     let mut stream = gate.stream_call();
@@ -102,20 +102,30 @@ fn an_unknown_name_is_refused_once_complete() {
         stream.finish().unwrap_err().to_string(),
         "No tool named 'get_weather_now'. Did you mean: get_weather? The tools are: get_weather."
     );
-    // Raw form, with the shape fixed by its first member: when the name's string closes,
-    // refused at its opening quote.
+    // Raw form, with the shape fixed by its first member: as soon as no tool's name starts
+    // with the name so far, refused at its opening quote.
     check_raw(&[
         (r#"{"type":"tool_use","name":"get_wea"#, Pending),
-        ("ther_now", Pending),
+        ("ther", Pending),
+        ("_", refused(26, RejectionKind::UnknownTool)),
+    ]);
+    // A name that is a tool's name cut short is refused when it closes.
+    check_raw(&[
+        (r#"{"type":"tool_use","name":"get_wea"#, Pending),
         (r#"""#, refused(26, RejectionKind::UnknownTool)),
+    ]);
+    // Escapes count as the characters they stand for.
+    check_raw(&[
+        (r#"{"type":"tool_use","name":"get\u005fweather"#, Pending),
+        (r#"\u005f"#, refused(26, RejectionKind::UnknownTool)),
     ]);
     // OpenAI chat, `"type"` after the id: `function.name` counts.
     check_raw(&[
         (
-            r#"{"id":"c1","type":"function","function":{"name":"get_weather_now"#,
+            r#"{"id":"c1","type":"function","function":{"name":"get_weather"#,
             Pending,
         ),
-        (r#"""#, refused(48, RejectionKind::UnknownTool)),
+        ("_now", refused(48, RejectionKind::UnknownTool)),
     ]);
     // A name read before the `"type"` that fixes the shape is looked up then.
     check_raw(&[
@@ -262,5 +272,245 @@ fn where_the_chunks_fall_changes_nothing() {
                 assert_eq!(got, expect, "seed {}: {cut:?}", rng.seed());
             }
         }
+    }
+}
+
+#[test]
+fn raw_arguments_text_is_checked_as_it_streams() {
+    // OpenAI chat and Responses give the arguments as a JSON string: its text is read
+    // through the escapes, and a refusal is placed where the token stands in the call.
+    let openai = |arguments: &str| {
+        format!(
+            r#"{{"id":"c1","type":"function","function":{{"name":"get_weather","arguments":{arguments}}}}}"#
+        )
+    };
+    let responses = |arguments: &str| {
+        format!(
+            r#"{{"type":"function_call","call_id":"c1","name":"get_weather","arguments":{arguments}}}"#
+        )
+    };
+    for form in [&openai as &dyn Fn(&str) -> String, &responses] {
+        let wrong_type = form(r#""{\"city\": 42}""#);
+        let at = wrong_type.find("42").unwrap();
+        check_raw_answer(&wrong_type, refused(at, SCHEMA));
+        let unknown_key = form(r#""{\"cty\": \"Oslo\"}""#);
+        let at = unknown_key.find(r#"\"cty"#).unwrap();
+        check_raw_answer(&unknown_key, refused(at, SCHEMA));
+        let enum_miss = form(r#""{\"city\":\"Oslo\",\"unit\":\"kel\u0076in\"}""#);
+        let at = enum_miss.find(r#"\"kel"#).unwrap();
+        check_raw_answer(&enum_miss, refused(at, SCHEMA));
+        let malformed = form(r#""{\"city\" 1}""#);
+        let at = malformed.find(" 1").unwrap() + 1;
+        check_raw_answer(&malformed, refused(at, RejectionKind::MalformedJson));
+        let not_object = form(r#""[1]""#);
+        let at = not_object.find("[1]").unwrap();
+        check_raw_answer(&not_object, refused(at, RejectionKind::ArgumentsNotObject));
+        // A text cut short is refused only once the literal closes: more text could follow.
+        let cut = form(r#""{\"city\":\"Oslo\"""#);
+        let close = cut.rfind(r#"""#).unwrap();
+        check_raw_answer(&cut[..close], Pending);
+        check_raw_answer(&cut, refused(close, RejectionKind::TruncatedJson));
+        // Valid text is never refused, and the last word is check_call's.
+        check_raw_answer(
+            &form(r#""{\"city\":\"Os\u006co\",\"unit\":\"celsius\"} ""#),
+            Pending,
+        );
+    }
+}
+
+/// Feeds `raw` one character at a time and in one piece: the answer after the last chunk
+/// is `expect` both ways, and the last word is check_call's.
+fn check_raw_answer(raw: &str, expect: Progress) {
+    let gate = gate();
+    let (last, word) = raw_answer(&gate, &one_char_each(raw));
+    assert_eq!(last, expect, "{raw}");
+    assert_eq!(raw_answer(&gate, &[raw]).0, expect, "{raw} whole");
+    assert_eq!(
+        word,
+        format!("{:?}", gate.check_call(raw).map(|c| c.into_owned())),
+        "{raw}"
+    );
+}
+
+fn bytes_answer(gate: &Gate, chunks: &[&[u8]]) -> (Progress, String) {
+    let mut stream = gate.stream_call();
+    let mut last = Pending;
+    for chunk in chunks {
+        last = stream.feed_bytes(chunk);
+    }
+    (last, format!("{:?}", stream.finish()))
+}
+
+#[test]
+fn bytes_may_be_cut_anywhere_even_inside_a_character() {
+    let gate = gate();
+    let mut rng = Rng::from_env();
+    let raws = [
+        r#"{"type":"tool_use","id":"t1","name":"get_weather","input":{"city":"Zürich — 日本 🙏","note":"é"}}"#,
+        r#"{"type":"function","id":"c1","function":{"name":"get_weather","arguments":"{\"city\":\"Zürich 🙏\",\"unit\":\"kélvin\"}"}}"#,
+        r#"{"name":"get_weather","arguments":{"city":"ünï","unit":"fahrenheit"}}"#,
+        r#"{"type":"tool_use","name":"gét_weather","input":{}}"#,
+    ];
+    for raw in raws {
+        let expect = raw_answer(&gate, &one_char_each(raw));
+        assert_eq!(
+            expect.1,
+            format!("{:?}", gate.check_call(raw).map(|c| c.into_owned()))
+        );
+        let bytes = raw.as_bytes();
+        // Two chunks, cut at every byte.
+        for cut in 0..=bytes.len() {
+            let got = bytes_answer(&gate, &[&bytes[..cut], &bytes[cut..]]);
+            assert_eq!(got, expect, "{raw} cut at byte {cut}");
+        }
+        // Random cuts, 1 to 7 bytes long.
+        for _ in 0..200 {
+            let mut chunks = Vec::new();
+            let mut start = 0;
+            while start < bytes.len() {
+                let end = (start + rng.range(1, 8)).min(bytes.len());
+                chunks.push(&bytes[start..end]);
+                start = end;
+            }
+            let got = bytes_answer(&gate, &chunks);
+            assert_eq!(got, expect, "seed {}: {raw}", rng.seed());
+        }
+    }
+}
+
+#[test]
+fn bytes_that_are_not_utf8_are_refused_at_the_first_bad_byte() {
+    let gate = gate();
+    let raw: &[u8] =
+        b"{\"type\":\"tool_use\",\"name\":\"get_weather\",\"input\":{\"city\":\"Z\xff\"}}";
+    let bad = raw.iter().position(|&b| b == 0xff).unwrap();
+    for cut in 0..=raw.len() {
+        let mut stream = gate.stream_call();
+        stream.feed_bytes(&raw[..cut]);
+        let last = stream.feed_bytes(&raw[cut..]);
+        assert_eq!(
+            last,
+            refused(bad, RejectionKind::MalformedJson),
+            "cut at {cut}"
+        );
+        assert_eq!(
+            format!("{:?}", stream.finish()),
+            format!("{:?}", gate.check_call_bytes(raw).map(|c| c.into_owned()))
+        );
+    }
+}
+
+#[test]
+fn a_call_past_the_size_limit_gets_check_calls_answer() {
+    let limits = toolgate::json::Limits {
+        max_bytes: 64,
+        ..toolgate::json::Limits::default()
+    };
+    let gate = gate().with_limits(limits);
+    let raw = r#"{"type":"tool_use","id":"t1","name":"get_weather","input":{"city":"Zürich — a long way from here"}}"#;
+    for chunk in [1, 3, 16, 200] {
+        let mut stream = gate.stream_call();
+        let mut last = Pending;
+        for piece in raw.as_bytes().chunks(chunk) {
+            last = stream.feed_bytes(piece);
+        }
+        assert_eq!(
+            last,
+            refused(64, RejectionKind::MalformedJson),
+            "chunks of {chunk}"
+        );
+        assert_eq!(
+            stream.finish().unwrap_err().to_string(),
+            gate.check_call(raw).unwrap_err().to_string(),
+            "chunks of {chunk}"
+        );
+    }
+    // The provider form: the whole is the plain call, arguments text escaped.
+    let arguments = r#"{"city":"Zürich "the long way" — and then some more text, far more than the limit lets in"}"#;
+    let mut plain = String::from(r#"{"name":"get_weather","arguments":"#);
+    toolgate::json::write_escaped_str(&mut plain, arguments).unwrap();
+    plain.push('}');
+    for chunk in [1, 5, 16, 200] {
+        let mut stream = gate.stream_call();
+        stream.feed_name("get_weather");
+        for piece in one_char_each(arguments).chunks(chunk) {
+            stream.feed_arguments(&piece.concat());
+        }
+        assert_eq!(
+            stream.finish().unwrap_err().to_string(),
+            gate.check_call(&plain).unwrap_err().to_string(),
+            "chunks of {chunk}"
+        );
+    }
+}
+
+/// `bytes` fed in random chunks of 1 to 9 bytes: the answer after the last chunk and the
+/// last word.
+fn random_chunks_answer(gate: &Gate, bytes: &[u8], rng: &mut Rng) -> (Progress, String) {
+    let mut chunks = Vec::new();
+    let mut start = 0;
+    while start < bytes.len() {
+        let end = (start + rng.range(1, 10)).min(bytes.len());
+        chunks.push(&bytes[start..end]);
+        start = end;
+    }
+    bytes_answer(gate, &chunks)
+}
+
+#[test]
+fn mangled_calls_get_check_calls_answer_whatever_the_chunks() {
+    // Calls with bytes flipped, cut, or repeated: the stream never panics, where the chunks
+    // fall changes nothing, the last word is check_call_bytes', and a call that is accepted
+    // in the end was never refused on the way.
+    let gate = gate();
+    let mut rng = Rng::from_env();
+    let seeds = [
+        r#"{"type":"tool_use","id":"t1","name":"get_weather","input":{"city":"Zürich","unit":"celsius","note":"ab"}}"#,
+        r#"{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Os\\u006co\",\"unit\":\"fahrenheit\"}"}}"#,
+        r#"{"type":"function_call","call_id":"c2","name":"get_weather","arguments":"{\"city\":\"日本\"}"}"#,
+        r#"{"name":"get_weather","arguments":{"city":"Oslo"}}"#,
+    ];
+    let alphabet = b"{}[]\",:\\ 0123456789.-eEtrufalsn\x00\xc3\xbc\xff";
+    for _ in 0..3000 {
+        let mut bytes = seeds[rng.below(seeds.len())].as_bytes().to_vec();
+        for _ in 0..rng.range(1, 4) {
+            let at = rng.below(bytes.len() + 1);
+            match rng.below(4) {
+                0 if at < bytes.len() => bytes[at] = alphabet[rng.below(alphabet.len())],
+                1 => bytes.insert(at, alphabet[rng.below(alphabet.len())]),
+                2 => bytes.truncate(at),
+                _ if at < bytes.len() => {
+                    bytes.remove(at);
+                }
+                _ => {}
+            }
+        }
+        let one_each: Vec<&[u8]> = bytes.chunks(1).collect();
+        let expect = bytes_answer(&gate, &one_each);
+        let whole = gate.check_call_bytes(&bytes).map(|call| call.into_owned());
+        assert_eq!(
+            expect.1,
+            format!("{whole:?}"),
+            "seed {}: {:?}",
+            rng.seed(),
+            String::from_utf8_lossy(&bytes)
+        );
+        if whole.is_ok() {
+            assert_eq!(
+                expect.0,
+                Pending,
+                "seed {}: {:?}",
+                rng.seed(),
+                String::from_utf8_lossy(&bytes)
+            );
+        }
+        let got = random_chunks_answer(&gate, &bytes, &mut rng);
+        assert_eq!(
+            got,
+            expect,
+            "seed {}: {:?}",
+            rng.seed(),
+            String::from_utf8_lossy(&bytes)
+        );
     }
 }

@@ -30,6 +30,7 @@ impl<'a> KeySet<'a> {
         }
     }
 
+    #[inline]
     pub(crate) fn insert(&mut self, key: Cow<'a, str>) {
         if !self.spilled.is_empty() {
             self.spilled.push(key);

@@ -32,19 +32,17 @@
 //! How it is read: in one pass of the one JSON [`Reader`], whose events go to the
 //! envelope's sink (`read`). The sink reads the envelope member by member without
 //! building its tree, keeps the id and name borrowed from the raw call, and sends the
-//! arguments' events on to a downstream sink: a `Value` builder today. Arguments given as
-//! text are fed, piece by piece and through the literal's escapes, into a second reader
-//! (`text`), whose strings are borrowed from the raw call wherever they stand in it
-//! unescaped. A checked call costs about two heap allocations, most of them the arguments'
-//! own objects.
+//! arguments' events on to a downstream sink (`Downstream`), told the tool name read so far beside
+//! them: a `Value` builder for [`read_call`] (a checked call costs about two heap
+//! allocations, most of them the arguments' own objects), or the gate's validation for a
+//! check-only verdict, which builds nothing. Arguments given as text are fed, piece by piece
+//! and through the literal's escapes, into a second reader (`text`) with the same
+//! downstream sink, whose strings are borrowed from the raw call wherever they stand in it
+//! unescaped. Which place and which name the call uses is known only once the envelope has
+//! ended, so the sink keeps what it made of every place until then.
 //!
-//! Two things this shape of reading leaves room for. A validator compiled from the tool's
-//! spec can take the builder's place as the arguments' downstream sink once the name is
-//! known; when the arguments come before the name (Anthropic's SDK dumps `id`, `input`,
-//! `name`, `type` in that order), the sink keeps the arguments' byte span (their first and
-//! last event's offsets) instead, and replays that span through a fresh reader once the name
-//! is known. And since the sink only takes events, a call fed to the reader in chunks as it
-//! streams is read by the same sink (what it keeps must then own its text: the chunks do not
+//! Since the sink only takes events, a call fed to the reader in chunks as it streams could
+//! be read by the same sink (what it keeps must then own its text: the chunks do not
 //! outlive the call).
 
 mod keys;
@@ -52,10 +50,11 @@ mod read;
 mod text;
 
 use crate::json::PREVIEW_CHARS;
-use crate::json::{self, ErrorKind, Kind, Limits, Reader, Stop, Value};
+use crate::json::{self, Builder, ErrorKind, Kind, Limits, Reader, Sink, Stop, Value};
 use crate::rejection::{EnvelopeProblem, Part, Rejection};
 use read::Envelope;
 use std::borrow::Cow;
+pub(crate) use text::read_again;
 
 /// One tool call, whatever shape it arrived in.
 ///
@@ -105,11 +104,68 @@ impl Call<'_> {
 ///   object, no name, a field of the wrong kind, a key given twice, a `"type"` that is not a
 ///   tool call, or two places for the arguments filled at once.
 pub fn read_call(raw: &str, limits: Limits) -> Result<Call<'_>, Rejection> {
-    let mut envelope = Envelope::new(limits);
+    read_str_with(raw, limits, &mut Builder::new()).map(Read::into_call)
+}
+
+/// A call's envelope read, its arguments' events sent to `downstream` as the reader produces
+/// them: the id, the name, and what `downstream` kept of the arguments (`None` when absent).
+///
+/// # Errors
+/// As [`read_call`].
+pub(crate) fn read_str_with<'a, D: Downstream<'a>>(
+    raw: &'a str,
+    limits: Limits,
+    downstream: &mut D,
+) -> Result<Read<'a, D::Read>, Rejection> {
+    let mut envelope = Envelope::new(limits, downstream);
     let mut reader = Reader::new(limits);
     let read = reader.feed_str(raw, &mut envelope);
     let read = read.and_then(|()| reader.finish(&mut envelope));
-    into_call(read, &mut envelope, raw.as_bytes())
+    into_read(read, &mut envelope, raw.as_bytes())
+}
+
+/// What the envelope read of a call: its id and name, and what the [`Downstream`] sink kept
+/// of its arguments.
+#[derive(Debug)]
+pub(crate) struct Read<'a, R> {
+    pub(crate) id: Option<Cow<'a, str>>,
+    pub(crate) name: Cow<'a, str>,
+    /// `None` when the call gives no arguments (they are `{}`).
+    pub(crate) args: Option<R>,
+}
+
+impl<'a> Read<'a, Value<'a>> {
+    fn into_call(self) -> Call<'a> {
+        Call {
+            id: self.id,
+            name: self.name,
+            args: self.args.unwrap_or(Value::Object(Vec::new())),
+        }
+    }
+}
+
+/// Where the envelope sends the arguments' events: a [`Builder`] for a call handed back, the
+/// gate's validation for a check-only verdict (which needs no tree). The envelope tells it
+/// where each place that may hold the arguments begins, with the tool name read so far
+/// beside it, and keeps what it made of each place until the shape says which one counts:
+/// only then is it known which place and which name the call uses.
+pub(crate) trait Downstream<'a>: Sink<'a> {
+    /// What it keeps of one place's arguments.
+    type Read;
+    /// A place's value begins at offset `at` (in the arguments text when `in_text`, else in
+    /// the raw call). `name` is the tool name read so far in the same object, if any: the
+    /// arguments may come before it (Anthropic's SDK dumps `input` before `name`).
+    fn begin(&mut self, name: Option<&str>, at: usize, in_text: bool);
+    /// The value begun last has ended (or, in a text that is not JSON, stopped).
+    fn end(&mut self) -> Self::Read;
+}
+
+impl<'a> Downstream<'a> for Builder<'a> {
+    type Read = Value<'a>;
+    fn begin(&mut self, _name: Option<&str>, _at: usize, _in_text: bool) {}
+    fn end(&mut self) -> Value<'a> {
+        self.take_value()
+    }
 }
 
 /// [`read_call`] for bytes that should be UTF-8 (a line read from a log), read by the same
@@ -119,27 +175,39 @@ pub fn read_call(raw: &str, limits: Limits) -> Result<Call<'_>, Rejection> {
 /// As [`read_call`]; bytes that are not UTF-8 are [`Rejection::MalformedJson`] at the first
 /// bad byte.
 pub(crate) fn read_call_bytes(raw: &[u8], limits: Limits) -> Result<Call<'_>, Rejection> {
+    read_bytes_with(raw, limits, &mut Builder::new()).map(Read::into_call)
+}
+
+/// [`read_str_with`] for bytes, as [`read_call_bytes`] reads them.
+///
+/// # Errors
+/// As [`read_call_bytes`].
+pub(crate) fn read_bytes_with<'a, D: Downstream<'a>>(
+    raw: &'a [u8],
+    limits: Limits,
+    downstream: &mut D,
+) -> Result<Read<'a, D::Read>, Rejection> {
     // Valid UTF-8 (nearly every line) is checked once, in std's word-at-a-time loop, and
     // read as text; only bytes that fail it go through the reader's own checks, for the
     // offset and the tool and id read before the bad byte. Measured with callgrind on 2,000
     // corpus lines: the reader's check string by string cost 1,400 instructions a call more.
     if let Ok(text) = std::str::from_utf8(raw) {
-        return read_call(text, limits);
+        return read_str_with(text, limits, downstream);
     }
-    let mut envelope = Envelope::new(limits);
+    let mut envelope = Envelope::new(limits, downstream);
     let mut reader = Reader::new(limits);
     let read = reader.feed(raw, &mut envelope);
     let read = read.and_then(|()| reader.finish(&mut envelope));
-    into_call(read, &mut envelope, raw)
+    into_read(read, &mut envelope, raw)
 }
 
 /// The call the envelope read, or the rejection: the reader's error first (the call must be
 /// JSON throughout), then what is wrong with the envelope.
-fn into_call<'a>(
+fn into_read<'a, D: Downstream<'a>>(
     read: Result<(), Stop>,
-    envelope: &mut Envelope<'a>,
+    envelope: &mut Envelope<'a, '_, D>,
     raw: &[u8],
-) -> Result<Call<'a>, Rejection> {
+) -> Result<Read<'a, D::Read>, Rejection> {
     let outer = &mut envelope.outer;
     match (read, envelope.root) {
         (Err(Stop::Invalid(error)), _) => {
@@ -167,40 +235,72 @@ fn into_call<'a>(
 }
 
 /// The envelope's top-level members that toolgate reads; `null` ones are left `None`.
-#[derive(Debug, Default)]
-pub(crate) struct Outer<'a> {
+/// The places of the arguments hold what the [`Downstream`] sink kept of them, `R`.
+#[derive(Debug)]
+pub(crate) struct Outer<'a, R> {
     pub(crate) type_: Option<Value<'a>>,
     pub(crate) id: Option<Value<'a>>,
     pub(crate) call_id: Option<Value<'a>>,
     pub(crate) name: Option<Value<'a>>,
-    pub(crate) arguments: Option<Arguments<'a>>,
-    pub(crate) input: Option<Value<'a>>,
-    pub(crate) args: Option<Value<'a>>,
-    pub(crate) parameters: Option<Value<'a>>,
+    pub(crate) arguments: Option<Arguments<R>>,
+    pub(crate) input: Option<R>,
+    pub(crate) args: Option<R>,
+    pub(crate) parameters: Option<R>,
     /// OpenAI chat's `function`.
-    pub(crate) function: Option<Nested<'a>>,
+    pub(crate) function: Option<Nested<'a, R>>,
     /// Gemini's wire form `functionCall`.
-    pub(crate) function_call_camel: Option<Nested<'a>>,
+    pub(crate) function_call_camel: Option<Nested<'a, R>>,
     /// google-genai's dump and OpenAI's legacy form, `function_call`.
-    pub(crate) function_call: Option<Nested<'a>>,
+    pub(crate) function_call: Option<Nested<'a, R>>,
     pub(crate) duplicate: Option<Cow<'a, str>>,
+}
+
+impl<R> Default for Outer<'_, R> {
+    fn default() -> Self {
+        Outer {
+            type_: None,
+            id: None,
+            call_id: None,
+            name: None,
+            arguments: None,
+            input: None,
+            args: None,
+            parameters: None,
+            function: None,
+            function_call_camel: None,
+            function_call: None,
+            duplicate: None,
+        }
+    }
 }
 
 /// A member that holds the call's own fields: read member by member when it is an object.
 #[derive(Debug)]
-pub(crate) enum Nested<'a> {
-    Object(Inner<'a>),
+pub(crate) enum Nested<'a, R> {
+    Object(Inner<'a, R>),
     Other(Value<'a>),
 }
 
 /// The members of a nested call object that toolgate reads.
-#[derive(Debug, Default)]
-pub(crate) struct Inner<'a> {
+#[derive(Debug)]
+pub(crate) struct Inner<'a, R> {
     pub(crate) id: Option<Value<'a>>,
     pub(crate) name: Option<Value<'a>>,
-    pub(crate) arguments: Option<Arguments<'a>>,
-    pub(crate) args: Option<Value<'a>>,
+    pub(crate) arguments: Option<Arguments<R>>,
+    pub(crate) args: Option<R>,
     pub(crate) duplicate: Option<Cow<'a, str>>,
+}
+
+impl<R> Default for Inner<'_, R> {
+    fn default() -> Self {
+        Inner {
+            id: None,
+            name: None,
+            arguments: None,
+            args: None,
+            duplicate: None,
+        }
+    }
 }
 
 /// The shapes, as told by the envelope.
@@ -244,7 +344,7 @@ fn string<'p>(slot: &'p Option<Value<'_>>) -> Option<&'p str> {
     slot.as_ref().and_then(Value::as_str)
 }
 
-fn inner_of<'o, 'a>(nested: &'o Option<Nested<'a>>) -> Option<&'o Inner<'a>> {
+fn inner_of<'o, 'a, R>(nested: &'o Option<Nested<'a, R>>) -> Option<&'o Inner<'a, R>> {
     match nested {
         Some(Nested::Object(inner)) => Some(inner),
         _ => None,
@@ -253,7 +353,7 @@ fn inner_of<'o, 'a>(nested: &'o Option<Nested<'a>>) -> Option<&'o Inner<'a>> {
 
 /// The best guess at the call id from whatever was read: `call_id` (Responses) before `id`
 /// (which in Responses is the item's id), then a nested id (Gemini).
-fn recovered_id<'o>(outer: &'o Outer<'_>) -> Option<&'o str> {
+fn recovered_id<'o, R>(outer: &'o Outer<'_, R>) -> Option<&'o str> {
     string(&outer.call_id)
         .or_else(|| string(&outer.id))
         .or_else(|| inner_of(&outer.function_call_camel).and_then(|inner| string(&inner.id)))
@@ -261,7 +361,7 @@ fn recovered_id<'o>(outer: &'o Outer<'_>) -> Option<&'o str> {
 }
 
 /// The best guess at the tool name from whatever was read.
-fn recovered_name<'o>(outer: &'o Outer<'_>) -> Option<&'o str> {
+fn recovered_name<'o, R>(outer: &'o Outer<'_, R>) -> Option<&'o str> {
     string(&outer.name)
         .or_else(|| inner_of(&outer.function).and_then(|inner| string(&inner.name)))
         .or_else(|| inner_of(&outer.function_call_camel).and_then(|inner| string(&inner.name)))
@@ -269,8 +369,8 @@ fn recovered_name<'o>(outer: &'o Outer<'_>) -> Option<&'o str> {
 }
 
 /// Turns the members read into a call, or the envelope problem that prevents it.
-fn resolve<'a>(outer: &mut Outer<'a>, raw: &[u8]) -> Result<Call<'a>, Rejection> {
-    let fail = |outer: &Outer<'_>, problem| Rejection::BadEnvelope {
+fn resolve<'a, R>(outer: &mut Outer<'a, R>, raw: &[u8]) -> Result<Read<'a, R>, Rejection> {
+    let fail = |outer: &Outer<'_, R>, problem| Rejection::BadEnvelope {
         id: recovered_id(outer).map(String::from),
         problem,
     };
@@ -375,8 +475,8 @@ fn resolve<'a>(outer: &mut Outer<'a>, raw: &[u8]) -> Result<Call<'a>, Rejection>
         }
     };
     let args = match arguments {
-        None => Value::Object(Vec::new()),
-        Some(Arguments::Value(value) | Arguments::Text(Ok(value))) => value,
+        None => None,
+        Some(Arguments::Value(value) | Arguments::Text(Ok(value))) => Some(value),
         Some(Arguments::Text(Err(error))) => {
             return Err(json_rejection(
                 error.locate(raw),
@@ -386,11 +486,11 @@ fn resolve<'a>(outer: &mut Outer<'a>, raw: &[u8]) -> Result<Call<'a>, Rejection>
             ))
         }
     };
-    Ok(Call { id, name, args })
+    Ok(Read { id, name, args })
 }
 
 /// Which shape the members describe.
-fn shape(outer: &Outer<'_>) -> Result<Shape, EnvelopeProblem> {
+fn shape<R>(outer: &Outer<'_, R>) -> Result<Shape, EnvelopeProblem> {
     if let Some(type_) = &outer.type_ {
         return match type_ {
             Value::String(name) => match name.as_ref() {
@@ -448,11 +548,11 @@ fn nested_fields(key: &str) -> NestedFields {
 
 /// The nested call object under `key`, or the problem with it. Its fields are then taken
 /// out one by one: the object itself is never moved.
-fn nested_object<'o, 'a>(
-    slot: &'o mut Option<Nested<'a>>,
+fn nested_object<'o, 'a, R>(
+    slot: &'o mut Option<Nested<'a, R>>,
     key: &'static str,
     id: Option<&Value<'_>>,
-) -> Result<&'o mut Inner<'a>, Rejection> {
+) -> Result<&'o mut Inner<'a, R>, Rejection> {
     let id = id.and_then(Value::as_str);
     match slot {
         Some(Nested::Object(inner)) => Ok(inner),
@@ -470,7 +570,7 @@ fn nested_object<'o, 'a>(
 
 /// The plain shape's arguments: under `arguments`, `input`, `args` or `parameters`, at most
 /// one of them. Only `arguments` may hold text.
-fn one_of<'a>(outer: &mut Outer<'a>) -> Result<Option<Arguments<'a>>, Rejection> {
+fn one_of<R>(outer: &mut Outer<'_, R>) -> Result<Option<Arguments<R>>, Rejection> {
     // Looked at in place first: only the one that is used is moved out.
     let places = [
         ("arguments", outer.arguments.is_some()),
@@ -491,14 +591,15 @@ fn one_of<'a>(outer: &mut Outer<'a>) -> Result<Option<Arguments<'a>>, Rejection>
         .or_else(|| outer.parameters.take().map(Arguments::Value)))
 }
 
-/// Arguments as the envelope holds them. Only `arguments` holds text; a string under
-/// `input` or `args` is just a string, which the object gate refuses.
+/// Arguments as the envelope holds them: what the downstream sink kept of them. Only
+/// `arguments` holds text; a string under `input` or `args` is just a string, which the
+/// object gate refuses.
 #[derive(Debug)]
-pub(crate) enum Arguments<'a> {
+pub(crate) enum Arguments<R> {
     /// A value: the arguments themselves.
-    Value(Value<'a>),
+    Value(R),
     /// Text holding the arguments, already read (or why it is not JSON).
-    Text(text::TextArgs<'a>),
+    Text(text::TextArgs<R>),
 }
 
 fn bad(id: Option<&str>, problem: EnvelopeProblem) -> Rejection {

@@ -2,8 +2,9 @@
 //!
 //! Each member's key says where its value goes: a field the envelope reads (`type`, `id`,
 //! `call_id`, `name`), kept as the string it nearly always is or built as a `Value` for the
-//! message when it is not; a place the arguments may be, whose events go on to a downstream
-//! sink (a [`Builder`] today); a nested call object (`function`, `functionCall`,
+//! message when it is not; a place the arguments may be, whose events go on to the
+//! [`Downstream`] sink (a [`Builder`], or the gate's validation), told the tool name read so
+//! far beside them; a nested call object (`function`, `functionCall`,
 //! `function_call`), read member by member in turn; or nothing, and the value is skipped
 //! (the reader still checks it). `arguments` given as a string is arguments text, fed piece
 //! by piece into a second reader ([`Text`]). Every key goes into a [`KeySet`], so a key
@@ -15,16 +16,16 @@
 
 use super::keys::KeySet;
 use super::text::{Text, TextArgs};
-use super::{Arguments, Inner, Nested, Outer};
+use super::{Arguments, Downstream, Inner, Nested, Outer};
 use crate::json::{Builder, Event, Kind, Limits, Sink, Value};
 use std::borrow::Cow;
 use std::ops::ControlFlow;
 
-/// The envelope sink.
+/// The envelope sink, sending the arguments' events to `D`.
 #[derive(Debug)]
-pub(crate) struct Envelope<'a> {
+pub(crate) struct Envelope<'a, 'd, D: Downstream<'a>> {
     /// What has been read.
-    pub(crate) outer: Outer<'a>,
+    pub(crate) outer: Outer<'a, D::Read>,
     /// The kind of the top-level value, known from its first event.
     pub(crate) root: Option<Kind>,
     /// Containers open, the envelope object included.
@@ -35,8 +36,11 @@ pub(crate) struct Envelope<'a> {
     nested_keys: KeySet<'a>,
     /// The nested call object being read, if any.
     nested: Option<NestedKey>,
-    /// Builds the member value being read (and the values of an arguments text).
-    builder: Builder<'a>,
+    /// Builds the value of a member the envelope reads when it is not a plain string: made
+    /// when first needed, since nearly every call has none (a builder is kilobytes to set up).
+    builder: Option<Box<Builder<'a>>>,
+    /// Takes the arguments' events (and those of an arguments text).
+    downstream: &'d mut D,
     /// The arguments text being read, while `doing` is [`Doing::Text`].
     text: Option<Text<'a>>,
     limits: Limits,
@@ -51,6 +55,9 @@ enum Doing {
     Value(Target),
     /// A value being built for `Target`; it ends when the depth is back to the one given.
     Build(Target, usize),
+    /// Arguments going downstream for `Target`; they end when the depth is back to the one
+    /// given.
+    Args(Target, usize),
     /// A value not read; it ends when the depth is back to the one given.
     Skip(usize),
     /// The pieces of an arguments text for `Target`.
@@ -89,8 +96,8 @@ enum NestedKey {
     FunctionCall,
 }
 
-impl<'a> Envelope<'a> {
-    pub(crate) fn new(limits: Limits) -> Envelope<'a> {
+impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
+    pub(crate) fn new(limits: Limits, downstream: &'d mut D) -> Envelope<'a, 'd, D> {
         Envelope {
             outer: Outer::default(),
             root: None,
@@ -99,7 +106,8 @@ impl<'a> Envelope<'a> {
             keys: KeySet::new(),
             nested_keys: KeySet::new(),
             nested: None,
-            builder: Builder::new(),
+            builder: None,
+            downstream,
             text: None,
             limits,
         }
@@ -158,12 +166,34 @@ impl<'a> Envelope<'a> {
             }
             (_, Event::Null) => self.store(target, None),
             (Target::Arguments | Target::InnerArguments, Event::String(text)) => {
-                let text = Text::whole(text, at, self.limits, &mut self.builder);
+                self.begin_args(target, at, true);
+                let text = Text::whole(text, at, self.limits, self.downstream);
                 self.store_text(target, text);
             }
             (Target::Arguments | Target::InnerArguments, Event::StringStart) => {
+                self.begin_args(target, at, true);
                 self.text = Some(Text::new(self.limits, at));
                 self.doing = Doing::Text(target);
+            }
+            (
+                Target::Arguments
+                | Target::Input
+                | Target::Args
+                | Target::Parameters
+                | Target::InnerArguments
+                | Target::InnerArgs,
+                event,
+            ) => {
+                let depth = self.depth;
+                let done = ends_value(&event);
+                self.track(&event);
+                self.begin_args(target, at, false);
+                let _ = self.downstream.event(event, at);
+                if done {
+                    self.args_read(target);
+                } else {
+                    self.doing = Doing::Args(target, depth);
+                }
             }
             (Target::Nested(key), Event::ObjectStart) => {
                 self.depth += 1;
@@ -178,9 +208,10 @@ impl<'a> Envelope<'a> {
                 let depth = self.depth;
                 let done = ends_value(&event);
                 self.track(&event);
-                let _ = self.builder.event(event, at);
+                let builder = self.builder.get_or_insert_with(Box::default);
+                let _ = builder.event(event, at);
                 if done {
-                    let value = self.builder.take_value();
+                    let value = builder.take_value();
                     self.store(target, Some(value));
                 } else {
                     self.doing = Doing::Build(target, depth);
@@ -199,7 +230,8 @@ impl<'a> Envelope<'a> {
         }
     }
 
-    /// Stores a member's value; `None` for `null`, which makes the member absent.
+    /// Stores a member's value; `None` for `null`, which makes the member absent (for a
+    /// place of the arguments, that is all that is stored here).
     fn store(&mut self, target: Target, value: Option<Value<'a>>) {
         match target {
             Target::Ignore => {}
@@ -207,34 +239,85 @@ impl<'a> Envelope<'a> {
             Target::Id => self.outer.id = value,
             Target::CallId => self.outer.call_id = value,
             Target::Name => self.outer.name = value,
-            Target::Arguments => self.outer.arguments = value.map(Arguments::Value),
-            Target::Input => self.outer.input = value,
-            Target::Args => self.outer.args = value,
-            Target::Parameters => self.outer.parameters = value,
             Target::Nested(key) => *self.nested_slot(key) = value.map(Nested::Other),
-            Target::InnerId | Target::InnerName | Target::InnerArguments | Target::InnerArgs => {
+            Target::InnerId | Target::InnerName => {
                 if let Some(inner) = self.inner() {
                     match target {
                         Target::InnerId => inner.id = value,
-                        Target::InnerName => inner.name = value,
-                        Target::InnerArguments => inner.arguments = value.map(Arguments::Value),
-                        _ => inner.args = value,
+                        _ => inner.name = value,
                     }
                 }
             }
+            Target::Arguments
+            | Target::Input
+            | Target::Args
+            | Target::Parameters
+            | Target::InnerArguments
+            | Target::InnerArgs => self.store_args(target, None),
         }
     }
 
-    fn store_text(&mut self, target: Target, text: TextArgs<'a>) {
-        let arguments = Some(Arguments::Text(text));
-        if target == Target::Arguments {
-            self.outer.arguments = arguments;
-        } else if let Some(inner) = self.inner() {
-            inner.arguments = arguments;
+    /// Stores what the downstream sink kept of a place's arguments (`None`: a `null`).
+    fn store_args(&mut self, target: Target, read: Option<Arguments<D::Read>>) {
+        // Only `arguments` takes text: the other places are fed values alone.
+        let value = |read| match read {
+            Some(Arguments::Value(read)) => Some(read),
+            _ => None,
+        };
+        match target {
+            Target::Arguments => self.outer.arguments = read,
+            Target::Input => self.outer.input = value(read),
+            Target::Args => self.outer.args = value(read),
+            Target::Parameters => self.outer.parameters = value(read),
+            Target::InnerArguments => {
+                if let Some(inner) = self.inner() {
+                    inner.arguments = read;
+                }
+            }
+            Target::InnerArgs => {
+                if let Some(inner) = self.inner() {
+                    inner.args = value(read);
+                }
+            }
+            _ => {}
         }
     }
 
-    fn nested_slot(&mut self, key: NestedKey) -> &mut Option<Nested<'a>> {
+    fn store_text(&mut self, target: Target, text: TextArgs<D::Read>) {
+        self.store_args(target, Some(Arguments::Text(text)));
+    }
+
+    /// Tells the downstream sink that a place's arguments begin, with the tool name read so
+    /// far in the same object (the one the call's shape takes its name from).
+    fn begin_args(&mut self, target: Target, at: usize, in_text: bool) {
+        let outer = &self.outer;
+        let name = match (target, self.nested) {
+            (Target::InnerArguments | Target::InnerArgs, Some(key)) => {
+                let slot = match key {
+                    NestedKey::Function => &outer.function,
+                    NestedKey::FunctionCallCamel => &outer.function_call_camel,
+                    NestedKey::FunctionCall => &outer.function_call,
+                };
+                match slot {
+                    Some(Nested::Object(inner)) => inner.name.as_ref(),
+                    _ => None,
+                }
+            }
+            _ => outer.name.as_ref(),
+        };
+        let name = name.and_then(Value::as_str);
+        self.downstream.begin(name, at, in_text);
+    }
+
+    /// The arguments going downstream are complete.
+    #[inline(never)]
+    fn args_read(&mut self, target: Target) {
+        let read = self.downstream.end();
+        self.store_args(target, Some(Arguments::Value(read)));
+        self.doing = Doing::Members;
+    }
+
+    fn nested_slot(&mut self, key: NestedKey) -> &mut Option<Nested<'a, D::Read>> {
         match key {
             NestedKey::Function => &mut self.outer.function,
             NestedKey::FunctionCallCamel => &mut self.outer.function_call_camel,
@@ -243,7 +326,7 @@ impl<'a> Envelope<'a> {
     }
 
     /// The nested call object being read.
-    fn inner(&mut self) -> Option<&mut Inner<'a>> {
+    fn inner(&mut self) -> Option<&mut Inner<'a, D::Read>> {
         let key = self.nested?;
         match self.nested_slot(key) {
             Some(Nested::Object(inner)) => Some(inner),
@@ -252,29 +335,30 @@ impl<'a> Envelope<'a> {
     }
 }
 
-impl<'a> Sink<'a> for Envelope<'a> {
+impl<'a, D: Downstream<'a>> Sink<'a> for Envelope<'a, '_, D> {
     // Inlined where the reader sends each kind of event, so that the arguments' events (the
-    // most of a call) go on to the builder or the text's reader without a turn through the
-    // envelope's own structure, which stays out of line.
+    // most of a call) go on downstream or to the text's reader without a turn through the
+    // envelope's own structure, which stays out of line (the downstream sink's code is
+    // inlined at every site, so nothing else is).
     #[inline(always)]
     fn event(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
         match (self.doing, event) {
-            (Doing::Build(target, depth), event) => {
+            (Doing::Args(target, depth), event) => {
                 let done = ends_value(&event);
                 self.track(&event);
-                let _ = self.builder.event(event, at);
+                let _ = self.downstream.event(event, at);
                 if done && self.depth == depth {
-                    self.built(target);
+                    self.args_read(target);
                 }
             }
             (Doing::Text(_), Event::StringPart(run)) => {
                 if let Some(text) = &mut self.text {
-                    text.part(run, &mut self.builder);
+                    text.part(run, self.downstream);
                 }
             }
             (Doing::Text(_), Event::StringChar(c)) => {
                 if let Some(text) = &mut self.text {
-                    text.char(c, &mut self.builder);
+                    text.char(c, self.downstream);
                 }
             }
             (_, event) => self.structure(event, at),
@@ -283,8 +367,8 @@ impl<'a> Sink<'a> for Envelope<'a> {
     }
 }
 
-impl<'a> Envelope<'a> {
-    /// Every event but the pieces of an arguments text and those of a value being built.
+impl<'a, D: Downstream<'a>> Envelope<'a, '_, D> {
+    /// Every event but the pieces of an arguments text and the arguments' own.
     #[inline(never)]
     fn structure(&mut self, event: Event<'a>, at: usize) {
         match self.doing {
@@ -300,19 +384,34 @@ impl<'a> Envelope<'a> {
             Doing::Text(target) => {
                 // The end of the literal (its pieces take the inlined path).
                 if let (Event::StringEnd, Some(text)) = (event, self.text.take()) {
-                    let text = text.end(&mut self.builder);
+                    let text = text.end(self.downstream);
                     self.store_text(target, text);
                 }
                 self.doing = Doing::Members;
             }
-            Doing::Build(..) | Doing::Done => {}
+            // A member value the envelope reads that is not a plain string: rare (an
+            // escaped id, a wrong kind), so kept out of the inlined path.
+            Doing::Build(target, depth) => {
+                let done = ends_value(&event);
+                self.track(&event);
+                if let Some(builder) = &mut self.builder {
+                    let _ = builder.event(event, at);
+                }
+                if done && self.depth == depth {
+                    self.built(target);
+                }
+            }
+            Doing::Args(..) | Doing::Done => {}
         }
     }
 
     /// The value being built is complete.
     #[inline(never)]
     fn built(&mut self, target: Target) {
-        let value = self.builder.take_value();
+        let value = self
+            .builder
+            .as_mut()
+            .map_or(Value::Null, |builder| builder.take_value());
         self.store(target, Some(value));
         self.doing = Doing::Members;
     }
@@ -345,6 +444,7 @@ fn kind_of(event: &Event<'_>) -> Kind {
 }
 
 /// Where the value of a top-level member goes.
+#[inline]
 fn top_target(key: &str) -> Target {
     match key {
         "type" => Target::Type,
@@ -363,6 +463,7 @@ fn top_target(key: &str) -> Target {
 }
 
 /// Where the value of a member of a nested call object goes.
+#[inline]
 fn inner_target(key: &str) -> Target {
     match key {
         "id" => Target::InnerId,

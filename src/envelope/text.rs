@@ -8,11 +8,12 @@
 //! whole and is borrowed from the raw call, like every string of the text that stands in it
 //! unescaped. The second reader's errors are the text's own, at offsets in the text.
 
-use crate::json::{Builder, Limits, ParseError, Reader, Sink, Stop, Value};
+use super::Downstream;
+use crate::json::{Limits, ParseError, Reader, Sink, Stop};
 use std::ops::ControlFlow;
 
-/// Arguments text, read: the arguments, or why the text is not JSON.
-pub(crate) type TextArgs<'a> = Result<Value<'a>, TextError>;
+/// Arguments text, read: what the downstream sink kept of it, or why it is not JSON.
+pub(crate) type TextArgs<R> = Result<R, TextError>;
 
 /// Why an arguments text is not JSON: the error, at offsets in the text, and where the
 /// literal starts in the call, to find the text again for the error's line and column.
@@ -45,52 +46,52 @@ impl<'a> Text<'a> {
     }
 
     /// A text the call holds whole, without escapes.
-    pub(crate) fn whole(
+    pub(crate) fn whole<D: Downstream<'a>>(
         text: &'a str,
         quote: usize,
         limits: Limits,
-        builder: &mut Builder<'a>,
-    ) -> TextArgs<'a> {
+        downstream: &mut D,
+    ) -> TextArgs<D::Read> {
         let mut reader = Reader::new(limits);
-        let read = reader.feed_str(text, builder);
-        let read = read.and_then(|()| reader.finish(builder));
-        outcome(read, quote, builder)
+        let read = reader.feed_str(text, downstream);
+        let read = read.and_then(|()| reader.finish(downstream));
+        outcome(read, quote, downstream)
     }
 
     /// A run of the literal.
-    pub(crate) fn part(&mut self, run: &'a str, builder: &mut Builder<'a>) {
+    pub(crate) fn part<S: Sink<'a>>(&mut self, run: &'a str, sink: &mut S) {
         if self.failed.is_some() {
             return;
         }
         if let Some(earlier) = self.pending.replace(run) {
-            let read = self.reader.feed_str(earlier, builder);
+            let read = self.reader.feed_str(earlier, sink);
             self.note(read);
         }
     }
 
     /// A character one of the literal's escapes stands for.
-    pub(crate) fn char(&mut self, c: char, builder: &mut Builder<'a>) {
+    pub(crate) fn char<S: Sink<'a>>(&mut self, c: char, sink: &mut S) {
         if self.failed.is_some() {
             return;
         }
         let read = match self.pending.take() {
-            Some(run) => self.reader.feed_str_then(run, c, builder),
-            None => self.reader.feed_char(c, builder),
+            Some(run) => self.reader.feed_str_then(run, c, sink),
+            None => self.reader.feed_char(c, sink),
         };
         self.note(read);
     }
 
     /// The literal's end: the text's end too.
-    pub(crate) fn end(mut self, builder: &mut Builder<'a>) -> TextArgs<'a> {
+    pub(crate) fn end<D: Downstream<'a>>(mut self, downstream: &mut D) -> TextArgs<D::Read> {
         if let (Some(run), None) = (self.pending.take(), &self.failed) {
-            let read = self.reader.feed_str(run, builder);
+            let read = self.reader.feed_str(run, downstream);
             self.note(read);
         }
         let read = match self.failed.take() {
             Some(error) => Err(Stop::Invalid(error)),
-            None => self.reader.finish(builder),
+            None => self.reader.finish(downstream),
         };
-        outcome(read, self.quote, builder)
+        outcome(read, self.quote, downstream)
     }
 
     /// Keeps the first error (the reader then refuses everything, with the same error).
@@ -101,16 +102,64 @@ impl<'a> Text<'a> {
     }
 }
 
-fn outcome<'a>(read: Result<(), Stop>, quote: usize, builder: &mut Builder<'a>) -> TextArgs<'a> {
+fn outcome<'a, D: Downstream<'a>>(
+    read: Result<(), Stop>,
+    quote: usize,
+    downstream: &mut D,
+) -> TextArgs<D::Read> {
+    // What the sink kept of a text that is not JSON is dropped; it is ready for the next.
+    let kept = downstream.end();
     match read {
-        // The builder never breaks.
-        Ok(()) | Err(Stop::Sink) => Ok(builder.take_value()),
-        Err(Stop::Invalid(error)) => {
-            // What the builder holds of a text that is not JSON is dropped with it.
-            let _ = builder.take_value();
-            Err(TextError { error, quote })
+        // The downstream sinks never break.
+        Ok(()) | Err(Stop::Sink) => Ok(kept),
+        Err(Stop::Invalid(error)) => Err(TextError { error, quote }),
+    }
+}
+
+/// Reads again the arguments text whose literal opens `literal` (the rest of the raw call
+/// from its opening quote) into `downstream`: what it kept, or `None` if the text is not
+/// JSON. For a check that did not decide on the first reading and must start over.
+pub(crate) fn read_again<'a, D: Downstream<'a>>(
+    literal: &'a [u8],
+    limits: Limits,
+    downstream: &mut D,
+) -> Option<D::Read> {
+    /// Feeds one string value's pieces to a [`Text`], and stops at its end.
+    struct Again<'a, 'd, D: Downstream<'a>> {
+        text: Text<'a>,
+        downstream: &'d mut D,
+        limits: Limits,
+        read: Option<TextArgs<D::Read>>,
+    }
+    impl<'a, D: Downstream<'a>> Sink<'a> for Again<'a, '_, D> {
+        fn event(&mut self, event: crate::json::Event<'a>, _at: usize) -> ControlFlow<()> {
+            use crate::json::Event;
+            match event {
+                Event::StringPart(run) => self.text.part(run, self.downstream),
+                Event::StringChar(c) => self.text.char(c, self.downstream),
+                Event::String(whole) => {
+                    self.read = Some(Text::whole(whole, 0, self.limits, self.downstream));
+                    return ControlFlow::Break(());
+                }
+                Event::StringEnd => {
+                    let text = std::mem::replace(&mut self.text, Text::new(self.limits, 0));
+                    self.read = Some(text.end(self.downstream));
+                    return ControlFlow::Break(());
+                }
+                _ => {}
+            }
+            ControlFlow::Continue(())
         }
     }
+    let mut again = Again {
+        text: Text::new(limits, 0),
+        downstream,
+        limits,
+        read: None,
+    };
+    // The literal's end stops the reader (the call goes on after it).
+    let _ = Reader::new(limits).feed(literal, &mut again);
+    again.read.and_then(Result::ok)
 }
 
 impl TextError {

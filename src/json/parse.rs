@@ -113,6 +113,12 @@ pub(crate) struct Builder<'a> {
     root: Option<Value<'a>>,
 }
 
+impl Default for Builder<'_> {
+    fn default() -> Self {
+        Builder::new()
+    }
+}
+
 impl<'a> Builder<'a> {
     /// A builder that has seen no event.
     pub(crate) fn new() -> Builder<'a> {

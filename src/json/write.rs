@@ -34,6 +34,15 @@ pub fn to_pretty_string(value: &Value<'_>) -> String {
     out
 }
 
+/// Appends `value` to `out` as compact JSON, exactly as `Display` writes it, but straight
+/// into the `String` rather than through a `Formatter`'s dynamic writes: the turn reader
+/// writes each call of a turn back this way (callgrind, 2,000 calls: 18.2 M instructions
+/// through `to_string`, 10.6 M so).
+pub(crate) fn write_compact(out: &mut String, value: &Value<'_>) {
+    // Writing into a `String` cannot fail.
+    let _ = write_value(out, value, None);
+}
+
 /// How many characters of a received value, name or allowed value any message quotes
 /// (rejections, violations, load errors). Enough to recognise what was sent; few enough
 /// that a megabyte string cannot flood the model's context with its own mistake. Every

@@ -14,6 +14,11 @@
 //! stream refused it (the whole call when it was only refused at the end), in both the raw
 //! form and the provider form (the name, then the arguments text in 16-byte chunks).
 //!
+//! With `--turns N`, [`Gate::check_turn`] on turns of N calls (each a JSON array of N
+//! consecutive lines that are JSON: a list of calls is a turn form), timed per call against
+//! [`Gate::check_call`] on the same calls one by one, with the ratio: a turn should cost
+//! no more than its calls checked alone, plus the turn's own reading.
+//!
 //! The whole log is read into memory first so that the passes time the gate, not the disk.
 //! Speed is reported, never asserted: no test depends on these numbers.
 
@@ -38,6 +43,8 @@ usage: toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl
                       validator alone on already-parsed arguments
   --stream            also time the streaming check fed 16-byte chunks, and report the
                       share of rejected calls' bytes received before their refusal
+  --turns N           also time Gate::check_turn on turns of N calls (JSON arrays of N
+                      consecutive lines) against the same calls checked one by one
   CALLS.jsonl         one raw call per line
   -h, --help          print this help
 
@@ -52,6 +59,8 @@ pub struct Options {
     passes: usize,
     verdicts: bool,
     stream: bool,
+    /// Calls per turn for the turn rows, if asked.
+    turns: Option<usize>,
 }
 
 /// Reads `bench check`'s arguments; `Ok(None)` means help was asked for.
@@ -64,6 +73,7 @@ pub fn parse_args(mut args: Args) -> Result<Option<Options>, UsageError> {
     let mut passes = None;
     let mut verdicts = false;
     let mut stream = false;
+    let mut turns = None;
     while let Some(arg) = args.next_arg() {
         match arg {
             Arg::Flag(flag, inline) => match flag.as_str() {
@@ -72,6 +82,7 @@ pub fn parse_args(mut args: Args) -> Result<Option<Options>, UsageError> {
                 "--stream" => stream = true,
                 "--tools" => args.value_once(&flag, inline, &mut tools)?,
                 "--passes" => args.value_once(&flag, inline, &mut passes)?,
+                "--turns" => args.value_once(&flag, inline, &mut turns)?,
                 _ => return Err(args.unknown(&flag)),
             },
             Arg::Positional(path) => set_once(&args, &mut calls, "CALLS.jsonl", path)?,
@@ -90,12 +101,24 @@ pub fn parse_args(mut args: Args) -> Result<Option<Options>, UsageError> {
             }
         },
     };
+    let turns = match turns {
+        None => None,
+        Some(text) => match text.parse::<usize>() {
+            Ok(n) if n >= 1 => Some(n),
+            _ => {
+                return Err(args.error(format!(
+                    "--turns expects a whole number of at least 1, got '{text}'"
+                )))
+            }
+        },
+    };
     Ok(Some(Options {
         tools,
         calls,
         passes,
         verdicts,
         stream,
+        turns,
     }))
 }
 
@@ -192,6 +215,20 @@ pub fn run(options: &Options) -> ExitCode {
             Run::Stream,
         ));
     }
+    let mut turn_ratio = None;
+    if let Some(per_turn) = options.turns {
+        let lines: Vec<&str> = bytes
+            .split(|byte| *byte == b'\n')
+            .filter_map(|line| std::str::from_utf8(line).ok())
+            .filter(|line| toolgate::json::parse(line).is_ok())
+            .collect();
+        let (one_by_one, whole) = measure_turns(&gate, &lines, per_turn, options.passes);
+        if let (Some(alone), Some(turn)) = (one_by_one.median_ns, whole.median_ns) {
+            turn_ratio = Some((per_turn, turn / alone));
+        }
+        measures.push(one_by_one);
+        measures.push(whole);
+    }
     let all = accepted.len().saturating_add(rejected.len());
     println!(
         "Gate::check_call on {all} calls from {} ({} accepted, {} rejected{}), median of {} \
@@ -235,7 +272,40 @@ pub fn run(options: &Options) -> ExitCode {
             n_provider
         );
     }
+    if let Some((per_turn, ratio)) = turn_ratio {
+        println!(
+            "turns: a turn of {per_turn} calls costs {ratio:.2}x its calls checked one by one"
+        );
+    }
     ExitCode::SUCCESS
+}
+
+/// `check_call` on `lines` one by one, and `check_turn` on them as turns of `per_turn`
+/// calls (JSON arrays), both per call.
+fn measure_turns(
+    gate: &Gate,
+    lines: &[&str],
+    per_turn: usize,
+    passes: usize,
+) -> (Measure, Measure) {
+    let turns: Vec<String> = lines
+        .chunks(per_turn)
+        .map(|calls| format!("[{}]", calls.join(",")))
+        .collect();
+    let alone = || {
+        for raw in lines {
+            let _ = black_box(gate.check_call(black_box(raw)));
+        }
+    };
+    let whole = || {
+        for turn in &turns {
+            let _ = black_box(gate.check_turn(black_box(turn)));
+        }
+    };
+    (
+        timed("turn calls one by one", lines.len(), passes, alone),
+        timed("turns (per call)", lines.len(), passes, whole),
+    )
 }
 
 /// The bytes of a streamed chunk.

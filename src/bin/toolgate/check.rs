@@ -29,7 +29,7 @@ use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
 use std::process::ExitCode;
 use toolgate::json::{self, Kind};
-use toolgate::{Call, EnvelopeProblem, Gate, Rejection, RejectionKind, Turn};
+use toolgate::{EnvelopeProblem, Gate, Rejection, RejectionKind, Turn};
 
 /// The usage line.
 pub const USAGE: &str =
@@ -211,9 +211,9 @@ fn check_stream(
             }
             // Bytes that are not UTF-8 are a malformed call (the gate's answer names the
             // first bad byte), never a crash.
-            _ => match gate.check_call_bytes(&line) {
+            _ => match gate.verdict_bytes(&line) {
                 Ok(call) => {
-                    write_accepted(&mut record, at, &call);
+                    write_accepted(&mut record, at, &call.name, call.id.as_deref());
                     tally.count(None);
                 }
                 Err(rejection) => match read_turn(gate, &line, &rejection) {
@@ -264,7 +264,7 @@ fn write_turn(record: &mut String, tally: &mut Tally, turn: &Turn<'_>) {
         };
         match &call.verdict {
             Ok(checked) => {
-                write_accepted(record, at, checked);
+                write_accepted(record, at, &checked.name, checked.id.as_deref());
                 tally.count(None);
             }
             Err(rejection) => {
@@ -303,11 +303,11 @@ fn too_long_text(bytes: u64, limit: usize) -> String {
 }
 
 /// `{"line":N,"ok":true,"tool":…,"id":…}` and its newline.
-fn write_accepted(record: &mut String, at: At, call: &Call<'_>) {
+fn write_accepted(record: &mut String, at: At, name: &str, id: Option<&str>) {
     write_at(record, at);
     record.push_str(",\"ok\":true,\"tool\":");
-    let _ = json::write_escaped_str(record, &call.name);
-    if let Some(id) = call.id.as_deref() {
+    let _ = json::write_escaped_str(record, name);
+    if let Some(id) = id {
         record.push_str(",\"id\":");
         let _ = json::write_escaped_str(record, id);
     }

@@ -966,36 +966,36 @@ impl Reader {
         sink: &mut S,
     ) -> Step {
         let bytes = input.bytes();
-        let mut n_bytes = len;
-        let mut pos = 0;
-        loop {
-            let escape = self.carry.escape.get(..n_bytes).unwrap_or_default();
-            match escape::decode(escape, false) {
-                Escape::Char(c, _) => {
-                    let mut string = string;
-                    self.string_char(&mut string, c, at, sink)?;
-                    return self.string(input, pos, string, next, sink);
-                }
-                Escape::NeedMore => {
-                    match (bytes.get(pos), self.carry.escape.get_mut(n_bytes)) {
-                        (Some(&byte), Some(slot)) => *slot = byte,
-                        _ => {
-                            self.cut = Some(Cut::Escape {
-                                string,
-                                at,
-                                len: n_bytes,
-                            });
-                            return Ok(CUT);
-                        }
-                    }
-                    n_bytes += 1;
-                    pos += 1;
-                }
-                Escape::Broken(broken) => {
-                    // The deciding byte is the last one added, which this chunk gave.
-                    let decided = broken.decided.map(|d| d.saturating_sub(len));
-                    return self.broken_escape(broken, at, decided, string, input);
-                }
+        // The escape's bytes so far and as many of this chunk's as an escape can hold,
+        // decoded once (the decoder decides at the same byte whatever follows it).
+        let room = self.carry.escape.len().saturating_sub(len);
+        let added = bytes.len().min(room);
+        let n_bytes = len + added;
+        if let (Some(slots), Some(more)) =
+            (self.carry.escape.get_mut(len..n_bytes), bytes.get(..added))
+        {
+            slots.copy_from_slice(more);
+        }
+        let escape = self.carry.escape.get(..n_bytes).unwrap_or_default();
+        match escape::decode(escape, false) {
+            Escape::Char(c, used) => {
+                let mut string = string;
+                self.string_char(&mut string, c, at, sink)?;
+                self.string(input, used.saturating_sub(len), string, next, sink)
+            }
+            Escape::NeedMore => {
+                // Every byte of the chunk is in the escape, and it still needs more.
+                self.cut = Some(Cut::Escape {
+                    string,
+                    at,
+                    len: n_bytes,
+                });
+                Ok(CUT)
+            }
+            Escape::Broken(broken) => {
+                // The deciding byte is one this chunk gave.
+                let decided = broken.decided.map(|d| d.saturating_sub(len));
+                self.broken_escape(broken, at, decided, string, input)
             }
         }
     }

@@ -80,6 +80,13 @@ impl<'a> Capture<'a> {
         }
     }
 
+    /// A run of a string value's text, copied ([`Validation::string_text`]).
+    ///
+    /// [`Validation::string_text`]: super::Validation::string_text
+    pub(super) fn text(&mut self, text: &str) {
+        self.text.push_str(text);
+    }
+
     /// The value completed by the last event fed: the outermost one, or the newest part
     /// of the container still being built.
     pub(super) fn last(&self) -> Option<&Value<'a>> {

@@ -149,6 +149,7 @@ mod tests;
 
 pub(crate) use kinds::{admits, kinds_of};
 pub(crate) use program::{AdditionalRule, Assertion, Compiled, ConditionKind, NodeId, Program};
+pub(crate) use quick::Quick;
 pub use report::Failure;
 pub use run::Validation;
 

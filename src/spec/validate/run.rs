@@ -379,6 +379,22 @@ impl<'s, 'a> Validation<'s, 'a> {
         self.steps_run
     }
 
+    /// A run of the text of the string value being read (after [`Event::StringStart`]),
+    /// from input that does not live as long as the validation: a chunk of a call that
+    /// streams. It counts as its characters fed one by one as [`Event::StringChar`] (what is
+    /// kept of it is copied), in one step instead of one per character.
+    pub fn string_text(&mut self, text: &str) {
+        if self.skipping > 0 {
+            return;
+        }
+        if let Some(capture) = &mut self.capture {
+            if capture.is_active() {
+                capture.text(text);
+            }
+        }
+        self.string_part(text);
+    }
+
     /// The verdict on the value fed.
     ///
     /// # Errors

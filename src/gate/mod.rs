@@ -10,11 +10,15 @@
 //! A [`Gate`] is the check-only half of a [`Registry`](crate::Registry): the compiled specs
 //! without handlers, for command-line checks and external harnesses.
 
-use crate::envelope::{self, Call};
-use crate::json::{Limits, Path, Value};
+mod direct;
+
+use crate::envelope::{self, Call, Read};
+use crate::json::{Kind, Limits, Path, Value};
 use crate::spec::tool_name::{aliases, fits_every_mapped_rule};
 use crate::spec::{LoadError, ToolSpec};
 use crate::suggest;
+use direct::{Checked, Direct};
+use std::borrow::Cow;
 use std::fmt;
 
 use crate::rejection::Rejection;
@@ -59,6 +63,34 @@ pub struct Gate {
     /// [`aliases`] of `specs`' names, in order, recomputed whenever a spec is added.
     aliases: Vec<(String, usize)>,
     limits: Limits,
+}
+
+/// An accepted call without its arguments, as [`Gate::verdict`] hands it back: what a check
+/// that only counts, or prints one line per call, needs of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Accepted<'a> {
+    /// The call id, where the shape has one.
+    pub id: Option<Cow<'a, str>>,
+    /// The tool name the model used.
+    pub name: Cow<'a, str>,
+}
+
+impl<'a, R> From<Read<'a, R>> for Accepted<'a> {
+    fn from(read: Read<'a, R>) -> Accepted<'a> {
+        Accepted {
+            id: read.id,
+            name: read.name,
+        }
+    }
+}
+
+impl<'a> From<Call<'a>> for Accepted<'a> {
+    fn from(call: Call<'a>) -> Accepted<'a> {
+        Accepted {
+            id: call.id,
+            name: call.name,
+        }
+    }
 }
 
 /// Two specs with the same name: a call could not say which one it means.
@@ -202,14 +234,16 @@ impl Gate {
         self.checked(call).map(|(_, call)| call)
     }
 
-    /// The check-only verdict on a raw call: [`Gate::check_call`]'s answer, without handing
-    /// the call back (`toolgate check`, a harness that only counts).
+    /// The check-only verdict on a raw call: [`Gate::check_call`]'s answer, handing back
+    /// only the call's id and tool name, not its arguments (`toolgate check`, a harness that
+    /// only counts).
     ///
     /// ```
     /// use toolgate::{Gate, ToolSpec, Type};
     /// let spec = ToolSpec::new("get_weather", "Current weather").required("city", Type::string());
     /// let gate = Gate::new(vec![spec.build().unwrap()]).unwrap();
-    /// assert!(gate.verdict(r#"{"name":"get_weather","arguments":{"city":"Oslo"}}"#).is_ok());
+    /// let accepted = gate.verdict(r#"{"name":"get_weather","arguments":{"city":"Oslo"}}"#);
+    /// assert_eq!(accepted.unwrap().name, "get_weather");
     /// let rejection = gate.verdict(r#"{"name":"get_weather","arguments":{"city":7}}"#);
     /// assert_eq!(
     ///     rejection.unwrap_err().to_string(),
@@ -217,10 +251,68 @@ impl Gate {
     /// );
     /// ```
     ///
+    /// An accepted call costs one pass of the reader and no tree: the arguments' events go
+    /// straight into the tool's validation as they are read, which allocates nothing unless
+    /// a string that arrives in parts (it holds an escape) must meet a `format` or
+    /// `pattern`, whose text the validation then gathers. A call
+    /// refused on the way is checked again as [`Gate::check_call`] checks it, which builds
+    /// the arguments to place the rejection in them, so the answer is the same in every case.
+    ///
     /// # Errors
     /// As [`Gate::check_call`].
-    pub fn verdict(&self, raw: &str) -> Result<(), Rejection> {
-        self.check(raw).map(drop)
+    pub fn verdict<'a>(&self, raw: &'a str) -> Result<Accepted<'a>, Rejection> {
+        let read = envelope::read_str_with(raw, self.limits, &mut Direct::new(self));
+        match read {
+            Ok(read) if self.accepts(&read, raw.as_bytes()) => Ok(Accepted::from(read)),
+            _ => self.check_call(raw).map(Accepted::from),
+        }
+    }
+
+    /// [`Gate::verdict`] for bytes that should be UTF-8 (a line read from a log), as
+    /// [`Gate::check_call_bytes`] reads them.
+    ///
+    /// # Errors
+    /// As [`Gate::check_call_bytes`].
+    pub fn verdict_bytes<'a>(&self, raw: &'a [u8]) -> Result<Accepted<'a>, Rejection> {
+        let read = envelope::read_bytes_with(raw, self.limits, &mut Direct::new(self));
+        match read {
+            Ok(read) if self.accepts(&read, raw) => Ok(Accepted::from(read)),
+            _ => self.check_call_bytes(raw).map(Accepted::from),
+        }
+    }
+
+    /// Whether every gate after the envelope passes a call read without its tree.
+    fn accepts(&self, read: &Read<'_, Checked>, raw: &[u8]) -> bool {
+        let Some(index) = self.index_of(&read.name) else {
+            return false;
+        };
+        let Some(spec) = self.specs.get(index) else {
+            return false;
+        };
+        match &read.args {
+            // Absent arguments are `{}`.
+            None => direct::accepts_text(spec, b"{}", self.limits),
+            Some(checked) if checked.kind != Some(Kind::Object) => false,
+            Some(Checked {
+                verdict: Some((checked_index, true)),
+                ..
+            }) if *checked_index == index => true,
+            // Read before the name was known (or beside another name), or the quick path
+            // did not know: read again.
+            Some(Checked {
+                span: Some(span), ..
+            }) => raw
+                .get(span.clone())
+                .is_some_and(|bytes| direct::accepts_text(spec, bytes, self.limits)),
+            // Arguments text the quick path did not decide: read the literal again.
+            Some(Checked {
+                literal: Some(quote),
+                ..
+            }) => raw
+                .get(*quote..)
+                .is_some_and(|literal| direct::accepts_literal(spec, literal, self.limits)),
+            Some(_) => false,
+        }
     }
 
     /// Every gate, returning the index of the tool's spec with the call: the one path every
@@ -237,12 +329,9 @@ impl Gate {
     }
 
     /// [`Gate::check`] on a call the envelope has read.
-    fn checked<'a>(&self, mut call: Call<'a>) -> Result<(usize, Call<'a>), Rejection> {
+    pub(crate) fn checked<'a>(&self, call: Call<'a>) -> Result<(usize, Call<'a>), Rejection> {
         let (index, spec, read_absent) = self.check_read(&call)?;
-        if read_absent {
-            spec.params().remove_absent_nulls(&mut call.args);
-        }
-        Ok((index, call))
+        Ok((index, admitted(spec, call, read_absent)))
     }
 
     /// The gates after the envelope, on a call already read: the index of the tool's spec,
@@ -297,6 +386,22 @@ impl Gate {
         })
     }
 
+    /// Whether some tool's name, or a name a mapping export sends, starts with `prefix`: a
+    /// name still arriving that fails this can be refused before it ends.
+    pub(crate) fn names_start_with(&self, prefix: &str) -> bool {
+        let first = self
+            .by_name
+            .partition_point(|(candidate, _)| candidate.as_str() < prefix);
+        let own = self
+            .by_name
+            .get(first)
+            .is_some_and(|(candidate, _)| candidate.starts_with(prefix));
+        own || self
+            .aliases
+            .iter()
+            .any(|(alias, _)| alias.starts_with(prefix))
+    }
+
     /// The index of the tool named `name`, or sent as `name` by a mapping export.
     fn index_of(&self, name: &str) -> Option<usize> {
         // A handful of tools: comparing lengths first rejects most names without touching
@@ -317,6 +422,16 @@ impl Gate {
                 .map(|(_, index)| *index)
         })
     }
+}
+
+/// A call that passed every gate, as the tool receives it: without the `null`s gate 3 read
+/// as absent, when it read any. The streaming check, which ran gate 3 on the call's events
+/// as they arrived, admits the call it read through this same step.
+pub(crate) fn admitted<'a>(spec: &ToolSpec, mut call: Call<'a>, read_absent: bool) -> Call<'a> {
+    if read_absent {
+        spec.params().remove_absent_nulls(&mut call.args);
+    }
+    call
 }
 
 /// Gate 2, *are the arguments an object?* Every tool takes named fields; a list, a number or
