@@ -441,3 +441,45 @@ fn every_plain_export_writes_each_format_and_reads_back_the_same_spec() {
         }
     }
 }
+
+/// OpenAI's strict mode documents nine string formats; a tool that names another keeps its
+/// plain form (`"strict": false`, with a note that names the format rule), and a tool whose
+/// formats are all on the list stays strict and carries them.
+#[test]
+fn the_strict_forms_carry_the_formats_strict_mode_lists_and_fall_back_for_the_others() {
+    use toolgate::spec::{export_tools_with, ExportOptions};
+    let listed = r#"[{"name": "meet", "description": "Meet.", "input_schema": {"type": "object",
+        "properties": {"at": {"type": "string", "format": "date-time"},
+                       "who": {"type": "string", "format": "email"}},
+        "required": ["at", "who"], "additionalProperties": false}}]"#;
+    let unlisted = r#"[{"name": "fetch", "description": "Fetch.", "input_schema": {"type": "object",
+        "properties": {"url": {"type": "string", "format": "uri"}},
+        "required": ["url"], "additionalProperties": false}}]"#;
+    for provider in [Provider::OpenAiStrict, Provider::ResponsesStrict] {
+        let specs = load_tools(listed).unwrap_or_else(|e| panic!("{e}"));
+        let exported = export_tools_with(&specs, provider, ExportOptions::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let text = exported.tools.to_string();
+        assert!(text.contains(r#""strict":true"#), "{text}");
+        assert!(text.contains(r#""format":"date-time""#), "{text}");
+        assert!(text.contains(r#""format":"email""#), "{text}");
+        assert!(exported.notes.is_empty(), "{:?}", exported.notes);
+
+        let specs = load_tools(unlisted).unwrap_or_else(|e| panic!("{e}"));
+        let exported = export_tools_with(&specs, provider, ExportOptions::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let text = exported.tools.to_string();
+        assert!(text.contains(r#""strict":false"#), "{text}");
+        assert!(
+            text.contains(r#""format":"uri""#),
+            "the model still sees it: {text}"
+        );
+        let notes: Vec<String> = exported.notes.iter().map(ToString::to_string).collect();
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(
+            notes[0]
+                .contains("url has no OpenAI strict form: a 'format' strict mode does not list"),
+            "{notes:?}"
+        );
+    }
+}

@@ -79,6 +79,10 @@ impl fmt::Display for ExportError {
                     .to_string()
             }
             StrictProblem::Nothing => "a value nothing can match".to_string(),
+            StrictProblem::Keyword("format") => format!(
+                "a 'format' strict mode does not list (it takes {})",
+                super::strict::STRICT_FORMATS.join(", ")
+            ),
             StrictProblem::Keyword(keyword) => {
                 format!("'{keyword}', which strict mode does not support")
             }

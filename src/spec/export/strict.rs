@@ -13,7 +13,8 @@
 //! - a value of no named kind (no `type`, `anyOf` or `$ref`), or one that accepts nothing;
 //! - `oneOf`, `allOf`, `not`, `dependentRequired`, `prefixItems`, `contains`, `if`,
 //!   `dependentSchemas`, `propertyNames`, `patternProperties`, `minLength`, `maxLength` and
-//!   `uniqueItems`, which OpenAI's strict mode does not support, and any keyword kept from a
+//!   `uniqueItems`, which OpenAI's strict mode does not support, a `format` outside the nine
+//!   it documents (`uri`, `int32` and `int64` among them), and any keyword kept from a
 //!   lenient load but `pattern`, which it does.
 //!
 //! An open object that declares its fields (`properties` without `"additionalProperties":
@@ -28,6 +29,20 @@
 //! object accepts less than the open one.
 
 use super::ExportError;
+
+/// The `format` values OpenAI's strict mode documents (Structured Outputs, "Supported
+/// properties"): a strict schema may carry these, and no other.
+pub(super) const STRICT_FORMATS: [&str; 9] = [
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
 use crate::json::{Path, Segment};
 use crate::spec::schema::known_keyword;
 use crate::spec::{Additional, Kinds, Schema, ToolSpec, Type};
@@ -97,6 +112,14 @@ fn strict_type(
     ] {
         if present {
             return fail(StrictProblem::Keyword(keyword));
+        }
+    }
+    // Strict mode knows a fixed list of string formats; a schema naming another (`uri`,
+    // OpenAPI's `int64`, or any annotation) is refused by the API, so the tool keeps its
+    // plain form.
+    if let Some(format) = &ty.format {
+        if !STRICT_FORMATS.contains(&format.as_str()) {
+            return fail(StrictProblem::Keyword("format"));
         }
     }
     // Keywords kept from a lenient load: strict mode supports `pattern`, and refuses a
