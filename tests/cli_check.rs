@@ -420,3 +420,44 @@ fn rejected_lines_in_full() {
         ),
     );
 }
+
+/// `--no-format-checks`: every `format` is an annotation (draft 2020-12's default), so a
+/// value refused for its format alone is accepted, and nothing else changes.
+#[test]
+fn no_format_checks_reads_every_format_as_an_annotation() {
+    let tools = file(
+        "cli_check_format_tools.json",
+        br#"[{"name": "mail", "description": "Send.", "input_schema": {"type": "object",
+             "properties": {"to": {"type": "string", "format": "email", "maxLength": 24}},
+             "required": ["to"], "additionalProperties": false}}]"#,
+    )
+    .display()
+    .to_string();
+    let calls = concat!(
+        r#"{"name":"mail","arguments":{"to":"bob at example dot com"}}"#,
+        "\n",
+        r#"{"name":"mail","arguments":{"to":"far too long to be an address"}}"#,
+        "\n",
+    );
+    let (code, stdout, _) = toolgate(&["check", "--tools", &tools], calls.as_bytes());
+    assert_eq!(code, 1);
+    let first = stdout.lines().next().unwrap_or_default();
+    assert!(first.contains(r#""kind":"schema_violation""#), "{stdout}");
+    assert!(first.contains("must be an email address"), "{stdout}");
+    let (code, stdout, stderr) = toolgate(
+        &["check", "--tools", &tools, "--no-format-checks"],
+        calls.as_bytes(),
+    );
+    assert_eq!(code, 1, "{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines.first(),
+        Some(&r#"{"line":1,"ok":true,"tool":"mail"}"#),
+        "{stdout}"
+    );
+    // `maxLength` is still a rule.
+    assert!(
+        lines.get(1).is_some_and(|l| l.contains("at most 24")),
+        "{stdout}"
+    );
+}

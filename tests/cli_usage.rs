@@ -31,14 +31,15 @@ fn check_usage_error(args: &[&str], problem: &str, usage: &str, help: &str) {
     );
 }
 
-// Issue #11 added `--lenient` to both commands, and `--map-names`, `--no-close` to `schema`.
+// Issue #11 added `--lenient` to both commands, `--no-format-checks` to `check`, and
+// `--map-names`, `--no-close` to `schema`.
 const CHECK_USAGE: &str =
-    "usage: toolgate check --tools TOOLS.json [--lenient] [--summary] [CALLS.jsonl]";
+    "usage: toolgate check --tools TOOLS.json [--lenient] [--no-format-checks] [--summary] [CALLS.jsonl]";
 const SCHEMA_USAGE: &str =
     "usage: toolgate schema --tools TOOLS.json --to PROVIDER [--lenient] [--map-names] [--no-close]";
 const TOP_USAGE: &str = "\
 usage: toolgate                                    play the demo agent loop
-       toolgate check --tools TOOLS.json [--lenient] [--summary] [CALLS.jsonl]
+       toolgate check --tools TOOLS.json [--lenient] [--no-format-checks] [--summary] [CALLS.jsonl]
        toolgate schema --tools TOOLS.json --to PROVIDER [--lenient] [--map-names] [--no-close]
        toolgate bench parse [--passes N] FILE...
        toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl

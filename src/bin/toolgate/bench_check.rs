@@ -134,7 +134,7 @@ struct Measure {
 
 /// Runs `bench check`.
 pub fn run(options: &Options) -> ExitCode {
-    let gate = match tools::load_gate("bench check", &options.tools, false) {
+    let gate = match tools::load_gate("bench check", &options.tools, false, true) {
         Ok(gate) => gate,
         Err(message) => {
             eprintln!("{message}");

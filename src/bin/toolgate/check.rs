@@ -1,6 +1,6 @@
-//! `toolgate check --tools TOOLS.json [--lenient] [--summary] [CALLS.jsonl]`: runs every line of a log
-//! through the gate and prints one JSON verdict per call. Other programs read this output,
-//! so its shape is a contract (issue #5):
+//! `toolgate check --tools TOOLS.json [--lenient] [--no-format-checks] [--summary]
+//! [CALLS.jsonl]`: runs every line of a log through the gate and prints one JSON verdict
+//! per call. Other programs read this output, so its shape is a contract (issue #5):
 //!
 //! - one object per non-blank input line, in input order; blank lines are skipped but still
 //!   counted in `line` (1-based);
@@ -33,17 +33,19 @@ use toolgate::{EnvelopeProblem, Gate, Rejection, RejectionKind, Turn};
 
 /// The usage line.
 pub const USAGE: &str =
-    "usage: toolgate check --tools TOOLS.json [--lenient] [--summary] [CALLS.jsonl]";
+    "usage: toolgate check --tools TOOLS.json [--lenient] [--no-format-checks] [--summary] [CALLS.jsonl]";
 
 /// `toolgate check --help`.
 pub const HELP: &str = "\
 toolgate check: run each raw tool call of a log through the gate
 
-usage: toolgate check --tools TOOLS.json [--lenient] [--summary] [CALLS.jsonl]
+usage: toolgate check --tools TOOLS.json [--lenient] [--no-format-checks] [--summary] [CALLS.jsonl]
 
   --tools TOOLS.json  the tools array (Anthropic, OpenAI, Responses, Gemini or MCP form)
   --lenient           load a keyword toolgate cannot enforce (or a provider's built-in
                       tool) instead of refusing the file; each is listed on standard error
+  --no-format-checks  read every 'format' as an annotation (draft 2020-12's default):
+                      no value is refused for its format
   --summary           print calls, accepted and each rejection kind with its rate
                       to standard error
   CALLS.jsonl         one raw call, or one whole assistant turn, per line; standard
@@ -70,6 +72,7 @@ pub struct Options {
     calls: Option<String>,
     summary: bool,
     lenient: bool,
+    formats: bool,
 }
 
 /// Reads `check`'s arguments; `Ok(None)` means help was asked for.
@@ -82,6 +85,7 @@ pub fn parse_args(mut args: Args) -> Result<Option<Options>, UsageError> {
     let mut calls = None;
     let mut summary = false;
     let mut lenient = false;
+    let mut formats = true;
     while let Some(arg) = args.next_arg() {
         match arg {
             Arg::Flag(flag, inline) => match flag.as_str() {
@@ -95,6 +99,10 @@ pub fn parse_args(mut args: Args) -> Result<Option<Options>, UsageError> {
                     args.no_value(&flag, inline)?;
                     lenient = true;
                 }
+                "--no-format-checks" => {
+                    args.no_value(&flag, inline)?;
+                    formats = false;
+                }
                 _ => return Err(args.unknown(&flag)),
             },
             Arg::Positional(path) => set_once(&args, &mut calls, "CALLS.jsonl", path)?,
@@ -106,12 +114,13 @@ pub fn parse_args(mut args: Args) -> Result<Option<Options>, UsageError> {
         calls,
         summary,
         lenient,
+        formats,
     }))
 }
 
 /// Runs `check`.
 pub fn run(options: &Options) -> ExitCode {
-    let gate = match tools::load_gate("check", &options.tools, options.lenient) {
+    let gate = match tools::load_gate("check", &options.tools, options.lenient, options.formats) {
         Ok(gate) => gate,
         Err(message) => {
             eprintln!("{message}");

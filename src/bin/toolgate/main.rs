@@ -32,7 +32,7 @@ static GLOBAL: alloc::Counting = alloc::Counting;
 /// The top-level usage.
 const USAGE: &str = "\
 usage: toolgate                                    play the demo agent loop
-       toolgate check --tools TOOLS.json [--lenient] [--summary] [CALLS.jsonl]
+       toolgate check --tools TOOLS.json [--lenient] [--no-format-checks] [--summary] [CALLS.jsonl]
        toolgate schema --tools TOOLS.json --to PROVIDER [--lenient] [--map-names] [--no-close]
        toolgate bench parse [--passes N] FILE...
        toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl
@@ -43,7 +43,7 @@ const HELP: &str = "\
 toolgate: checks a language model's tool calls before any tool code runs
 
 usage: toolgate                                    play the demo agent loop
-       toolgate check --tools TOOLS.json [--lenient] [--summary] [CALLS.jsonl]
+       toolgate check --tools TOOLS.json [--lenient] [--no-format-checks] [--summary] [CALLS.jsonl]
        toolgate schema --tools TOOLS.json --to PROVIDER [--lenient] [--map-names] [--no-close]
        toolgate bench parse [--passes N] FILE...
        toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl

@@ -39,11 +39,18 @@ pub fn load_specs(command: &str, path: &str, lenient: bool) -> Result<Vec<ToolSp
     Ok(specs)
 }
 
-/// A gate over the file's specs, loaded as [`load_specs`] does.
+/// A gate over the file's specs, loaded as [`load_specs`] does; with `formats` false, each
+/// `format` is an annotation only (draft 2020-12's default), checked nowhere.
 ///
 /// # Errors
 /// As [`load_specs`].
-pub fn load_gate(command: &str, path: &str, lenient: bool) -> Result<Gate, String> {
+pub fn load_gate(command: &str, path: &str, lenient: bool, formats: bool) -> Result<Gate, String> {
+    if !formats {
+        let specs = load_specs(command, path, lenient)?;
+        let specs = specs.into_iter().map(ToolSpec::without_format_assertions);
+        return Gate::new(specs.collect())
+            .map_err(|error| format!("toolgate {command}: invalid tools file '{path}': {error}"));
+    }
     if !lenient {
         let text = read(command, path)?;
         return Gate::from_tools_json(&text)
