@@ -146,7 +146,7 @@ impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
             }
             // The first event of a top-level value that is not an object.
             other if self.depth == 0 => {
-                self.root = Some(kind_of(&other));
+                self.root = Some(Event::value_kind(&other));
                 self.doing = Doing::Done;
             }
             // The reader sends nothing else between members.
@@ -430,17 +430,6 @@ fn ends_value(event: &Event<'_>) -> bool {
             | Event::ArrayEnd
             | Event::ObjectEnd
     )
-}
-
-fn kind_of(event: &Event<'_>) -> Kind {
-    match event {
-        Event::Null => Kind::Null,
-        Event::Bool(_) => Kind::Bool,
-        Event::Number(_) => Kind::Number,
-        Event::ArrayStart => Kind::Array,
-        Event::ObjectStart => Kind::Object,
-        _ => Kind::String,
-    }
 }
 
 /// Where the value of a top-level member goes.

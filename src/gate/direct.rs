@@ -89,7 +89,7 @@ impl<'g, 'a> Sink<'a> for Direct<'g, 'a> {
     #[inline(always)]
     fn event(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
         if self.kind.is_none() {
-            self.kind = Some(kind_of(&event));
+            self.kind = Some(Event::value_kind(&event));
         }
         if let Some((_, last)) = &mut self.span {
             *last = at;
@@ -203,16 +203,5 @@ impl<'a> Downstream<'a> for Full<'_, 'a> {
     fn begin(&mut self, _name: Option<&str>, _at: usize, _in_text: bool) {}
     fn end(&mut self) -> bool {
         self.0.finish().is_ok()
-    }
-}
-
-fn kind_of(event: &Event<'_>) -> Kind {
-    match event {
-        Event::Null => Kind::Null,
-        Event::Bool(_) => Kind::Bool,
-        Event::Number(_) => Kind::Number,
-        Event::ArrayStart => Kind::Array,
-        Event::ObjectStart => Kind::Object,
-        _ => Kind::String,
     }
 }

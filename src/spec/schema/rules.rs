@@ -19,6 +19,21 @@ use crate::spec::{MemberCount, StringRules, Type};
 use std::cmp::Ordering;
 
 impl<'v, 'a> Importer<'v, 'a> {
+    /// The subschema given under one keyword, compiled (`None` when the keyword is absent).
+    fn subschema(
+        &mut self,
+        entry: Option<(&'v str, &'v Value<'a>)>,
+        path: &Path,
+        depth: usize,
+    ) -> Result<Option<Box<Type>>, LoadError> {
+        entry
+            .map(|(key, value)| {
+                self.compile(value, &path.key(key), depth + 1, false)
+                    .map(Box::new)
+            })
+            .transpose()
+    }
+
     pub(super) fn build(
         &mut self,
         seen: &Seen<'v, 'a>,
@@ -66,27 +81,13 @@ impl<'v, 'a> Importer<'v, 'a> {
                     self.refuse(path, key)?;
                     None
                 }
-                Some((key, value)) => Some(Box::new(self.compile(
-                    value,
-                    &path.key(key),
-                    depth + 1,
-                    false,
-                )?)),
-                None => None,
+                entry => self.subschema(entry, path, depth)?,
             },
             min_items: self.count(seen.get("minItems"), path)?,
             max_items: self.count(seen.get("maxItems"), path)?,
             unique: typed(seen, "uniqueItems", path, "true or false", Value::as_bool)?
                 .is_some_and(|(_, unique)| unique),
-            contains: match seen.get("contains") {
-                Some((key, value)) => Some(Box::new(self.compile(
-                    value,
-                    &path.key(key),
-                    depth + 1,
-                    false,
-                )?)),
-                None => None,
-            },
+            contains: self.subschema(seen.get("contains"), path, depth)?,
             min_contains: self.count(seen.get("minContains"), path)?,
             max_contains: self.count(seen.get("maxContains"), path)?,
         };
@@ -345,15 +346,7 @@ impl<'v, 'a> Importer<'v, 'a> {
                 }
             }
         }
-        let property_names = match names {
-            Some((key, value)) => Some(Box::new(self.compile(
-                value,
-                &path.key(key),
-                depth + 1,
-                false,
-            )?)),
-            None => None,
-        };
+        let property_names = self.subschema(names, path, depth)?;
         Ok(Some(Box::new(ObjectType {
             fields,
             additional,
