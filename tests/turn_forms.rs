@@ -3,6 +3,7 @@
 //! and verdict, and which text passes through; and the exact text of every turn that cannot
 //! be read.
 
+use std::borrow::Cow;
 use toolgate::{Gate, Turn, TurnForm};
 
 const TOOLS: &str = r#"[
@@ -416,4 +417,40 @@ fn text_parts_are_kept_untouched() {
         )
         .expect("the turn reads");
     assert_eq!(turn.text, ["Zürich \"quoted\"\né ✓", ""]);
+}
+
+/// Each call is checked on its own bytes of the turn's text: what it holds is borrowed from
+/// the turn (nothing was written back and read again), whitespace and escapes as the model
+/// wrote them, and a cut arguments text is reported at the model's own byte.
+#[test]
+fn each_call_is_checked_on_its_own_bytes_of_the_turn() {
+    let gate = gate();
+    let raw = r#"{
+      "role": "assistant",
+      "tool_calls": [
+        { "id" : "call_1", "type" : "function",
+          "function" : { "name" : "get_weather", "arguments" : "{\"city\": \"Oslo\"}" } },
+        { "id" : "call_2", "type" : "function",
+          "function" : { "name" : "get_weather", "arguments" : "{\"city\": \"Os" } }
+      ]
+    }"#;
+    let turn = gate.check_turn(raw).unwrap_or_else(|e| panic!("{e}"));
+    let first = turn.calls.first().map(|call| &call.verdict);
+    let Some(Ok(call)) = first else {
+        panic!("{first:?}");
+    };
+    assert!(
+        matches!(&call.id, Some(Cow::Borrowed("call_1"))),
+        "{call:?}"
+    );
+    assert!(
+        matches!(&call.name, Cow::Borrowed("get_weather")),
+        "{call:?}"
+    );
+    let second = turn.calls.get(1).map(|call| &call.verdict);
+    let Some(Err(rejection)) = second else {
+        panic!("{second:?}");
+    };
+    assert_eq!(rejection.kind(), toolgate::RejectionKind::TruncatedJson);
+    assert!(rejection.to_string().contains("12 bytes"), "{rejection}");
 }

@@ -76,6 +76,51 @@ pub fn parse_with(text: &str, limits: Limits) -> Result<Value<'_>, ParseError> {
     finish(read, &mut reader, &mut builder, text.as_bytes())
 }
 
+/// [`parse_with`], also giving where each array and object stands in `text`: one byte range
+/// per container, in the order they open, which is the order a depth-first walk of the
+/// value meets them (a container before its members, members in order). For a reader of
+/// a larger text that hands a part of it on as it stands (a turn's calls, each checked on
+/// the model's own bytes).
+pub(crate) fn parse_with_spans(
+    text: &str,
+    limits: Limits,
+) -> Result<(Value<'_>, Vec<std::ops::Range<usize>>), ParseError> {
+    /// The builder, and the containers' ranges.
+    struct Spanning<'a> {
+        builder: Builder<'a>,
+        spans: Vec<std::ops::Range<usize>>,
+        /// The open containers' indices into `spans`, innermost last.
+        open: Vec<usize>,
+    }
+    impl<'a> Sink<'a> for Spanning<'a> {
+        fn event(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
+            match event {
+                Event::ArrayStart | Event::ObjectStart => {
+                    self.open.push(self.spans.len());
+                    self.spans.push(at..at);
+                }
+                Event::ArrayEnd | Event::ObjectEnd => {
+                    let span = self.open.pop().and_then(|index| self.spans.get_mut(index));
+                    if let Some(span) = span {
+                        span.end = at.saturating_add(1);
+                    }
+                }
+                _ => {}
+            }
+            self.builder.event(event, at)
+        }
+    }
+    let mut reader = Reader::new(limits);
+    let mut sink = Spanning {
+        builder: Builder::new(),
+        spans: Vec::new(),
+        open: Vec::new(),
+    };
+    let read = reader.feed_str(text, &mut sink);
+    let value = finish(read, &mut reader, &mut sink.builder, text.as_bytes())?;
+    Ok((value, sink.spans))
+}
+
 /// Ends a parse of the whole `input`: the value, or the error located in the input.
 fn finish<'a>(
     read: Result<(), Stop>,

@@ -97,6 +97,8 @@ use crate::json::{self, Limits, Value};
 use crate::rejection::Rejection;
 use crate::spec::Provider;
 use std::borrow::Cow;
+use std::collections::HashMap;
+use std::ops::Range;
 
 /// One assistant turn, read and checked.
 #[derive(Clone, Debug, PartialEq)]
@@ -239,13 +241,14 @@ impl Gate {
                 .min(Limits::DEPTH_CEILING),
             ..limits
         };
-        let value = json::parse_with(raw, turn_limits).map_err(Box::new)?;
+        let (value, spans) = json::parse_with_spans(raw, turn_limits).map_err(Box::new)?;
         let parts = read::read(&value)?;
+        let places = containers_in_order(&value);
         let calls = parts
             .calls
             .iter()
             .map(|element| TurnCall {
-                verdict: check_element(self, element),
+                verdict: check_element(self, raw, element, &places, &spans),
                 corrects: None,
             })
             .collect();
@@ -265,25 +268,56 @@ impl From<Box<json::ParseError>> for TurnError {
 
 /// Checks one call element of a turn: the one place where a turn meets the envelope.
 ///
-/// For now the element is written back as compact JSON (`Value`'s `Display`) and that text
-/// goes through [`Gate::check_call`], exactly as if the call had come alone. (The parser
-/// does not report where a value stands in its text, so the element's own bytes cannot be
-/// sliced out.) The rewritten text is the same call: members keep their order and
-/// duplicates, numbers their text, and a string is unescaped and escaped again, so an
-/// OpenAI arguments text is the model's, byte for byte, and a position in it (`cut off after
-/// 46 bytes`) is the model's too. Only positions in the element's own text would differ, and
-/// an element of a turn that parsed has no JSON error there.
-///
-/// When the envelope reads events (the one resumable reader of issue #9), this becomes
-/// `json::replay(element, &mut envelope_sink)`, or better the turn reader hands each
-/// element's events to the envelope sink as it reads them, with no tree and no second
-/// text; a streamed call's verdict then fills a [`TurnCall`] the same way. Nothing else in
-/// this module changes.
-fn check_element(gate: &Gate, element: &Value<'_>) -> Result<Call<'static>, Rejection> {
-    let mut text = String::with_capacity(ELEMENT_START);
-    json::write_compact(&mut text, element);
-    gate.check_call(&text).map(Call::into_owned)
+/// The element is checked on the model's own bytes: the turn's parse noted where each of its
+/// containers stands (`json::parse_with_spans`), and the element's range of `raw` goes
+/// through [`Gate::check_call`] exactly as if the call had come alone, so the call borrows
+/// from the turn's text and every position in a rejection (`cut off after 46 bytes` of an
+/// arguments text) is the model's. An element is always one of the containers the parse
+/// numbered; were it not found, it would be written back as compact JSON and checked so,
+/// which reads as the same call.
+fn check_element<'a>(
+    gate: &Gate,
+    raw: &'a str,
+    element: &Value<'a>,
+    places: &HashMap<*const Value<'a>, usize>,
+    spans: &[Range<usize>],
+) -> Result<Call<'a>, Rejection> {
+    let own = places
+        .get(&(element as *const Value<'a>))
+        .and_then(|&index| spans.get(index))
+        .and_then(|span| raw.get(span.clone()));
+    match own {
+        Some(text) => gate.check_call(text),
+        None => {
+            let mut text = String::with_capacity(ELEMENT_START);
+            json::write_compact(&mut text, element);
+            gate.check_call(&text).map(Call::into_owned)
+        }
+    }
 }
 
-/// Room for an element's text: most calls fit, so it is written with one allocation.
+/// The place of each array and object of `value` in a depth-first walk (a container before
+/// its members, members in order): the order the parse noted their ranges in. Keyed by
+/// address, which only identifies the containers of this one tree while it lives.
+fn containers_in_order<'v, 'a>(value: &'v Value<'a>) -> HashMap<*const Value<'a>, usize> {
+    let mut places = HashMap::new();
+    let mut stack: Vec<&'v Value<'a>> = vec![value];
+    while let Some(value) = stack.pop() {
+        // Members pushed in reverse, so that they are taken in order.
+        match value {
+            Value::Array(items) => {
+                places.insert(value as *const Value<'a>, places.len());
+                stack.extend(items.iter().rev());
+            }
+            Value::Object(members) => {
+                places.insert(value as *const Value<'a>, places.len());
+                stack.extend(members.iter().rev().map(|(_, member)| member));
+            }
+            _ => {}
+        }
+    }
+    places
+}
+
+/// Room for an element's text when it is written back: most calls fit in one allocation.
 const ELEMENT_START: usize = 512;
