@@ -5,6 +5,7 @@
 mod support;
 
 use support::rng::Rng;
+use toolgate::json::Value;
 use toolgate::stream::Progress;
 use toolgate::{Gate, RejectionKind, ToolSpec, Type};
 
@@ -49,12 +50,15 @@ const SCHEMA: RejectionKind = RejectionKind::SchemaViolation;
 
 #[test]
 fn a_wrong_type_is_refused_at_its_first_byte() {
-    // `{"city": 42`: the 4 is byte 9; the number is seen once it ends.
+    // `{"city": 42`: the 4 is byte 9, and no number can be a city: refused there while
+    // its token is still open (its value is known only when it ends).
     check(&[
-        (r#"{"city": 4"#, Pending),
-        ("2", Pending),
+        (r#"{"city": 4"#, refused(9, SCHEMA)),
+        ("2", refused(9, SCHEMA)),
         (",", refused(9, SCHEMA)),
     ]);
+    // An `enum` of strings takes no number either.
+    check(&[(r#"{"unit": 4"#, refused(9, SCHEMA))]);
     check(&[(r#"{"city": 42}"#, refused(9, SCHEMA))]);
     check(&[(r#"{"city": t"#, Pending), ("rue ", refused(9, SCHEMA))]);
     // A string for a string is fine at every byte.
@@ -513,4 +517,37 @@ fn mangled_calls_get_check_calls_answer_whatever_the_chunks() {
             String::from_utf8_lossy(&bytes)
         );
     }
+}
+
+/// An open number is refused early only where no number can stand, whatever its digits:
+/// where some number could be accepted (a numeric type, an `enum` with a number, an
+/// alternative), it waits for the token's end.
+#[test]
+fn an_open_number_waits_where_some_number_can_stand() {
+    let spec = ToolSpec::new("pick", "Pick.")
+        .optional("count", Type::integer().max(3))
+        .optional("code", Type::any_of([Type::string(), Type::integer()]))
+        .optional("choice", Type::any().one_of(["a", "b"]).nullable())
+        .optional(
+            "level",
+            Type::any().one_of([Value::from("low"), Value::from(2)]),
+        )
+        .build()
+        .unwrap();
+    let gate = Gate::new(vec![spec]).unwrap();
+    for (text, early) in [
+        (r#"{"count": 4"#, Pending),
+        (r#"{"code": 4"#, Pending),
+        (r#"{"level": 4"#, Pending),
+        (r#"{"choice": 4"#, refused(11, SCHEMA)),
+    ] {
+        let mut stream = gate.stream_call();
+        assert_eq!(stream.feed_name("pick"), Pending);
+        assert_eq!(stream.feed_arguments(text), early, "{text}");
+    }
+    // The number's end decides the others: `4` is over `count`'s maximum.
+    let mut stream = gate.stream_call();
+    assert_eq!(stream.feed_name("pick"), Pending);
+    assert_eq!(stream.feed_arguments(r#"{"count": 4"#), Pending);
+    assert_eq!(stream.feed_arguments("}"), refused(10, SCHEMA));
 }

@@ -58,8 +58,11 @@
 //! arguments begin.
 //!
 //! A number, `true`, `false` or `null` is seen by the reader once its token ends (`4` may
-//! go on as `42` or `4.5`), so a number where a string belongs is refused at its first byte's
-//! offset, but in the answer to the chunk that ends it (the delimiter after it). Strings and
+//! go on as `42` or `4.5`). In the provider form, a number whose token a chunk leaves open
+//! is refused in the answer to that chunk when no number can stand where it is (a field
+//! whose `type`, `enum` or `const` takes none), whatever its digits; otherwise, and in the
+//! raw form, a number is refused in the answer to the chunk that ends it (the delimiter
+//! after it). Either way the refusal is at its first byte. Strings and
 //! keys are seen as they arrive: an unknown key when it closes, a string past `maxLength` (or
 //! longer than any value of its bounded `format`: a `date` past 10 bytes) or no longer a
 //! prefix of any `enum` value at the chunk that shows it (the refusal at the string's
@@ -118,9 +121,13 @@ pub enum Progress {
 /// let mut stream = gate.stream_call();
 /// assert_eq!(stream.feed_name("get_weather"), Progress::Pending);
 /// assert_eq!(stream.feed_arguments(r#"{"city": "#), Progress::Pending);
-/// // A number is read once it ends (`42` may go on as `421`)...
-/// assert_eq!(stream.feed_arguments("42"), Progress::Pending);
-/// // ...and then refused at its first byte.
+/// // A number's value is known once it ends (`42` may go on as `421`), but no number can
+/// // be a city: refused at its first byte, while its token is still open.
+/// assert_eq!(
+///     stream.feed_arguments("42"),
+///     Progress::Refused { at: 9, kind: RejectionKind::SchemaViolation }
+/// );
+/// // The answer stands whatever follows; the last word is the gate's on the whole text.
 /// assert_eq!(
 ///     stream.feed_arguments("}"),
 ///     Progress::Refused { at: 9, kind: RejectionKind::SchemaViolation }
@@ -290,6 +297,11 @@ impl<'g> CallStream<'g> {
                 refused: &mut probe.refused,
             };
             let read = self.reader.feed_str(fragment, &mut sink);
+            if let (Some(start), Some(args), None) =
+                (self.reader.number_started(), &mut probe.args, probe.refused)
+            {
+                probe.refused = args.number_started(start);
+            }
             self.note(read);
         }
         self.progress()

@@ -516,6 +516,16 @@ impl<'g> Args<'g> {
         self.whole = read_whole && self.done && !self.failed;
     }
 
+    /// A number of the arguments begins at `at`, its token still open: refused now if no
+    /// number can stand there (the refusal the number's end would give, at the same byte).
+    pub(super) fn number_started(&mut self, at: usize) -> Option<(usize, RejectionKind)> {
+        if !self.started || self.done || self.failed || !self.validation.refused_if_number_next() {
+            return None;
+        }
+        self.failed = true;
+        Some((at, RejectionKind::SchemaViolation))
+    }
+
     pub(super) fn new(spec: &'g ToolSpec) -> Args<'g> {
         Args {
             spec,

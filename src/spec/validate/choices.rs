@@ -78,6 +78,11 @@ impl Choices {
     }
 
     /// True if the number equals an allowed number (by value: `1` is `1.0`).
+    /// True if some number is allowed.
+    pub(super) fn allows_some_number(&self) -> bool {
+        !self.numbers.is_empty()
+    }
+
     pub(super) fn allows_number(&self, text: &str) -> bool {
         self.numbers
             .iter()

@@ -198,6 +198,37 @@ impl<'s, 'a> Validation<'s, 'a> {
     /// be accepted. Never true of a prefix that some ending makes valid; once the value
     /// has ended, true exactly when [`Validation::finish`] refuses.
     pub fn refused(&self) -> bool {
+        self.refused_seeded(|_| {})
+    }
+
+    /// True if a number beginning now leaves the value refused, whatever its digits: the
+    /// checks the last key asked for its value all refuse every number (by `type`, `enum` or
+    /// `const`), and that decides the value as [`Validation::refused`] decides it. Only the
+    /// requests of an object's key are read (an array's item asks when it begins), so this,
+    /// like `refused`, is never true of a prefix some ending makes valid. The streaming
+    /// check asks it while a number's token is still open, to refuse at its first byte.
+    pub(crate) fn refused_if_number_next(&self) -> bool {
+        self.refused_seeded(|failed| {
+            for index in 0..self.requests.len() {
+                let Some(request) = self.requests.get(index) else {
+                    continue;
+                };
+                let Link::Member { parent, slot } = request.link else {
+                    continue;
+                };
+                if slot.kind == SlotKind::Contained || !refuses_every_number(request.node) {
+                    continue;
+                }
+                if let Some(fails) = failed.get_mut(widen(parent)) {
+                    *fails = true;
+                }
+            }
+        })
+    }
+
+    /// [`Validation::refused`], with some open checks already known to fail (`seed` marks
+    /// them).
+    fn refused_seeded(&self, seed: impl FnOnce(&mut [bool])) -> bool {
         if self.step1.is_some() || self.exhausted.is_some() {
             return true;
         }
@@ -218,6 +249,7 @@ impl<'s, 'a> Validation<'s, 'a> {
                 &mut on_heap
             }
         };
+        seed(failed);
         for index in (0..n).rev() {
             let Some(check) = self.checks.get(index) else {
                 continue;
@@ -281,4 +313,15 @@ struct Alternatives<'p> {
     first: usize,
     ids: &'p [NodeId],
     exactly_one: bool,
+}
+
+/// True if `node` refuses every number, whatever its digits.
+fn refuses_every_number(node: &Node) -> bool {
+    node.assertions.iter().any(|assertion| match assertion {
+        Assertion::Type(kinds) => {
+            !Shape::Integer.admitted_by(*kinds) && !Shape::Fraction.admitted_by(*kinds)
+        }
+        Assertion::Enum(choices) | Assertion::Const(choices) => !choices.allows_some_number(),
+        _ => false,
+    })
 }
