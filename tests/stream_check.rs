@@ -551,3 +551,15 @@ fn an_open_number_waits_where_some_number_can_stand() {
     assert_eq!(stream.feed_arguments(r#"{"count": 4"#), Pending);
     assert_eq!(stream.feed_arguments("}"), refused(10, SCHEMA));
 }
+
+/// The raw form does the same once its shape is fixed and the number is inside the
+/// arguments' value; before the shape is fixed, an open number waits like everything else.
+#[test]
+fn the_raw_form_refuses_an_open_number_inside_the_arguments() {
+    check_raw(&[(
+        r#"{"type":"tool_use","id":"t","name":"get_weather","input":{"city": 4"#,
+        refused(66, SCHEMA),
+    )]);
+    // A plain call's shape is never fixed before its end: the number waits for it.
+    check_raw(&[(r#"{"name":"get_weather","arguments":{"city": 4"#, Pending)]);
+}

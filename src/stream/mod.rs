@@ -58,11 +58,13 @@
 //! arguments begin.
 //!
 //! A number, `true`, `false` or `null` is seen by the reader once its token ends (`4` may
-//! go on as `42` or `4.5`). In the provider form, a number whose token a chunk leaves open
-//! is refused in the answer to that chunk when no number can stand where it is (a field
-//! whose `type`, `enum` or `const` takes none), whatever its digits; otherwise, and in the
-//! raw form, a number is refused in the answer to the chunk that ends it (the delimiter
-//! after it). Either way the refusal is at its first byte. Strings and
+//! go on as `42` or `4.5`). A number whose token a chunk leaves open is refused in the
+//! answer to that chunk when no number can stand where it is (a field whose `type`, `enum`
+//! or `const` takes none), whatever its digits: in the provider form, and in the raw form
+//! inside the arguments' value once the shape is fixed. Otherwise (and inside a raw call's
+//! arguments text, which has its own reader) a number is refused in the answer to the chunk
+//! that ends it (the delimiter after it). Either way the refusal is at its first byte.
+//! Strings and
 //! keys are seen as they arrive: an unknown key when it closes, a string past `maxLength` (or
 //! longer than any value of its bounded `format`: a `date` past 10 bytes) or no longer a
 //! prefix of any `enum` value at the chunk that shows it (the refusal at the string's
@@ -297,11 +299,6 @@ impl<'g> CallStream<'g> {
                 refused: &mut probe.refused,
             };
             let read = self.reader.feed_str(fragment, &mut sink);
-            if let (Some(start), Some(args), None) =
-                (self.reader.number_started(), &mut probe.args, probe.refused)
-            {
-                probe.refused = args.number_started(start);
-            }
             self.note(read);
         }
         self.progress()
@@ -388,6 +385,11 @@ impl<'g> CallStream<'g> {
             // Truncation is never final; a sink stops only when it refused.
             Err(Stop::Invalid(_)) => {}
             Err(Stop::Sink) => {}
+        }
+        // A number the chunk left open is a number, whatever its digits.
+        if let (None, Some(start)) = (self.refused, self.reader.number_started()) {
+            self.probe
+                .number_started(start, self.form == Form::Arguments);
         }
         if self.refused.is_none() {
             if let Some((at, kind)) = self.probe.refused {

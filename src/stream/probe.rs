@@ -187,6 +187,20 @@ impl<'g> Probe<'g> {
         }
     }
 
+    /// A number begins at `at` and its token is still open: in the arguments (all of the
+    /// provider form's text, or the raw form's arguments value once its shape is fixed), it
+    /// is refused now if no number can stand there ([`Args::number_started`]). An arguments
+    /// text inside the raw call has its own reader, and waits for the token's end.
+    pub(super) fn number_started(&mut self, at: usize, provider_form: bool) {
+        let in_args = provider_form || (self.in_args && self.text.is_none());
+        if self.refused.is_some() || !in_args {
+            return;
+        }
+        if let Some(refusal) = self.args.as_mut().and_then(|args| args.number_started(at)) {
+            self.refused = Some(refusal);
+        }
+    }
+
     fn refuse(&mut self, at: usize, kind: RejectionKind) -> ControlFlow<()> {
         self.refused = Some((at, kind));
         ControlFlow::Break(())
