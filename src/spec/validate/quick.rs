@@ -22,7 +22,7 @@
 //! Giving up costs only time, so the rules above can be as narrow as speed wants; accepting
 //! wrongly would let an invalid call through, so every acceptance rests on a rule the full
 //! validation also applies, and a property test holds the two to each other
-//! (`quick_acceptance_is_full_acceptance` below).
+//! (`quick_acceptance_is_full_acceptance` in `quick_tests.rs`).
 
 use super::kinds::Shape;
 use super::program::{AdditionalRule, Assertion, Node, ObjectRules, Program};
