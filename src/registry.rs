@@ -427,6 +427,21 @@ impl Outcome {
         }
     }
 
+    /// Where every variant keeps the first call's rejection.
+    pub(crate) fn first_rejection_mut(&mut self) -> &mut Option<Box<Rejection>> {
+        match self {
+            Outcome::Dispatched {
+                first_rejection, ..
+            }
+            | Outcome::ToolFailed {
+                first_rejection, ..
+            }
+            | Outcome::Rejected {
+                first_rejection, ..
+            } => first_rejection,
+        }
+    }
+
     /// Every rejection the gate made for this call, in order: the first call's (when the
     /// model was asked for a corrected call), then, for [`Outcome::Rejected`], the last one.
     /// Empty when the first call passed; two when the retry was refused too.

@@ -2,8 +2,10 @@
 //! calls apart, with time and allocations per call. Only the report's shape and counts are
 //! checked: speed is measured, never asserted.
 
-use std::path::PathBuf;
+mod support;
+
 use std::process::Command;
+use support::cli::file;
 
 const TOOLS: &str = r#"[{"name": "get_weather", "description": "Weather for a city.",
   "input_schema": {"type": "object", "properties": {"city": {"type": "string"}},
@@ -14,12 +16,6 @@ const CALLS: &str = r#"{"name":"get_weather","arguments":{"city":"Oslo"}}
 
 {"name":"get_wether","arguments":{"city":"Oslo"}}
 "#;
-
-fn file(name: &str, text: &str) -> String {
-    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    std::fs::write(&path, text).expect("the scratch folder is writable");
-    path.display().to_string()
-}
 
 #[test]
 fn bench_check_reports_accepted_and_rejected_calls_apart() {

@@ -3,8 +3,9 @@
 //! status, standard input, blank lines, lines that are not UTF-8 or far too long, the
 //! `--summary` table, and the errors for tools files that cannot be used.
 
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
+mod support;
+
+use support::cli::{file, toolgate};
 use toolgate::json;
 use toolgate::Gate;
 
@@ -24,53 +25,8 @@ const TOOLS: &str = r#"[
      "required": ["customer_id"], "additionalProperties": false}}
 ]"#;
 
-/// Writes `text` to a file named `name` in the test's scratch folder. Tests run in
-/// parallel and may write the same file: each writes a file of its own and renames it into
-/// place, so no test ever reads a half-written one.
-fn file(name: &str, text: &[u8]) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let path = dir.join(name);
-    let thread = format!("{:?}", std::thread::current().id());
-    let scratch = dir.join(format!(
-        "{name}.{}.{}",
-        std::process::id(),
-        thread.replace(|c: char| !c.is_ascii_alphanumeric(), "")
-    ));
-    std::fs::write(&scratch, text).expect("the scratch folder is writable");
-    std::fs::rename(&scratch, &path).expect("the scratch file can be renamed");
-    path
-}
-
 fn tools() -> String {
     file("cli_check_tools.json", TOOLS.as_bytes())
-        .display()
-        .to_string()
-}
-
-/// Runs `toolgate ARGS` with `stdin`; returns (exit code, stdout, stderr).
-fn toolgate(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_toolgate"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut input = child.stdin.take().expect("stdin is piped");
-    let stdin = stdin.to_vec();
-    // Write from another thread: a large input would otherwise fill the pipe while the
-    // child waits for us to read its output.
-    let writer = std::thread::spawn(move || {
-        use std::io::Write;
-        let _ = input.write_all(&stdin);
-    });
-    let output = child.wait_with_output().expect("the binary finishes");
-    writer.join().expect("the writer thread ends");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
 }
 
 /// Runs `check` over `calls` on standard input and compares exit code and whole stdout.
@@ -190,7 +146,6 @@ fn standard_input_a_dash_and_a_file_give_the_same_output() {
     );
     let tools = tools();
     let path = file("cli_check_same.jsonl", calls.as_bytes());
-    let path = path.display().to_string();
     let from_stdin = toolgate(&["check", "--tools", &tools], calls.as_bytes());
     let from_dash = toolgate(&["check", "--tools", &tools, "-"], calls.as_bytes());
     let from_file = toolgate(&["check", "--tools", &tools, &path], b"");
@@ -342,7 +297,6 @@ fn invalid_tools_json_is_exit_2_with_its_position() {
         "cli_check_broken.json",
         b"[\n  {\"name\": \"get_weather\",}\n]\n",
     );
-    let path = path.display().to_string();
     let (code, stdout, stderr) = toolgate(&["check", "--tools", &path], b"");
     assert_eq!((code, stdout.as_str()), (2, ""));
     assert!(
@@ -366,7 +320,6 @@ fn an_unsupported_schema_keyword_is_exit_2_naming_it_and_the_tool() {
              "input_schema": {"type": "object",
                "properties": {"city": {"type": "string", "pattern": "^(?=[A-Z])"}}}}]"#,
     );
-    let path = path.display().to_string();
     let (code, stdout, stderr) = toolgate(&["check", "--tools", &path], b"");
     assert_eq!((code, stdout.as_str()), (2, ""));
     assert!(
@@ -380,7 +333,6 @@ fn an_unsupported_schema_keyword_is_exit_2_naming_it_and_the_tool() {
 #[test]
 fn a_tools_file_that_is_not_utf8_is_exit_2_with_the_byte() {
     let path = file("cli_check_latin1.json", b"[{\"name\": \"caf\xe9\"}]");
-    let path = path.display().to_string();
     let (code, _, stderr) = toolgate(&["check", "--tools", &path], b"");
     assert_eq!(code, 2);
     assert_eq!(
@@ -430,9 +382,7 @@ fn no_format_checks_reads_every_format_as_an_annotation() {
         br#"[{"name": "mail", "description": "Send.", "input_schema": {"type": "object",
              "properties": {"to": {"type": "string", "format": "email", "maxLength": 24}},
              "required": ["to"], "additionalProperties": false}}]"#,
-    )
-    .display()
-    .to_string();
+    );
     let calls = concat!(
         r#"{"name":"mail","arguments":{"to":"bob at example dot com"}}"#,
         "\n",

@@ -3,9 +3,9 @@
 //! line of one call; lines of one call print as before, beside them; `--summary` counts
 //! calls, not lines, and notes turns without calls.
 
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+mod support;
+
+use support::cli::{self, file};
 
 const TOOLS: &str = r#"[
   {"name": "get_weather", "description": "Current weather for a city.",
@@ -14,44 +14,12 @@ const TOOLS: &str = r#"[
      "required": ["city"], "additionalProperties": false}}
 ]"#;
 
-/// Writes the tools to a file of this call's own: tests run in parallel, and one writing a
-/// file another is reading would hand it a half-written one.
-fn tools() -> String {
-    static N_FILES: AtomicUsize = AtomicUsize::new(0);
-    let n = N_FILES.fetch_add(1, Ordering::SeqCst);
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let path = dir.join(format!(
-        "cli_check_turns_tools.{}.{n}.json",
-        std::process::id()
-    ));
-    std::fs::write(&path, TOOLS).expect("the scratch folder is writable");
-    path.display().to_string()
-}
-
 /// Runs `toolgate check --tools TOOLS [extra]` on `stdin`: (exit code, stdout, stderr).
 fn toolgate(extra: &[&str], stdin: &str) -> (i32, String, String) {
-    let tools = tools();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_toolgate"))
-        .args(["check", "--tools", &tools])
-        .args(extra)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut input = child.stdin.take().expect("stdin is piped");
-    let stdin = stdin.to_owned();
-    let writer = std::thread::spawn(move || {
-        use std::io::Write;
-        let _ = input.write_all(stdin.as_bytes());
-    });
-    let output = child.wait_with_output().expect("the binary finishes");
-    writer.join().expect("the writer ends");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    let tools = file("cli_check_turns_tools.json", TOOLS);
+    let mut args = vec!["check", "--tools", &tools];
+    args.extend_from_slice(extra);
+    cli::toolgate(&args, stdin)
 }
 
 fn check(stdin: &str, expected_code: i32, expected_stdout: &str) {

@@ -3,8 +3,15 @@
 //! a strict form a tool cannot take is said on standard error; a keyword toolgate cannot
 //! enforce, or a missing file, is exit 2 with a message naming the file.
 
-use std::path::PathBuf;
-use std::process::Command;
+mod support;
+
+use support::cli;
+use support::cli::file;
+
+/// Runs `toolgate ARGS` with nothing on standard input.
+fn toolgate(args: &[&str]) -> (i32, String, String) {
+    cli::toolgate(args, "")
+}
 
 /// One tool in OpenAI chat form: the command converts from it.
 const WEATHER_OPENAI: &str = r#"[{"type": "function", "function": {
@@ -18,25 +25,6 @@ const WEATHER_OPENAI: &str = r#"[{"type": "function", "function": {
 const TIME_ANTHROPIC: &str = r#"[{"name": "get_time", "description": "The time now.",
   "input_schema": {"type": "object", "properties": {"tz": {"type": "string"}},
                    "required": ["tz"], "additionalProperties": false}}]"#;
-
-fn file(name: &str, text: &str) -> String {
-    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    std::fs::write(&path, text).expect("the scratch folder is writable");
-    path.display().to_string()
-}
-
-/// Runs `toolgate ARGS`; returns (exit code, stdout, stderr).
-fn toolgate(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_toolgate"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
 
 /// Converts `tools` to `provider` and compares exit 0, empty stderr and the whole stdout.
 fn check(tools: &str, provider: &str, expected: &str) {

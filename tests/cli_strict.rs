@@ -4,37 +4,9 @@
 //! loads a keyword toolgate cannot enforce, lists it on standard error and keeps it in the
 //! export; `toolgate check` takes a call under a mapped name, and a strict-mode `null`.
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
+mod support;
 
-/// Writes `text` to a scratch file named `name`; returns its path.
-fn file(name: &str, text: &str) -> String {
-    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    std::fs::write(&path, text).expect("the scratch folder is writable");
-    path.display().to_string()
-}
-
-/// Runs `toolgate ARGS` with `stdin`; returns (exit code, stdout, stderr).
-fn toolgate(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_toolgate"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    if let Some(mut input) = child.stdin.take() {
-        // A command that stops early (a tools file it refuses) does not read its input.
-        let _ = input.write_all(stdin.as_bytes());
-    }
-    let output = child.wait_with_output().expect("the binary ends");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
+use support::cli::{file, toolgate};
 
 /// A tool with open objects: the arguments and `opts` leave `additionalProperties` out.
 const OPEN: &str = r#"[{"name": "get_time", "description": "The time now.",

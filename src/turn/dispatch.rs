@@ -63,16 +63,6 @@ fn rejected(rejection: Rejection) -> Outcome {
 
 /// `outcome`, marked as the correction of `first` (when there is one).
 fn with_first_rejection(mut outcome: Outcome, first: Option<Box<Rejection>>) -> Outcome {
-    match &mut outcome {
-        Outcome::Dispatched {
-            first_rejection, ..
-        }
-        | Outcome::ToolFailed {
-            first_rejection, ..
-        }
-        | Outcome::Rejected {
-            first_rejection, ..
-        } => *first_rejection = first,
-    }
+    *outcome.first_rejection_mut() = first;
     outcome
 }

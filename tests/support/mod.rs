@@ -2,6 +2,7 @@
 //! `support::corpus::corpus()` and the like. Each test binary uses a subset.
 #![allow(dead_code)]
 
+pub mod cli;
 pub mod corpus;
 pub mod mutate;
 pub mod rng;
