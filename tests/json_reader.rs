@@ -452,3 +452,206 @@ fn strings_within_one_chunk_come_whole_and_borrowed() {
     assert_eq!(sink.0, ["Oslo"]);
     assert_eq!(sink.1, 0);
 }
+
+/// `text` as the body of a JSON string literal that holds it, each character written one of
+/// the ways RFC 8259 allows at random (`"` as `\"` or `\u0022`, a control character as `\n`
+/// or `\u000a`, any character as itself or as `\uXXXX`, a pair for one above U+FFFF).
+fn literal_of(rng: &mut Rng, text: &str) -> String {
+    let mut literal = String::new();
+    for c in text.chars() {
+        let short = match c {
+            '"' => Some("\\\""),
+            '\\' => Some("\\\\"),
+            '\n' => Some("\\n"),
+            '\t' => Some("\\t"),
+            '\r' => Some("\\r"),
+            '\u{8}' => Some("\\b"),
+            '\u{c}' => Some("\\f"),
+            '/' if rng.bool() => Some("\\/"),
+            _ => None,
+        };
+        let must_escape = short.is_some() || c < ' ';
+        match short {
+            Some(short) if !rng.chance(1, 6) => literal.push_str(short),
+            _ if must_escape || rng.chance(1, 12) => {
+                let mut units = [0; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    literal.push_str(&format!("\\u{unit:04x}"));
+                }
+            }
+            _ => literal.push(c),
+        }
+    }
+    literal
+}
+
+/// The text held in a literal whose body (escapes and all) is `body`, fed as the envelope
+/// feeds an arguments literal: in random chunks, each one at random
+/// either through `feed_literal`, or decoded here into its runs and characters fed with
+/// `feed_str` and `feed_char` (the call's reader's pieces, where `feed_literal` stopped).
+/// An escape a chunk cuts is carried into the next one. `text` locates the error.
+fn read_through_literal(rng: &mut Rng, body: &str, text: &str) -> Read {
+    let mut reader = Reader::new(Limits::default());
+    let mut steps = Steps::default();
+    let mut carry = String::new();
+    let mut rest = body;
+    let mut result = Ok(());
+    while result.is_ok() && !(rest.is_empty() && carry.is_empty()) {
+        let cut = (rng.range(0, 12)..=rest.len())
+            .find(|&at| rest.is_char_boundary(at))
+            .unwrap_or(rest.len());
+        let (chunk, after) = rest.split_at(cut);
+        rest = after;
+        carry.push_str(chunk);
+        let chunk = std::mem::take(&mut carry);
+        let read = if rng.bool() {
+            reader.feed_literal(&chunk, &mut steps).map(|read| {
+                // Only an escape the chunk cuts is left: the text is valid in the literal.
+                assert!(chunk[read..].len() < 12, "stopped early in {chunk:?}");
+                read
+            })
+        } else {
+            feed_pieces(&mut reader, &chunk, &mut steps)
+        };
+        match read {
+            Ok(read) if rest.is_empty() && read < chunk.len() => {
+                panic!("an escape left unread at the end: {chunk:?}")
+            }
+            Ok(read) => carry = chunk[read..].to_owned(),
+            Err(stop) => result = Err(stop),
+        }
+    }
+    if result.is_ok() {
+        // The literal's end is read as its end.
+        let after = reader.feed_literal("\", \"next\": 1}", &mut steps);
+        assert!(
+            matches!(after, Ok(0) | Err(_)),
+            "read past the closing quote"
+        );
+        result = after.map(|_| ());
+    }
+    finish(reader, result, steps, text.as_bytes())
+}
+
+/// The runs and escaped characters of a piece of a literal's body, fed as the call's reader
+/// sends them, up to an escape cut at its end: how many bytes were fed.
+fn feed_pieces(reader: &mut Reader, chunk: &str, steps: &mut Steps) -> Result<usize, Stop> {
+    let mut pos = 0;
+    while let Some(offset) = chunk[pos..].find('\\') {
+        let at = pos + offset;
+        reader.feed_str(&chunk[pos..at], steps)?;
+        let escape = &chunk[at..];
+        let (c, len) = match escape.as_bytes().get(1) {
+            None => return Ok(at),
+            Some(b'u') => match unicode_escape(escape) {
+                Some(decoded) => decoded,
+                None => return Ok(at),
+            },
+            Some(&code) => {
+                let c = match code {
+                    b'n' => '\n',
+                    b't' => '\t',
+                    b'r' => '\r',
+                    b'b' => '\u{8}',
+                    b'f' => '\u{c}',
+                    other => char::from(other),
+                };
+                (c, 2)
+            }
+        };
+        reader.feed_char(c, steps)?;
+        pos = at + len;
+    }
+    reader.feed_str(&chunk[pos..], steps)?;
+    Ok(chunk.len())
+}
+
+/// `\uXXXX` (or a surrogate pair) at the start of `escape`, if it is whole there.
+fn unicode_escape(escape: &str) -> Option<(char, usize)> {
+    let unit = |at: usize| u32::from_str_radix(escape.get(at..at + 4)?, 16).ok();
+    let first = unit(2)?;
+    if (0xD800..0xDC00).contains(&first) {
+        let low = unit(8)?;
+        let c = char::from_u32(0x10000 + ((first - 0xD800) << 10) + (low - 0xDC00))?;
+        return Some((c, 12));
+    }
+    Some((char::from_u32(first)?, 6))
+}
+
+#[test]
+fn texts_read_through_a_literal_read_as_the_texts_themselves() {
+    let mut rng = Rng::from_env();
+    let seed = rng.seed();
+    for _ in 0..Rng::iters(2000) {
+        let text = random_text(&mut rng);
+        let body = literal_of(&mut rng, &text);
+        let literal = format!("{body}\", \"next\": 1}}");
+        let whole = read_whole(text.as_bytes());
+
+        // Fed whole, the literal is read to its closing quote.
+        let mut reader = Reader::new(Limits::default());
+        let mut steps = Steps::default();
+        let read = reader.feed_literal(&literal, &mut steps);
+        assert_eq!(read, Ok(body.len()), "seed {seed}: {literal:?}");
+        let at_once = finish(reader, Ok(()), steps, text.as_bytes());
+        check_same(
+            &whole,
+            &at_once,
+            "a literal fed whole",
+            text.as_bytes(),
+            seed,
+        );
+
+        let in_chunks = read_through_literal(&mut rng, &body, &text);
+        check_same(
+            &whole,
+            &in_chunks,
+            "a literal in chunks",
+            text.as_bytes(),
+            seed,
+        );
+    }
+}
+
+#[test]
+fn broken_texts_read_through_a_literal_fail_as_the_texts_themselves() {
+    let mut rng = Rng::from_env();
+    let seed = rng.seed();
+    for _ in 0..Rng::iters(3000) {
+        let text = random_text(&mut rng);
+        let Ok(text) = String::from_utf8(broken_bytes(&mut rng, &text)) else {
+            continue;
+        };
+        let body = literal_of(&mut rng, &text);
+        let whole = read_whole(text.as_bytes());
+        let in_chunks = read_through_literal(&mut rng, &body, &text);
+        check_same(
+            &whole,
+            &in_chunks,
+            "a literal in chunks",
+            text.as_bytes(),
+            seed,
+        );
+    }
+}
+
+#[test]
+fn a_literal_is_read_up_to_what_ends_it_or_breaks_it() {
+    // How far `feed_literal` reads, in bytes of the literal: to its closing quote, or up to
+    // what the literal's own reader must decide (a control character, a broken escape, an
+    // escape the input ends inside).
+    for (literal, expect) in [
+        (r#"{\"a\":1}" tail"#, 9),
+        (r#"[\"x\u0022]"#, 11),
+        ("[\\\"\u{1}\\\"]", 3),
+        (r#"[\"\q\"]"#, 3),
+        (r#"[\"\u00"#, 3),
+        (r#"[\"\uD83D\"]"#, 3),
+        (r#"[\""#, 3),
+    ] {
+        let mut reader = Reader::new(Limits::default());
+        let mut steps = Steps::default();
+        let read = reader.feed_literal(literal, &mut steps);
+        assert_eq!(read, Ok(expect), "{literal:?}");
+    }
+}

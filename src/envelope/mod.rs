@@ -117,9 +117,18 @@ pub(crate) fn read_str_with<'a, D: Downstream<'a>>(
     limits: Limits,
     downstream: &mut D,
 ) -> Result<Read<'a, D::Read>, Rejection> {
-    let mut envelope = Envelope::new(limits, downstream);
+    let mut envelope = Envelope::new(limits, downstream, Some(raw));
     let mut reader = Reader::new(limits);
-    let read = reader.feed_str(raw, &mut envelope);
+    let mut read = reader.feed_str(raw, &mut envelope);
+    // The sink broke to read an arguments literal from the raw call: the reader goes on
+    // where the literal's reading stopped.
+    while let Err(Stop::Sink) = read {
+        let Some(resume) = envelope.resume.take() else {
+            break;
+        };
+        reader.resume_after_literal(resume.quote, resume.at, resume.closed);
+        read = reader.feed_str(raw.get(resume.at..).unwrap_or_default(), &mut envelope);
+    }
     let read = read.and_then(|()| reader.finish(&mut envelope));
     into_read(read, &mut envelope, raw.as_bytes())
 }
@@ -194,7 +203,7 @@ pub(crate) fn read_bytes_with<'a, D: Downstream<'a>>(
     if let Ok(text) = std::str::from_utf8(raw) {
         return read_str_with(text, limits, downstream);
     }
-    let mut envelope = Envelope::new(limits, downstream);
+    let mut envelope = Envelope::new(limits, downstream, None);
     let mut reader = Reader::new(limits);
     let read = reader.feed(raw, &mut envelope);
     let read = read.and_then(|()| reader.finish(&mut envelope));

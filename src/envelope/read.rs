@@ -44,6 +44,24 @@ pub(crate) struct Envelope<'a, 'd, D: Downstream<'a>> {
     /// The arguments text being read, while `doing` is [`Doing::Text`].
     text: Option<Text<'a>>,
     limits: Limits,
+    /// The raw call, when the reader is fed it whole as text: an arguments literal is then
+    /// read from it by the text's own reader, escape by escape ([`Text::literal`]), rather
+    /// than piece by piece as the call's reader sends it.
+    raw: Option<&'a str>,
+    /// Where the call's reader goes on after the sink broke to read an arguments literal
+    /// from `raw`.
+    pub(crate) resume: Option<Resume>,
+}
+
+/// Where the call's reader takes up again after an arguments literal read from the raw
+/// call (see [`Reader::resume_after_literal`](crate::json::Reader)).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Resume {
+    /// The literal's opening quote.
+    pub(crate) quote: usize,
+    /// How far the literal was read: past its closing quote when `closed`.
+    pub(crate) at: usize,
+    pub(crate) closed: bool,
 }
 
 /// What the next event belongs to.
@@ -97,7 +115,14 @@ enum NestedKey {
 }
 
 impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
-    pub(crate) fn new(limits: Limits, downstream: &'d mut D) -> Envelope<'a, 'd, D> {
+    /// The envelope sink; `raw` is the whole call when the reader is fed it as one text
+    /// (the sink then breaks at an arguments literal that holds an escape, reads it from
+    /// `raw`, and says in `resume` where the reader goes on).
+    pub(crate) fn new(
+        limits: Limits,
+        downstream: &'d mut D,
+        raw: Option<&'a str>,
+    ) -> Envelope<'a, 'd, D> {
         Envelope {
             outer: Outer::default(),
             root: None,
@@ -110,6 +135,8 @@ impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
             downstream,
             text: None,
             limits,
+            raw,
+            resume: None,
         }
     }
 
@@ -155,7 +182,7 @@ impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
     }
 
     /// The first event of the value of a member that goes to `target`.
-    fn value(&mut self, target: Target, event: Event<'a>, at: usize) {
+    fn value(&mut self, target: Target, event: Event<'a>, at: usize) -> ControlFlow<()> {
         self.doing = Doing::Members;
         match (target, event) {
             (Target::Ignore, event) => {
@@ -171,9 +198,7 @@ impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
                 self.store_text(target, text);
             }
             (Target::Arguments | Target::InnerArguments, Event::StringStart) => {
-                self.begin_args(target, at, true);
-                self.text = Some(Text::new(self.limits, at));
-                self.doing = Doing::Text(target);
+                return self.text_begins(target, at)
             }
             (
                 Target::Arguments
@@ -218,6 +243,44 @@ impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
                 }
             }
         }
+        ControlFlow::Continue(())
+    }
+
+    /// An arguments literal that holds an escape begins at `at` (its [`Event::StringStart`]).
+    /// With the raw call at hand, the text's reader reads the literal's body from it as far
+    /// as it goes, and the sink breaks so that the call's reader goes on after that (see
+    /// `resume`); the call's reader sends only what is left of it, as pieces.
+    #[inline(never)]
+    fn text_begins(&mut self, target: Target, at: usize) -> ControlFlow<()> {
+        self.begin_args(target, at, true);
+        let mut text = Text::new(self.limits, at);
+        let Some(raw) = self.raw else {
+            self.text = Some(text);
+            self.doing = Doing::Text(target);
+            return ControlFlow::Continue(());
+        };
+        let body_at = at.saturating_add(1);
+        let body = raw.get(body_at..).unwrap_or_default();
+        let read = text.literal(body, self.downstream);
+        let after = body_at.saturating_add(read);
+        let closed = body.as_bytes().get(read) == Some(&b'"');
+        if closed {
+            let text = text.end(self.downstream);
+            self.store_text(target, text);
+        } else {
+            self.text = Some(text);
+            self.doing = Doing::Text(target);
+        }
+        self.resume = Some(Resume {
+            quote: at,
+            at: if closed {
+                after.saturating_add(1)
+            } else {
+                after
+            },
+            closed,
+        });
+        ControlFlow::Break(())
     }
 
     /// Follows the depth through an event of a value.
@@ -361,19 +424,20 @@ impl<'a, D: Downstream<'a>> Sink<'a> for Envelope<'a, '_, D> {
                     text.char(c, self.downstream);
                 }
             }
-            (_, event) => self.structure(event, at),
+            (_, event) => return self.structure(event, at),
         }
         ControlFlow::Continue(())
     }
 }
 
 impl<'a, D: Downstream<'a>> Envelope<'a, '_, D> {
-    /// Every event but the pieces of an arguments text and the arguments' own.
+    /// Every event but the pieces of an arguments text and the arguments' own. Breaks once
+    /// an arguments literal has been read from the raw call (see `resume`).
     #[inline(never)]
-    fn structure(&mut self, event: Event<'a>, at: usize) {
+    fn structure(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
         match self.doing {
             Doing::Members => self.member(event),
-            Doing::Value(target) => self.value(target, event, at),
+            Doing::Value(target) => return self.value(target, event, at),
             Doing::Skip(depth) => {
                 let done = ends_value(&event);
                 self.track(&event);
@@ -403,6 +467,7 @@ impl<'a, D: Downstream<'a>> Envelope<'a, '_, D> {
             }
             Doing::Args(..) | Doing::Done => {}
         }
+        ControlFlow::Continue(())
     }
 
     /// The value being built is complete.

@@ -58,6 +58,21 @@ impl<'a> Text<'a> {
         outcome(read, quote, downstream)
     }
 
+    /// The literal's body as it stands in the raw call (`body`: from just after its opening
+    /// quote to the call's end), read as far as [`Reader::feed_literal`] goes: how many
+    /// bytes it read. Only at the text's start.
+    pub(crate) fn literal<S: Sink<'a>>(&mut self, body: &'a str, sink: &mut S) -> usize {
+        match self.reader.feed_literal(body, sink) {
+            Ok(read) => read,
+            // The text is not JSON: the call's reader reads the literal itself, from its
+            // start, and the text takes none of its pieces.
+            Err(stop) => {
+                self.note(Err(stop));
+                0
+            }
+        }
+    }
+
     /// A run of the literal.
     pub(crate) fn part<S: Sink<'a>>(&mut self, run: &'a str, sink: &mut S) {
         if self.failed.is_some() {

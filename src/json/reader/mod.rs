@@ -740,7 +740,7 @@ impl Reader {
     }
 
     /// The colon after a key, from chunk position `pos`.
-    #[inline]
+    #[inline(always)]
     fn colon<'a, I: Input<'a>>(&mut self, input: I, pos: usize) -> Result<KeyStep, Stop> {
         let pos = skip_whitespace(input.bytes(), pos);
         match input.bytes().get(pos) {
