@@ -3,7 +3,7 @@
 //! takes at nearly every `\"`, without a turn of the byte machine.
 
 use super::escape::{self, scan_plain, Escape};
-use super::{emit, Cut, Expect, Reader, Stop, Str};
+use super::{emit, Cut, Expect, Reader, Stop, Str, Text};
 use crate::json::event::{Event, Sink};
 use std::borrow::Cow;
 
@@ -58,6 +58,24 @@ impl Reader {
         let bytes = literal.as_bytes();
         let mut pos = 0;
         loop {
+            // The commonest steps between two strings, `:\"` and `,\"`, and an object's or an
+            // array's start, `{\"` and `[\"`.
+            match bytes.get(pos..pos + 3) {
+                Some(&[punctuation @ (b':' | b','), b'\\', b'"']) => {
+                    if self.punctuation_then_quote(&[punctuation]) {
+                        pos += 3;
+                        continue;
+                    }
+                }
+                Some(&[bracket @ (b'{' | b'['), b'\\', b'"']) => {
+                    if let Some(read) = self.open_then_quote(bracket == b'{', literal, pos, sink) {
+                        read?;
+                        pos += 3;
+                        continue;
+                    }
+                }
+                _ => {}
+            }
             let stop = scan_plain(bytes, pos);
             // `stop` stands at an ASCII byte or at the end: a character boundary.
             let run = literal.get(pos..stop).unwrap_or_default();
@@ -286,6 +304,51 @@ impl Reader {
         self.expect = expect;
         self.offset += chunk.len();
         self.open_quote()
+    }
+
+    /// `{` (`is_object`) or `[` at chunk position `pos` of `literal`, then the quote that
+    /// opens the first key or element, where a value may begin and nothing is cut: opens
+    /// both. `None` when that is not the case, or when the bracket would be too deep (the
+    /// byte machine's to refuse).
+    #[inline]
+    fn open_then_quote<'a, S: Sink<'a>>(
+        &mut self,
+        is_object: bool,
+        literal: &'a str,
+        pos: usize,
+        sink: &mut S,
+    ) -> Option<Result<(), Stop>> {
+        let fits = self
+            .offset
+            .checked_add(2)
+            .is_some_and(|end| end <= self.max_bytes);
+        if self.stopped.is_some()
+            || self.cut.is_some()
+            || !matches!(self.expect, Expect::Value | Expect::FirstElement)
+            || self.open.len() >= self.max_depth
+            || !fits
+        {
+            return None;
+        }
+        let at = self.offset;
+        // The chunk is `literal` from `pos`, so that its positions are the reader's.
+        let chunk = literal.get(pos..).unwrap_or_default();
+        if let Err(stop) = self.open(is_object, at, 0, Text(chunk), sink) {
+            self.stopped = Some(stop.clone());
+            return Some(Err(stop));
+        }
+        self.offset += 1;
+        self.expect = if is_object {
+            Expect::FirstKey
+        } else {
+            Expect::FirstElement
+        };
+        // A key or value may begin and the quote fits, so it opens here; the byte machine's
+        // way otherwise.
+        if self.open_quote() {
+            return Some(Ok(()));
+        }
+        Some(self.feed_char('"', sink))
     }
 
     /// `run` then `"`, right after a quote opened a string or key: its whole body, when
