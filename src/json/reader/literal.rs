@@ -61,11 +61,12 @@ impl Reader {
             // The commonest steps between two strings, `:\"` and `,\"`, and an object's or an
             // array's start, `{\"` and `[\"`.
             match bytes.get(pos..pos + 3) {
-                Some(&[punctuation @ (b':' | b','), b'\\', b'"']) => {
-                    if self.punctuation_then_quote(&[punctuation]) {
-                        pos += 3;
-                        continue;
-                    }
+                // (The guard takes the step when it can.)
+                Some(&[punctuation @ (b':' | b','), b'\\', b'"'])
+                    if self.punctuation_then_quote(&[punctuation]) =>
+                {
+                    pos += 3;
+                    continue;
                 }
                 Some(&[bracket @ (b'{' | b'['), b'\\', b'"']) => {
                     if let Some(read) = self.open_then_quote(bracket == b'{', literal, pos, sink) {
