@@ -32,8 +32,9 @@ pub(crate) struct Envelope<'a, 'd, D: Downstream<'a>> {
     depth: usize,
     doing: Doing,
     keys: KeySet<'a>,
-    /// The keys of the nested call object being read.
-    nested_keys: KeySet<'a>,
+    /// The keys of the nested call object being read, made when one begins (most calls
+    /// have none: a set is a few hundred bytes to fill).
+    nested_keys: Option<KeySet<'a>>,
     /// The nested call object being read, if any.
     nested: Option<NestedKey>,
     /// Builds the value of a member the envelope reads when it is not a plain string: made
@@ -129,7 +130,7 @@ impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
             depth: 0,
             doing: Doing::Members,
             keys: KeySet::new(),
-            nested_keys: KeySet::new(),
+            nested_keys: None,
             nested: None,
             builder: None,
             downstream,
@@ -150,7 +151,9 @@ impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
                     target
                 } else {
                     let target = inner_target(&key);
-                    self.nested_keys.insert(key);
+                    if let Some(nested_keys) = &mut self.nested_keys {
+                        nested_keys.insert(key);
+                    }
                     target
                 };
                 self.doing = Doing::Value(target);
@@ -164,7 +167,7 @@ impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
                 if self.depth == 0 {
                     self.outer.duplicate = self.keys.duplicate();
                 } else {
-                    let duplicate = self.nested_keys.duplicate();
+                    let duplicate = self.nested_keys.as_mut().and_then(KeySet::duplicate);
                     if let Some(inner) = self.inner() {
                         inner.duplicate = duplicate;
                     }
@@ -223,7 +226,7 @@ impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
             (Target::Nested(key), Event::ObjectStart) => {
                 self.depth += 1;
                 self.nested = Some(key);
-                self.nested_keys = KeySet::new();
+                self.nested_keys = Some(KeySet::new());
                 *self.nested_slot(key) = Some(Nested::Object(Inner::default()));
             }
             (_, Event::String(text)) => {
