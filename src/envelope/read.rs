@@ -450,8 +450,9 @@ impl<'a, D: Downstream<'a>> Envelope<'a, '_, D> {
             }
             Doing::Text(target) => {
                 // The end of the literal (its pieces take the inlined path).
-                if let (Event::StringEnd, Some(text)) = (event, self.text.take()) {
+                if let (Event::StringEnd, Some(text)) = (event, &mut self.text) {
                     let text = text.end(self.downstream);
+                    self.text = None;
                     self.store_text(target, text);
                 }
                 self.doing = Doing::Members;

@@ -97,7 +97,8 @@ impl<'a> Text<'a> {
     }
 
     /// The literal's end: the text's end too.
-    pub(crate) fn end<D: Downstream<'a>>(mut self, downstream: &mut D) -> TextArgs<D::Read> {
+    /// (Taken in place: a text, its reader inside, is a few hundred bytes to move.)
+    pub(crate) fn end<D: Downstream<'a>>(&mut self, downstream: &mut D) -> TextArgs<D::Read> {
         if let (Some(run), None) = (self.pending.take(), &self.failed) {
             let read = self.reader.feed_str(run, downstream);
             self.note(read);
@@ -157,8 +158,7 @@ pub(crate) fn read_again<'a, D: Downstream<'a>>(
                     return ControlFlow::Break(());
                 }
                 Event::StringEnd => {
-                    let text = std::mem::replace(&mut self.text, Text::new(self.limits, 0));
-                    self.read = Some(text.end(self.downstream));
+                    self.read = Some(self.text.end(self.downstream));
                     return ControlFlow::Break(());
                 }
                 _ => {}
