@@ -239,6 +239,13 @@ fn quick_acceptance_is_full_acceptance() {
             let (accepted, absent) = full(schema, &value);
             let mut quick = Quick::new(schema.program());
             let _ = json::replay(&value, &mut quick);
+            let mut from_tree = Quick::new(schema.program());
+            let _ = from_tree.read_value(&value);
+            assert_eq!(
+                from_tree.accepted(),
+                quick.accepted(),
+                "the tree and its events disagree: {text}\nschema: {schema:?}"
+            );
             let chunk = 1 + rng.below(7) as usize;
             let from_text = quick_from_text(schema, &text, chunk);
             for (how, said_yes) in [("replayed", quick.accepted()), ("read", from_text)] {
