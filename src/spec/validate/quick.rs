@@ -119,8 +119,17 @@ impl<'s> Quick<'s> {
 
     fn scalar(&mut self, scalar: &Scalar<'_>) -> ControlFlow<()> {
         match self.begin() {
-            Some(node) if scalar.first_failure(node).is_none() => self.done(),
+            Some(node) if Self::accepts(node, scalar) => self.done(),
             _ => self.give_up(),
+        }
+    }
+
+    /// True if `scalar` meets every assertion of `node`: in one step when the node's rules
+    /// are plain, else by the full validation's own check.
+    fn accepts(node: &Node, scalar: &Scalar<'_>) -> bool {
+        match &node.plain {
+            Some(plain) => plain.accepts(scalar),
+            None => scalar.first_failure(node).is_none(),
         }
     }
 
