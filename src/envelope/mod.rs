@@ -35,8 +35,10 @@
 //! arguments' events on to a downstream sink (`Downstream`), told the tool name read so far beside
 //! them: a `Value` builder for [`read_call`] (a checked call costs about two heap
 //! allocations, most of them the arguments' own objects), or the gate's validation for a
-//! check-only verdict, which builds nothing. Arguments given as text are fed, piece by piece
-//! and through the literal's escapes, into a second reader (`text`) with the same
+//! check-only verdict, which builds nothing. Arguments given as text are read through the
+//! literal's escapes by a second reader (`text`), which walks the literal in the raw call
+//! itself while the call's reader waits (the sink breaks it, and it goes on after the
+//! literal), with the same
 //! downstream sink, whose strings are borrowed from the raw call wherever they stand in it
 //! unescaped. Which place and which name the call uses is known only once the envelope has
 //! ended, so the sink keeps what it made of every place until then.

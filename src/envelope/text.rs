@@ -1,8 +1,12 @@
 //! Arguments given as text (OpenAI's `"arguments": "{\"city\":\"Oslo\"}"`), read by a second
-//! [`Reader`] fed the string's pieces as the first reader produces them.
+//! [`Reader`] through the literal's escapes.
 //!
-//! There is no unescaping buffer: the literal's runs go in as they stand in the raw call, and
-//! each character one of its escapes stands for goes in on its own. A run is held back until
+//! There is no unescaping buffer. With the raw call at hand, the second reader walks the
+//! literal's body itself ([`Reader::feed_literal`], [`Text::literal`]), which is one step for
+//! the whole text; what the walk leaves (a control character, a broken or cut escape: the
+//! literal's own errors to find) and a call read as bytes come as the pieces the first
+//! reader produces: the literal's runs go in as they stand in the raw call, and each
+//! character one of its escapes stands for goes in on its own. A run is held back until
 //! the piece after it is known, so that a run and the escaped quote that ends it go in as one
 //! step ([`Reader::feed_str_then`]): a key or string of the text between two `\"` then comes
 //! whole and is borrowed from the raw call, like every string of the text that stands in it
