@@ -756,7 +756,7 @@ impl Reader {
     }
 
     /// A number from chunk position `pos`.
-    #[inline]
+    #[inline(always)]
     fn number<'a, I: Input<'a>, S: Sink<'a>>(
         &mut self,
         input: I,
