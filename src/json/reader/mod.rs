@@ -797,7 +797,6 @@ impl Reader {
             }
         };
         let start = self.offset + pos;
-        let text = bytes.get(pos..end).unwrap_or_default();
         if complete {
             // Number bytes are ASCII, so this check cannot fail.
             let text = input.text(pos, end).unwrap_or_default();
@@ -805,12 +804,20 @@ impl Reader {
             emit(sink, Event::Number(number), start)?;
             return Ok(end);
         }
+        self.carry_number(bytes.get(pos..end).unwrap_or_default(), start, grammar);
+        Ok(CUT)
+    }
+
+    /// A number the chunk's end cut, its text so far `text` from offset `start`: carried
+    /// into the next chunk. Out of line, off the path of the number that stands whole.
+    #[cold]
+    #[inline(never)]
+    fn carry_number(&mut self, text: &[u8], start: usize, grammar: Grammar) {
         self.carry.number.clear();
         self.carry
             .number
             .extend(text.iter().map(|&b| char::from(b)));
         self.cut = Some(Cut::Number { start, grammar });
-        Ok(CUT)
     }
 
     /// `true`, `false` or `null` from chunk position `pos`, checked byte by byte so that
@@ -833,7 +840,10 @@ impl Reader {
     }
 
     /// The rest of a literal that starts at `start`, `matched` bytes read, from chunk
-    /// position `pos`.
+    /// position `pos`: a literal a chunk cut, or one that is not what it began as. Out of
+    /// line, so that the value loop holds only the literal that stands whole.
+    #[cold]
+    #[inline(never)]
     fn literal_rest<'a, I: Input<'a>, S: Sink<'a>>(
         &mut self,
         word: Word,
@@ -1002,6 +1012,8 @@ impl Reader {
     /// is not ASCII, its character decides the answer: not UTF-8, the input is invalid there
     /// (RFC 8259 section 8.1: JSON text is UTF-8); cut by the chunk, the answer waits for
     /// the next one. An error reported at the deciding byte says which character it found.
+    #[cold]
+    #[inline(never)]
     fn fail_at<'a>(
         &mut self,
         mut error: ParseError,
@@ -1038,6 +1050,7 @@ impl Reader {
 
     /// `Unexpected` at chunk position `pos`.
     #[cold]
+    #[inline(never)]
     fn unexpected<'a>(
         &mut self,
         expected: &'static str,
