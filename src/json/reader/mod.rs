@@ -724,6 +724,10 @@ impl Reader {
                     self.expect = Expect::Colon;
                     return Ok(KeyStep::Cut);
                 }
+                // The colon right after the key, the common case, without a call.
+                if bytes.get(after) == Some(&b':') {
+                    return Ok(KeyStep::Value(after + 1));
+                }
                 self.colon(input, after)
             }
             b'}' if first => {
