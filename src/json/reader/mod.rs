@@ -406,7 +406,7 @@ impl<'a> Input<'a> for Text<'a> {
         self.0.as_bytes()
     }
 
-    #[inline]
+    #[inline(always)]
     fn text(self, start: usize, end: usize) -> Result<&'a str, usize> {
         self.0.get(start..end).ok_or(start)
     }
