@@ -198,11 +198,12 @@ fn finish<'a>(
 pub(crate) struct Builder<'a> {
     /// The finished members of the open containers, innermost last (an element has the
     /// empty key). The top-level container's members start at 0; a nested container has a
-    /// slot (its key and a `Null` placeholder) with its members above it. A key is pushed
-    /// when it comes, with a `Null` placeholder its value then replaces.
+    /// slot (its key and a `Null` placeholder) with its members above it.
     members: Vec<Member<'a>>,
-    /// The last member is a key waiting for its value.
-    keyed: bool,
+    /// The key of the value that comes next: the last [`Event::Key`], or the empty key for
+    /// an element. Held here, not pushed with a placeholder, so that a scalar member is
+    /// pushed once, whole, when its value comes.
+    key: Cow<'a, str>,
     /// How many containers are open.
     depth: usize,
     /// The index of each open nested container's slot in `members`, innermost last.
@@ -224,7 +225,7 @@ impl<'a> Builder<'a> {
     pub(crate) fn new() -> Builder<'a> {
         Builder {
             members: Vec::new(),
-            keyed: false,
+            key: Cow::Borrowed(""),
             depth: 0,
             slots: Stack::new(),
             pieces: Pieces::new(),
@@ -240,35 +241,24 @@ impl<'a> Builder<'a> {
     /// A finished value: a member's, an element, or the root.
     #[inline(always)]
     fn value(&mut self, value: Value<'a>) {
-        if self.keyed {
-            self.keyed = false;
-            if let Some((_, place)) = self.members.last_mut() {
-                *place = value;
-            }
-        } else if self.depth == 0 {
+        if self.depth == 0 {
             self.root = Some(value);
         } else {
-            self.push(Cow::Borrowed(""), value);
+            let key = std::mem::take(&mut self.key);
+            self.members.push((key, value));
         }
-    }
-
-    #[inline(never)]
-    fn push(&mut self, key: Cow<'a, str>, value: Value<'a>) {
-        if self.members.capacity() == 0 {
-            // The top-level container's stack becomes its `Vec`: room for a tool call's
-            // arguments at once, instead of growing four, eight, sixteen.
-            self.members.reserve(INITIAL_MEMBERS);
-        }
-        self.members.push((key, value));
     }
 
     #[inline]
     fn open(&mut self) {
         if self.depth > 0 {
-            if !std::mem::take(&mut self.keyed) {
-                self.push(Cow::Borrowed(""), Value::Null);
-            }
+            let key = std::mem::take(&mut self.key);
+            self.members.push((key, Value::Null));
             self.slots.push(self.members.len().saturating_sub(1));
+        } else if self.members.capacity() == 0 {
+            // The top-level container's stack becomes its `Vec`: room for a tool call's
+            // arguments at once, instead of growing four, eight, sixteen.
+            self.members.reserve(INITIAL_MEMBERS);
         }
         self.depth += 1;
     }
@@ -300,7 +290,12 @@ impl<'a> Builder<'a> {
             Value::Array(items.map(|(_, item)| item).collect())
         };
         if let Some((_, place)) = self.members.last_mut() {
-            *place = value;
+            // The slot holds the `Null` placeholder, which owns nothing: replacing it
+            // without running its destructor keeps a call to `drop_in_place` off this path.
+            let placeholder = std::mem::replace(place, value);
+            if matches!(placeholder, Value::Null) {
+                std::mem::forget(placeholder);
+            }
         }
     }
 }
@@ -326,10 +321,7 @@ impl<'a> Sink<'a> for Builder<'a> {
                 let text = self.pieces.take();
                 self.value(Value::String(text));
             }
-            Event::Key(key) => {
-                self.push(key, Value::Null);
-                self.keyed = true;
-            }
+            Event::Key(key) => self.key = key,
             Event::ArrayStart | Event::ObjectStart => self.open(),
             Event::ArrayEnd => self.close(false),
             Event::ObjectEnd => self.close(true),

@@ -43,45 +43,66 @@ impl Grammar {
     /// reached and the offset of the first byte that does not continue it (`bytes.len()`
     /// when the bytes ran out first). Inlined into the reader's number path, where it is the
     /// whole of the work for a number.
+    ///
+    /// The grammar's parts in order (sign, integer, fraction, exponent), each entered only
+    /// from the states that lead into it: from [`Grammar::Start`], the reader's case, the
+    /// states are known at every step and this compiles to straight-line code, as a parser
+    /// without chunks would write it; from a state a chunk cut, the same code takes up
+    /// where it stood.
     #[inline(always)]
-    pub(crate) fn scan(mut self, bytes: &[u8], mut pos: usize) -> (Grammar, usize) {
-        // A number's start, the common case, without a turn of the loop per byte.
-        if self == Grammar::Start {
-            if bytes.get(pos) == Some(&b'-') {
-                pos += 1;
-                self = Grammar::Minus;
-            }
+    pub(crate) fn scan(self, bytes: &[u8], mut pos: usize) -> (Grammar, usize) {
+        let mut state = self;
+        if state == Grammar::Start && bytes.get(pos) == Some(&b'-') {
+            pos += 1;
+            state = Grammar::Minus;
+        }
+        if matches!(state, Grammar::Start | Grammar::Minus) {
             match bytes.get(pos) {
-                Some(b'0') => self = Grammar::Zero,
-                Some(b'1'..=b'9') => self = Grammar::Int,
-                _ => return (self, pos),
+                Some(b'0') => state = Grammar::Zero,
+                Some(b'1'..=b'9') => state = Grammar::Int,
+                _ => return (state, pos),
             }
             pos += 1;
         }
-        loop {
-            // Runs of digits are the common case: one tight loop each.
-            if matches!(self, Grammar::Int | Grammar::Frac | Grammar::ExpDigits) {
-                while let Some(b'0'..=b'9') = bytes.get(pos) {
-                    pos += 1;
-                }
+        if state == Grammar::Int {
+            pos = digits(bytes, pos);
+        }
+        if matches!(state, Grammar::Zero | Grammar::Int) && bytes.get(pos) == Some(&b'.') {
+            pos += 1;
+            state = Grammar::Dot;
+        }
+        if state == Grammar::Dot {
+            match bytes.get(pos) {
+                Some(b'0'..=b'9') => state = Grammar::Frac,
+                _ => return (state, pos),
             }
-            let Some(&byte) = bytes.get(pos) else {
-                return (self, pos);
-            };
-            let next = match (self, byte) {
-                (Grammar::Start, b'-') => Grammar::Minus,
-                (Grammar::Start | Grammar::Minus, b'0') => Grammar::Zero,
-                (Grammar::Start | Grammar::Minus, b'1'..=b'9') => Grammar::Int,
-                (Grammar::Zero | Grammar::Int, b'.') => Grammar::Dot,
-                (Grammar::Dot, b'0'..=b'9') => Grammar::Frac,
-                (Grammar::Zero | Grammar::Int | Grammar::Frac, b'e' | b'E') => Grammar::Exp,
-                (Grammar::Exp, b'+' | b'-') => Grammar::ExpSign,
-                (Grammar::Exp | Grammar::ExpSign, b'0'..=b'9') => Grammar::ExpDigits,
-                _ => return (self, pos),
-            };
-            self = next;
             pos += 1;
         }
+        if state == Grammar::Frac {
+            pos = digits(bytes, pos);
+        }
+        if matches!(state, Grammar::Zero | Grammar::Int | Grammar::Frac) {
+            match bytes.get(pos) {
+                Some(b'e' | b'E') => state = Grammar::Exp,
+                _ => return (state, pos),
+            }
+            pos += 1;
+        }
+        if state == Grammar::Exp && matches!(bytes.get(pos), Some(b'+' | b'-')) {
+            pos += 1;
+            state = Grammar::ExpSign;
+        }
+        if matches!(state, Grammar::Exp | Grammar::ExpSign) {
+            match bytes.get(pos) {
+                Some(b'0'..=b'9') => state = Grammar::ExpDigits,
+                _ => return (state, pos),
+            }
+            pos += 1;
+        }
+        if state == Grammar::ExpDigits {
+            pos = digits(bytes, pos);
+        }
+        (state, pos)
     }
 
     /// How the number ends at `byte`, a byte that [`Grammar::scan`] did not take.
@@ -104,6 +125,15 @@ impl Grammar {
             Grammar::Zero | Grammar::Int | Grammar::Frac | Grammar::ExpDigits
         )
     }
+}
+
+/// The offset of the first byte at or after `pos` that is not a digit.
+#[inline(always)]
+fn digits(bytes: &[u8], mut pos: usize) -> usize {
+    while let Some(b'0'..=b'9') = bytes.get(pos) {
+        pos += 1;
+    }
+    pos
 }
 
 /// True if `text` is exactly one number in the grammar.
