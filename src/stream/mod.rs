@@ -86,8 +86,10 @@ use crate::gate::{self, Gate};
 use crate::json::{ErrorKind, Reader, Stop};
 use crate::rejection::{Rejection, RejectionKind};
 
+mod args;
 mod probe;
-use probe::{offset_in_call, Args, Feed, Probe};
+use args::{Args, Source};
+use probe::{offset_in_call, Chunk, Feed, Probe};
 
 /// The answer after a chunk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -212,7 +214,9 @@ impl<'g> CallStream<'g> {
         // Nearly every chunk holds no control character: one piece (see `piece_end`).
         let controls = chunk.bytes().fold(false, |seen, byte| seen | (byte < 0x20));
         if !controls {
-            let read = self.reader.feed_str(chunk, &mut self.probe);
+            let mut sink = Chunk::new(&mut self.probe, &self.kept);
+            let read = self.reader.feed_str(chunk, &mut sink);
+            let read = sink.end(read);
             self.note(read);
             return self.progress();
         }
@@ -221,7 +225,9 @@ impl<'g> CallStream<'g> {
             // Pieces end before an ASCII byte, so both are text.
             let end = piece_end(rest.as_bytes(), false);
             let (piece, after) = rest.split_at(end);
-            let read = self.reader.feed_str(piece, &mut self.probe);
+            let mut sink = Chunk::new(&mut self.probe, &self.kept);
+            let read = self.reader.feed_str(piece, &mut sink);
+            let read = sink.end(read);
             self.note(read);
             rest = after;
         }
@@ -242,7 +248,9 @@ impl<'g> CallStream<'g> {
         let mut rest = chunk;
         while !rest.is_empty() && self.refused.is_none() {
             let (piece, after) = rest.split_at(piece_end(rest, true));
-            let read = self.reader.feed(piece, &mut self.probe);
+            let mut sink = Chunk::new(&mut self.probe, &self.kept);
+            let read = self.reader.feed(piece, &mut sink);
+            let read = sink.end(read);
             self.note(read);
             rest = after;
         }
@@ -278,7 +286,7 @@ impl<'g> CallStream<'g> {
             Form::Unset | Form::Name => {
                 self.form = Form::Arguments;
                 match self.gate.spec(&self.name) {
-                    Some(spec) => self.probe.args = Some(Args::new(spec)),
+                    Some(spec) => self.probe.args = Some(Args::new(spec, self.gate.limits())),
                     None => self.refused = Some((0, RejectionKind::UnknownTool)),
                 }
             }
@@ -297,6 +305,7 @@ impl<'g> CallStream<'g> {
             let mut sink = Feed {
                 args: &mut probe.args,
                 refused: &mut probe.refused,
+                source: Source::Text(&self.arguments),
             };
             let read = self.reader.feed_str(fragment, &mut sink);
             self.note(read);
@@ -327,6 +336,7 @@ impl<'g> CallStream<'g> {
             let mut sink = Feed {
                 args: &mut probe.args,
                 refused: &mut probe.refused,
+                source: Source::Text(&self.arguments),
             };
             let whole = self.reader.finish(&mut sink).is_ok();
             if let Some(args) = &mut probe.args {
@@ -377,6 +387,7 @@ impl<'g> CallStream<'g> {
 
     /// Records the reader's stop, if any, as the refusal.
     fn note(&mut self, read: Result<(), Stop>) {
+        let provider_form = self.form == Form::Arguments;
         match read {
             Ok(()) => {}
             Err(Stop::Invalid(error)) if !error.is_truncated() => {
@@ -388,8 +399,7 @@ impl<'g> CallStream<'g> {
         }
         // A number the chunk left open is a number, whatever its digits.
         if let (None, Some(start)) = (self.refused, self.reader.number_started()) {
-            self.probe
-                .number_started(start, self.form == Form::Arguments);
+            self.probe.number_started(start, provider_form);
         }
         if self.refused.is_none() {
             if let Some((at, kind)) = self.probe.refused {
