@@ -391,6 +391,17 @@ impl<'g> CallStream<'g> {
         match read {
             Ok(()) => {}
             Err(Stop::Invalid(error)) if !error.is_truncated() => {
+                // A number broken in the chunk that holds it is refused as a chunk that
+                // ended inside it refuses it, where no number can stand: at its first
+                // byte, whatever broke it (so where the chunks fall changes nothing).
+                if *error.kind() == ErrorKind::InvalidNumber {
+                    let text = match provider_form {
+                        true => self.arguments.as_bytes(),
+                        false => self.kept.as_slice(),
+                    };
+                    let start = number_start(text, error.offset());
+                    self.probe.number_started(start, provider_form);
+                }
                 self.refused = Some((error.offset(), RejectionKind::MalformedJson));
             }
             // Truncation is never final; a sink stops only when it refused.
@@ -401,7 +412,8 @@ impl<'g> CallStream<'g> {
         if let (None, Some(start)) = (self.refused, self.reader.number_started()) {
             self.probe.number_started(start, provider_form);
         }
-        if self.refused.is_none() {
+        let malformed = matches!(self.refused, Some((_, RejectionKind::MalformedJson)));
+        if self.refused.is_none() || malformed {
             if let Some((at, kind)) = self.probe.refused {
                 let at = match self.probe.refused_in_text {
                     Some(quote) => offset_in_call(&self.kept, quote, at),
@@ -411,6 +423,18 @@ impl<'g> CallStream<'g> {
             }
         }
     }
+}
+
+/// Where the number whose token holds the byte at `at` of `text` begins: the bytes a number
+/// is made of, back from there.
+fn number_start(text: &[u8], at: usize) -> usize {
+    let before = text.get(..at).unwrap_or_default();
+    let digits = before
+        .iter()
+        .rev()
+        .take_while(|byte| matches!(byte, b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-'))
+        .count();
+    at - digits
 }
 
 /// A rejection of the kept text as the whole text's: a call too large is refused with the
