@@ -78,6 +78,9 @@ pub(super) fn offset_in_call(raw: &[u8], quote: usize, at: usize) -> usize {
     quote.saturating_add(find.found.unwrap_or(0))
 }
 
+/// The room a name arriving in parts starts with: most tools' names are shorter.
+const NAME_START: usize = 32;
+
 /// The raw form's sink: follows the envelope far enough to know when its shape is fixed,
 /// the name that counts in it, and where its arguments are, and feeds those to [`Args`]
 /// (an arguments text through a second reader).
@@ -422,6 +425,8 @@ impl<'g> Probe<'g> {
             }
             Event::StringStart if collecting => {
                 self.collected.clear();
+                // Room for a name at once: it arrives in parts, from chunks.
+                self.collected.reserve(NAME_START);
                 self.collected_at = at;
                 self.collecting_name = self.is_counted_name();
                 ControlFlow::Continue(())

@@ -313,6 +313,10 @@ impl<'s> Quick<'s> {
         }
         self.string = Some((node, 0));
         self.text.clear();
+        if whole {
+            // Room for a typical value at once (an `enum`'s, a date), not growth from 8.
+            self.text.reserve(32);
+        }
         self.gathering = whole;
         ControlFlow::Continue(())
     }
