@@ -354,6 +354,12 @@ fn a_turn_that_cannot_be_read_says_what_was_expected_where_and_what_arrived() {
              column 21, found '}'.",
         ),
         (
+            // Inside a call's arguments, which the turn's reading does not build: still read.
+            r#"[{"name":"get_weather","arguments":{"city":"Oslo",}}]"#,
+            "Expected an assistant turn as JSON; expected a string key after ',' at line 1, \
+             column 51, found '}'.",
+        ),
+        (
             "42",
             "Expected an assistant turn at the top level (an OpenAI chat message or \
              completion, an Anthropic message or content list, a Responses output list or \

@@ -81,19 +81,71 @@ pub fn parse_with(text: &str, limits: Limits) -> Result<Value<'_>, ParseError> {
 /// value meets them (a container before its members, members in order). For a reader of
 /// a larger text that hands a part of it on as it stands (a turn's calls, each checked on
 /// the model's own bytes).
-pub(crate) fn parse_with_spans(
-    text: &str,
+///
+/// The value of a member whose key is in `kept_as_kind` is built as an empty value of its
+/// kind (`""`, `[]`, `{}`; a scalar as it is), with its span if it is a container, and
+/// nothing inside it is built or spanned: the reader of the larger text never looks into
+/// it, and the part handed on carries it in its own bytes. The text is still read whole,
+/// so an error inside such a value is found as anywhere else.
+pub(crate) fn parse_with_spans<'a>(
+    text: &'a str,
     limits: Limits,
-) -> Result<(Value<'_>, Vec<std::ops::Range<usize>>), ParseError> {
+    kept_as_kind: &[&str],
+) -> Result<(Value<'a>, Vec<std::ops::Range<usize>>), ParseError> {
     /// The builder, and the containers' ranges.
-    struct Spanning<'a> {
+    struct Spanning<'a, 'k> {
         builder: Builder<'a>,
         spans: Vec<std::ops::Range<usize>>,
         /// The open containers' indices into `spans`, innermost last.
         open: Vec<usize>,
+        kept_as_kind: &'k [&'k str],
+        /// The last key was one of `kept_as_kind`: its value is not built.
+        skip_next: bool,
+        /// Inside a value not built: how many of its containers and strings are open.
+        skipping: usize,
     }
-    impl<'a> Sink<'a> for Spanning<'a> {
+    impl<'a> Sink<'a> for Spanning<'a, '_> {
         fn event(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
+            if self.skipping > 0 {
+                match event {
+                    Event::ArrayStart | Event::ObjectStart | Event::StringStart => {
+                        self.skipping += 1
+                    }
+                    Event::ArrayEnd | Event::ObjectEnd | Event::StringEnd => self.skipping -= 1,
+                    _ => {}
+                }
+                if self.skipping > 0 {
+                    return ControlFlow::Continue(());
+                }
+                // The value's end: its span, and an empty value of its kind.
+                return match event {
+                    Event::StringEnd => self.builder.event(Event::String(""), at),
+                    _ => self.spanned(event, at),
+                };
+            }
+            if std::mem::take(&mut self.skip_next) {
+                match event {
+                    Event::StringStart => {
+                        self.skipping = 1;
+                        return ControlFlow::Continue(());
+                    }
+                    Event::String(_) => return self.builder.event(Event::String(""), at),
+                    Event::ArrayStart | Event::ObjectStart => {
+                        self.skipping = 1;
+                        return self.spanned(event, at);
+                    }
+                    _ => {}
+                }
+            }
+            if let Event::Key(key) = &event {
+                self.skip_next = self.kept_as_kind.contains(&&**key);
+            }
+            self.spanned(event, at)
+        }
+    }
+    impl<'a> Spanning<'a, '_> {
+        /// Notes a container's span as it opens or closes, and builds.
+        fn spanned(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
             match event {
                 Event::ArrayStart | Event::ObjectStart => {
                     self.open.push(self.spans.len());
@@ -115,6 +167,9 @@ pub(crate) fn parse_with_spans(
         builder: Builder::new(),
         spans: Vec::new(),
         open: Vec::new(),
+        kept_as_kind,
+        skip_next: false,
+        skipping: 0,
     };
     let read = reader.feed_str(text, &mut sink);
     let value = finish(read, &mut reader, &mut sink.builder, text.as_bytes())?;

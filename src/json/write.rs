@@ -84,6 +84,11 @@ pub fn preview(value: &Value<'_>, max_chars: usize) -> String {
 /// Only those of `out`.
 pub fn write_escaped_str(out: &mut impl fmt::Write, s: &str) -> fmt::Result {
     out.write_char('"')?;
+    // Names and ids seldom need an escape: one pass to see so, then one write.
+    if !s.bytes().any(|byte| byte < 0x20 || byte == b'"' || byte == b'\\') {
+        out.write_str(s)?;
+        return out.write_char('"');
+    }
     let mut run_start = 0;
     for (at, &byte) in s.as_bytes().iter().enumerate() {
         let short = match byte {

@@ -96,9 +96,8 @@ use crate::gate::Gate;
 use crate::json::{self, Limits, Value};
 use crate::rejection::Rejection;
 use crate::spec::Provider;
+use read::Element;
 use std::borrow::Cow;
-use std::collections::HashMap;
-use std::ops::Range;
 
 /// One assistant turn, read and checked.
 #[derive(Clone, Debug, PartialEq)]
@@ -241,15 +240,22 @@ impl Gate {
                 .min(Limits::DEPTH_CEILING),
             ..limits
         };
-        let (value, spans) = json::parse_with_spans(raw, turn_limits).map_err(Box::new)?;
+        let (value, spans) =
+            json::parse_with_spans(raw, turn_limits, &read::NOT_READ).map_err(Box::new)?;
         let parts = read::read(&value)?;
-        let places = containers_in_order(&value);
+        let places = places_of(&value, &parts.calls);
         let calls = parts
             .calls
             .iter()
-            .map(|element| TurnCall {
-                verdict: check_element(self, raw, element, &places, &spans),
-                corrects: None,
+            .zip(places)
+            .map(|(&element, place)| {
+                let own = place
+                    .and_then(|index| spans.get(index))
+                    .and_then(|span| raw.get(span.clone()));
+                TurnCall {
+                    verdict: check_element(self, element, own),
+                    corrects: None,
+                }
             })
             .collect();
         Ok(Turn {
@@ -268,53 +274,73 @@ impl From<Box<json::ParseError>> for TurnError {
 
 /// Checks one call element of a turn: the one place where a turn meets the envelope.
 ///
-/// The element is checked on the model's own bytes: the turn's parse noted where each of its
-/// containers stands (`json::parse_with_spans`), and the element's range of `raw` goes
-/// through [`Gate::check_call`] exactly as if the call had come alone, so the call borrows
-/// from the turn's text and every position in a rejection (`cut off after 46 bytes` of an
-/// arguments text) is the model's. An element is always one of the containers the parse
-/// numbered; were it not found, it would be written back as compact JSON and checked so,
-/// which reads as the same call.
+/// The element is checked on the model's own bytes, `own`: the turn's parse noted where each
+/// of its containers stands (`json::parse_with_spans`), and the element's range of the turn
+/// goes through [`Gate::check_call`] exactly as if the call had come alone, so the call
+/// borrows from the turn's text and every position in a rejection (`cut off after 46 bytes`
+/// of an arguments text) is the model's. A legacy `function_call` is checked as
+/// `{"function_call": …}` around its own bytes, the shape the envelope reads. An element
+/// that is not a container (a string where a call belongs) has no range: it is written
+/// back as JSON, and refused as that.
 fn check_element<'a>(
     gate: &Gate,
-    raw: &'a str,
-    element: &Value<'a>,
-    places: &HashMap<*const Value<'a>, usize>,
-    spans: &[Range<usize>],
+    element: Element<'_, 'a>,
+    own: Option<&'a str>,
 ) -> Result<Call<'a>, Rejection> {
-    let own = places
-        .get(&(element as *const Value<'a>))
-        .and_then(|&index| spans.get(index))
-        .and_then(|span| raw.get(span.clone()));
-    match own {
-        Some(text) => gate.check_call(text),
-        None => {
+    match (element, own) {
+        (Element::Call(_), Some(text)) => gate.check_call(text),
+        (Element::LegacyFunctionCall(_), Some(text)) => {
+            let wrapped = format!("{{\"function_call\":{text}}}");
+            gate.check_call(&wrapped).map(Call::into_owned)
+        }
+        (Element::Call(value) | Element::LegacyFunctionCall(value), None) => {
             let mut text = String::with_capacity(ELEMENT_START);
-            json::write_compact(&mut text, element);
+            if let Element::LegacyFunctionCall(_) = element {
+                text.push_str("{\"function_call\":");
+            }
+            json::write_compact(&mut text, value);
+            if let Element::LegacyFunctionCall(_) = element {
+                text.push('}');
+            }
             gate.check_call(&text).map(Call::into_owned)
         }
     }
 }
 
-/// The place of each array and object of `value` in a depth-first walk (a container before
-/// its members, members in order): the order the parse noted their ranges in. Keyed by
-/// address, which only identifies the containers of this one tree while it lives.
-fn containers_in_order<'v, 'a>(value: &'v Value<'a>) -> HashMap<*const Value<'a>, usize> {
-    let mut places = HashMap::new();
-    let mut stack: Vec<&'v Value<'a>> = vec![value];
+/// The index, among the containers of `value` in a depth-first walk (a container before its
+/// members, members in order: the order the parse noted their ranges in), of each element's
+/// value; `None` for one that is not a container. Elements are told by address, which
+/// identifies a part of this one tree while it lives; the arguments inside the calls were
+/// not built, so the walk is over the turn's outline only.
+fn places_of<'a>(value: &Value<'a>, elements: &[Element<'_, 'a>]) -> Vec<Option<usize>> {
+    let address = |element: &Element<'_, 'a>| match element {
+        Element::Call(value) | Element::LegacyFunctionCall(value) => *value as *const Value<'a>,
+    };
+    // Sorted addresses (each element is a value of its own), with the position of their
+    // element, for a binary search per container.
+    let mut wanted: Vec<(*const Value<'a>, usize)> =
+        elements.iter().map(address).zip(0..).collect();
+    wanted.sort_unstable();
+    let mut places = vec![None; elements.len()];
+    let mut count = 0;
+    let mut stack = vec![value];
     while let Some(value) = stack.pop() {
         // Members pushed in reverse, so that they are taken in order.
         match value {
-            Value::Array(items) => {
-                places.insert(value as *const Value<'a>, places.len());
-                stack.extend(items.iter().rev());
-            }
-            Value::Object(members) => {
-                places.insert(value as *const Value<'a>, places.len());
-                stack.extend(members.iter().rev().map(|(_, member)| member));
-            }
-            _ => {}
+            Value::Array(items) => stack.extend(items.iter().rev()),
+            Value::Object(members) => stack.extend(members.iter().rev().map(|(_, member)| member)),
+            _ => continue,
         }
+        let here = value as *const Value<'a>;
+        if let Ok(found) = wanted.binary_search_by(|(address, _)| address.cmp(&here)) {
+            let place = wanted
+                .get(found)
+                .and_then(|&(_, index)| places.get_mut(index));
+            if let Some(place) = place {
+                *place = Some(count);
+            }
+        }
+        count += 1;
     }
     places
 }

@@ -40,13 +40,26 @@ use std::borrow::Cow;
 pub(crate) struct Parts<'v, 'a> {
     /// The form the turn came in.
     pub(crate) form: TurnForm,
-    /// The call elements, still to be checked. Borrowed from the turn, except OpenAI's
-    /// legacy `function_call`, whose call is the member itself: it is wrapped as
-    /// `{"function_call": …}`, the shape the envelope reads.
-    pub(crate) calls: Vec<Cow<'v, Value<'a>>>,
+    /// The call elements, still to be checked, in order.
+    pub(crate) calls: Vec<Element<'v, 'a>>,
     /// The text parts, untouched.
     pub(crate) text: Vec<Cow<'a, str>>,
 }
+
+/// One call of a turn, as it stands in the turn's value.
+#[derive(Clone, Copy)]
+pub(crate) enum Element<'v, 'a> {
+    /// A whole call (a list's element).
+    Call(&'v Value<'a>),
+    /// OpenAI's legacy `function_call` member, whose call is the member itself: it is
+    /// checked as `{"function_call": …}`, the shape the envelope reads.
+    LegacyFunctionCall(&'v Value<'a>),
+}
+
+/// The members a turn's reading never looks into: the arguments of the calls, which are
+/// checked on their own bytes. [`Gate::check_turn`](crate::Gate::check_turn) builds them
+/// as empty values of their kind, so nothing in this file may read them.
+pub(crate) const NOT_READ: [&str; 3] = ["arguments", "input", "args"];
 
 /// Reads a parsed turn into its call elements and text.
 ///
@@ -188,7 +201,7 @@ fn read_chat_message<'v, 'a>(
     }
     match member(message, path, "tool_calls")? {
         None => {}
-        Some(Value::Array(calls)) => parts.calls.extend(calls.iter().map(Cow::Borrowed)),
+        Some(Value::Array(calls)) => parts.calls.extend(calls.iter().map(Element::Call)),
         Some(other) => {
             return Err(wrong_type(
                 &join(path, "tool_calls"),
@@ -198,8 +211,7 @@ fn read_chat_message<'v, 'a>(
         }
     }
     if let Some(legacy) = member(message, path, "function_call")? {
-        let wrapped = vec![(Cow::Borrowed("function_call"), legacy.clone())];
-        parts.calls.push(Cow::Owned(Value::Object(wrapped)));
+        parts.calls.push(Element::LegacyFunctionCall(legacy));
     }
     Ok(())
 }
@@ -239,7 +251,7 @@ fn read_content<'v, 'a>(
 fn read_items<'v, 'a>(items: &'v [Value<'a>], fallback: Fallback, parts: &mut Parts<'v, 'a>) {
     for item in items {
         match classify(item, fallback) {
-            Class::Call => parts.calls.push(Cow::Borrowed(item)),
+            Class::Call => parts.calls.push(Element::Call(item)),
             Class::Text(text) => parts.text.push(text),
             Class::Message(message) => match message.get("content") {
                 Some(Value::String(text)) => parts.text.push(text.clone()),

@@ -86,7 +86,7 @@ impl<R: Read> LineReader<R> {
             }
             started = true;
             let pending = self.chunk.get(self.start..self.end).unwrap_or_default();
-            let newline = pending.iter().position(|byte| *byte == b'\n');
+            let newline = find_newline(pending);
             let part = match newline {
                 Some(n_before) => pending.get(..n_before).unwrap_or_default(),
                 None => pending,
@@ -115,5 +115,56 @@ impl<R: Read> LineReader<R> {
             line.pop();
         }
         Ok(Line::Text)
+    }
+}
+
+/// Where the first `\n` of `bytes` stands: eight bytes at a time (a word holds a newline
+/// when one of its bytes XOR `\n` is zero), then the word that holds it byte by byte. Lines
+/// of calls run to hundreds of bytes, and a byte-by-byte search was a tenth of `check`.
+fn find_newline(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    const NEWLINES: u64 = u64::from_ne_bytes([b'\n'; 8]);
+    let mut words = bytes.chunks_exact(8);
+    let mut skipped = 0;
+    for word in &mut words {
+        let Ok(word) = <[u8; 8]>::try_from(word) else {
+            break;
+        };
+        let x = u64::from_ne_bytes(word) ^ NEWLINES;
+        if x.wrapping_sub(ONES) & !x & HIGHS != 0 {
+            break;
+        }
+        skipped += 8;
+    }
+    let rest = bytes.get(skipped..)?;
+    rest.iter()
+        .position(|byte| *byte == b'\n')
+        .map(|at| skipped + at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::find_newline;
+
+    /// The word-at-a-time search finds what a byte-by-byte one finds, wherever the newline
+    /// stands in or across words, with bytes around it that differ from it by one bit.
+    #[test]
+    fn finds_the_first_newline_where_a_plain_search_does() {
+        for length in 0..40 {
+            for at in 0..=length {
+                let mut bytes: Vec<u8> = (0..length)
+                    .map(|i| [b'a', 0x0b, 0x8a, 0x09][i % 4])
+                    .collect();
+                if at < length {
+                    if let Some(byte) = bytes.get_mut(at) {
+                        *byte = b'\n';
+                    }
+                    bytes.push(b'\n');
+                }
+                let plain = bytes.iter().position(|b| *b == b'\n');
+                assert_eq!(find_newline(&bytes), plain, "{bytes:?}");
+            }
+        }
     }
 }

@@ -231,7 +231,7 @@ impl Schema {
         let program = self.program();
         if program.node(Program::ROOT).quick {
             let mut quick = quick::Quick::new(program);
-            let _ = crate::json::replay(value, &mut quick);
+            let _ = quick.read_value(value);
             if quick.accepted() {
                 return Ok(false);
             }

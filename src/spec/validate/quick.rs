@@ -29,7 +29,7 @@ use super::program::{AdditionalRule, Assertion, Node, ObjectRules, Program};
 use super::resolve::refuses_every_number;
 use super::scalar::{to_u64, Scalar};
 use super::STEP_BUDGET;
-use crate::json::{Event, Sink};
+use crate::json::{Event, Sink, Value};
 use std::ops::ControlFlow;
 
 /// The quick path follows containers this deep; deeper, it gives up.
@@ -179,8 +179,17 @@ impl<'s> Quick<'s> {
 
     fn scalar(&mut self, scalar: &Scalar<'_>) -> ControlFlow<()> {
         match self.begin() {
-            Some(node) if scalar.first_failure(node).is_none() => self.done(),
+            Some(node) if Self::accepts(node, scalar) => self.done(),
             _ => self.give_up(),
+        }
+    }
+
+    /// True if `scalar` meets every assertion of `node`: in one step when the node's rules
+    /// are plain, else by the full validation's own check.
+    fn accepts(node: &Node, scalar: &Scalar<'_>) -> bool {
+        match &node.plain {
+            Some(plain) => plain.accepts(scalar),
+            None => scalar.first_failure(node).is_none(),
         }
     }
 
@@ -370,6 +379,38 @@ impl<'s> Quick<'s> {
             }
         }
         self.done()
+    }
+}
+
+impl Quick<'_> {
+    /// Reads a value already built: the steps its events would take ([`json::replay`]),
+    /// taken without making the events, for a validation of a tree (the gate's, after the
+    /// call is parsed). The recursion is bounded: past [`QUICK_DEPTH`] open containers the
+    /// quick path gives up.
+    ///
+    /// [`json::replay`]: crate::json::replay
+    pub(crate) fn read_value(&mut self, value: &Value<'_>) -> ControlFlow<()> {
+        match value {
+            Value::Null => self.scalar(&Scalar::Null),
+            Value::Bool(b) => self.scalar(&Scalar::Bool(*b)),
+            Value::Number(number) => self.scalar(&Scalar::number(number.as_str())),
+            Value::String(text) => self.scalar(&Scalar::string(text)),
+            Value::Array(items) => {
+                self.begin_container(Shape::Array)?;
+                for item in items {
+                    self.read_value(item)?;
+                }
+                self.end_container()
+            }
+            Value::Object(members) => {
+                self.begin_container(Shape::Object)?;
+                for (key, member) in members {
+                    self.key(key)?;
+                    self.read_value(member)?;
+                }
+                self.end_container()
+            }
+        }
     }
 }
 

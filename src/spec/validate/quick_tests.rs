@@ -239,6 +239,13 @@ fn quick_acceptance_is_full_acceptance() {
             let (accepted, absent) = full(schema, &value);
             let mut quick = Quick::new(schema.program());
             let _ = json::replay(&value, &mut quick);
+            let mut from_tree = Quick::new(schema.program());
+            let _ = from_tree.read_value(&value);
+            assert_eq!(
+                from_tree.accepted(),
+                quick.accepted(),
+                "the tree and its events disagree: {text}\nschema: {schema:?}"
+            );
             let chunk = 1 + rng.below(7) as usize;
             let from_text = quick_from_text(schema, &text, chunk);
             for (how, said_yes) in [("replayed", quick.accepted()), ("read", from_text)] {
@@ -296,4 +303,76 @@ fn the_quick_path_accepts_every_valid_corpus_call() {
         quick, accepted,
         "the quick path must take every valid corpus call"
     );
+}
+
+/// A node whose rules are plain (a kind and length bounds) is checked in one step: that
+/// step says of every scalar what the loop over the node's assertions says, at the bounds
+/// and on both sides of them, in ASCII and in characters of several bytes.
+#[test]
+fn plain_scalars_are_judged_as_by_their_assertions() {
+    use super::program::Program;
+    use super::scalar::Scalar;
+    let schemas = [
+        r#"{"type": "string", "minLength": 2, "maxLength": 4}"#,
+        r#"{"type": "string", "maxLength": 0}"#,
+        r#"{"type": ["string", "null"], "minLength": 3}"#,
+        r#"{"minLength": 1}"#,
+        r#"{"type": "integer"}"#,
+        r#"{"type": "number"}"#,
+        r#"{"type": "boolean"}"#,
+        r#"{}"#,
+    ];
+    let numbers = [
+        "0",
+        "-7",
+        "2.5",
+        "1e2",
+        "1.0",
+        "123456789012345678901234567890",
+    ];
+    let strings = [
+        "",
+        "a",
+        "ab",
+        "abcd",
+        "abcde",
+        "ü",
+        "üü",
+        "üüüü",
+        "üüüüü",
+        "✓✓✓",
+        "𝄞𝄞",
+    ];
+    let mut plain_nodes = 0;
+    for text in schemas {
+        let document = json::parse(text).unwrap_or_else(|e| panic!("{e}"));
+        let schema = Schema::from_json_schema(&document).unwrap_or_else(|e| panic!("{e}"));
+        let node = schema.program().node(Program::ROOT);
+        let Some(plain) = node.plain else {
+            continue;
+        };
+        plain_nodes += 1;
+        let mut scalars = vec![Scalar::Null, Scalar::Bool(true)];
+        scalars.extend(numbers.iter().map(|n| Scalar::number(n)));
+        scalars.extend(strings.iter().map(|s| Scalar::string(s)));
+        for scalar in &scalars {
+            assert_eq!(
+                plain.accepts(scalar),
+                scalar.first_failure(node).is_none(),
+                "{text} on {:?}",
+                match scalar {
+                    Scalar::String(s) => format!("string {s:?}"),
+                    Scalar::Number { text, .. } => format!("number {text}"),
+                    Scalar::Bool(b) => format!("{b}"),
+                    Scalar::Null => "null".to_string(),
+                }
+            );
+        }
+    }
+    assert_eq!(plain_nodes, schemas.len(), "every schema above is plain");
+    // One rule more and the node is not plain: it keeps the loop.
+    let document =
+        json::parse(r#"{"type": "string", "pattern": "^a"}"#).unwrap_or_else(|e| panic!("{e}"));
+    let schema = Schema::from_json_schema(&document).unwrap_or_else(|e| panic!("{e}"));
+    assert!(schema.program().node(Program::ROOT).plain.is_none());
 }

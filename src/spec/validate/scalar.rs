@@ -13,6 +13,7 @@ use super::report::{Broken, Fail};
 use super::run::{rank, Frame, State, Validation};
 use crate::json::decimal::{compare_to, is_multiple_of, Decimal, Plain};
 use crate::json::Number;
+use crate::spec::Kinds;
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
@@ -100,13 +101,8 @@ impl<'x> Scalar<'x> {
             Scalar::String(text) => match assertion {
                 // Four bytes per code point at most: a text of `4 * min` bytes is long
                 // enough.
-                Assertion::MinLength { min, .. } => {
-                    to_u64(text.len()) / 4 < *min && !has_at_least_chars(text, *min)
-                }
-                // At least one byte per code point: a text of `max` bytes is short enough.
-                Assertion::MaxLength { max, .. } => {
-                    to_u64(text.len()) > *max && has_at_least_chars(text, max.saturating_add(1))
-                }
+                Assertion::MinLength { min, .. } => too_short(text, *min),
+                Assertion::MaxLength { max, .. } => too_long(text, *max),
                 Assertion::Pattern(pattern) => !pattern.is_match(text),
                 Assertion::Format(format) => !format.accepts_str(text),
                 _ => false,
@@ -121,6 +117,72 @@ impl<'x> Scalar<'x> {
             Scalar::Bool(b) => choices.allows_bool(*b),
             Scalar::Number { text, .. } => choices.allows_number(text),
             Scalar::String(text) => choices.allows_string(text),
+        }
+    }
+}
+
+/// True if `text` has fewer than `min` code points. Four bytes per code point at most: a
+/// text of `4 * min` bytes is long enough.
+fn too_short(text: &str, min: u64) -> bool {
+    to_u64(text.len()) / 4 < min && !has_at_least_chars(text, min)
+}
+
+/// True if `text` has more than `max` code points. At least one byte per code point: a text
+/// of `max` bytes is short enough.
+fn too_long(text: &str, max: u64) -> bool {
+    to_u64(text.len()) > max && has_at_least_chars(text, max.saturating_add(1))
+}
+
+/// A node whose rules are its kinds and a string's length bounds at most, the rules of most
+/// tool fields (`{"type": "string", "maxLength": 80}`), read off its assertions when it is
+/// compiled: the quick path checks a scalar against it in one step instead of walking the
+/// assertions. It holds nothing the assertions do not say.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PlainScalar {
+    kinds: Kinds,
+    min_length: Option<u64>,
+    max_length: Option<u64>,
+}
+
+impl PlainScalar {
+    /// The node's rules, when they are only `type` (once), `minLength` and `maxLength`.
+    pub(crate) fn of(assertions: &[Assertion]) -> Option<PlainScalar> {
+        let mut plain = PlainScalar {
+            kinds: Kinds::ANY,
+            min_length: None,
+            max_length: None,
+        };
+        let mut typed = false;
+        for assertion in assertions {
+            match assertion {
+                Assertion::Type(kinds) if !typed => {
+                    typed = true;
+                    plain.kinds = *kinds;
+                }
+                Assertion::MinLength { min, .. } if plain.min_length.is_none() => {
+                    plain.min_length = Some(*min);
+                }
+                Assertion::MaxLength { max, .. } if plain.max_length.is_none() => {
+                    plain.max_length = Some(*max);
+                }
+                _ => return None,
+            }
+        }
+        Some(plain)
+    }
+
+    /// True if `scalar` meets every rule: what [`Scalar::first_failure`] says of the node's
+    /// assertions, when it finds none broken.
+    pub(super) fn accepts(&self, scalar: &Scalar<'_>) -> bool {
+        if !scalar.shape().admitted_by(self.kinds) {
+            return false;
+        }
+        match scalar {
+            Scalar::String(text) => {
+                !self.min_length.is_some_and(|min| too_short(text, min))
+                    && !self.max_length.is_some_and(|max| too_long(text, max))
+            }
+            _ => true,
         }
     }
 }
