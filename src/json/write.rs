@@ -85,7 +85,10 @@ pub fn preview(value: &Value<'_>, max_chars: usize) -> String {
 pub fn write_escaped_str(out: &mut impl fmt::Write, s: &str) -> fmt::Result {
     out.write_char('"')?;
     // Names and ids seldom need an escape: one pass to see so, then one write.
-    if !s.bytes().any(|byte| byte < 0x20 || byte == b'"' || byte == b'\\') {
+    if !s
+        .bytes()
+        .any(|byte| byte < 0x20 || byte == b'"' || byte == b'\\')
+    {
         out.write_str(s)?;
         return out.write_char('"');
     }

@@ -60,6 +60,7 @@ pub(super) struct Args<'g> {
 /// Gate 3 as it runs: the quick path until it gives up, then the full validation.
 // The quick path is the one that lives in place (the common case allocates nothing for
 // it); the full validation, kilobytes, is boxed when a call needs it.
+#[allow(clippy::large_enum_variant)]
 enum Check<'g> {
     Quick(Quick<'g>),
     Full(Box<Validation<'g, 'static>>),

@@ -32,10 +32,14 @@
 //!
 //! How the early answer is found: the one resumable [`Reader`] is fed each chunk as it comes
 //! (malformed JSON is refused at its first bad byte), and the arguments' events go, as they
-//! come, into the tool's [`Validation`], whose [`Validation::refused`] says whether the
-//! arguments so far can still be accepted. The validation outlives the chunks, so a
-//! string's text goes into it as runs it copies where it keeps them
-//! ([`Validation::string_text`]), and keys and numbers as owned events.
+//! come, into gate 3, which says after each whether the arguments so far can still be
+//! accepted: first the tool's quick path, made eager (it gives up at the first event after
+//! which the full validation could refuse the prefix), and from the event it gives up at,
+//! the full [`Validation`] and its [`Validation::refused`], after reading the arguments so
+//! far again from the text kept (`args.rs`). A valid call costs the quick path only; an
+//! invalid one is refused where, and as, the full validation alone refuses it. The
+//! validation outlives the chunks, so a string's text goes into it as runs it copies where
+//! it keeps them ([`Validation::string_text`]), and keys and numbers as owned events.
 //!
 //! In the raw form the shape of the envelope decides which members count, and a member read
 //! later can change it (a `"type":"function"` after a top-level `"name"` makes that name one
@@ -63,7 +67,9 @@
 //! or `const` takes none), whatever its digits: in the provider form, and in the raw form
 //! inside the arguments' value once the shape is fixed. Otherwise (and inside a raw call's
 //! arguments text, which has its own reader) a number is refused in the answer to the chunk
-//! that ends it (the delimiter after it). Either way the refusal is at its first byte.
+//! that ends it (the delimiter after it). Either way the refusal is at its first byte, and
+//! a number broken in the chunk that holds it (`-"`) is refused so too where no number can
+//! stand, as a chunk ending inside it refuses it, not as malformed JSON after it.
 //! Strings and
 //! keys are seen as they arrive: an unknown key when it closes, a string past `maxLength` (or
 //! longer than any value of its bounded `format`: a `date` past 10 bytes) or no longer a
