@@ -133,6 +133,27 @@ const MEANINGS: &[(&str, &[&str], &[&str])] = &[
         &[r#"{"a": 1}"#],
         &[r#"{"a": "1"}"#],
     ),
+    // An `$id` below the root is a base of its own: `node` and `tree` resolve against the
+    // schema they stand in (RFC 3986), pointers and anchors count from the resource named.
+    (
+        r##"{"$id": "https://example.com/a/tree", "properties": {"nodes": {"items": {"$ref": "node"}}, "leaf": {"$ref": "node#/$defs/leaf"}, "tag": {"$ref": "node#tag"}},
+            "$defs": {"node": {"$id": "https://example.com/a/node", "properties": {"subtree": {"$ref": "tree"}, "value": {"type": "number"}},
+              "$defs": {"leaf": {"type": "boolean"}, "t": {"$anchor": "tag", "type": "string"}}}}}"##,
+        &[
+            r#"{"nodes": [{"value": 1, "subtree": {"nodes": [{"value": 2}]}}], "leaf": true, "tag": "x"}"#,
+        ],
+        &[
+            r#"{"nodes": [{"value": 1, "subtree": {"nodes": [{"value": "2"}]}}]}"#,
+            r#"{"leaf": 1}"#,
+            r#"{"tag": 1}"#,
+        ],
+    ),
+    // A reference to the root from a definition reached only through another reference.
+    (
+        r##"{"properties": {"y": {"$ref": "#/$defs/a"}, "z": {"type": "string"}}, "$defs": {"a": {"properties": {"x": {"$ref": "#"}}}}}"##,
+        &[r#"{"y": {"x": {"z": "ok"}}}"#],
+        &[r#"{"y": {"x": {"z": 5}}}"#],
+    ),
 ];
 
 #[test]

@@ -91,9 +91,8 @@ const LOAD_ERRORS: &[(&str, &str)] = &[
     ),
     (
         r#"[{"name": "a", "input_schema": {"type": "object", "properties": {
-            "s": {"$id": "https://example.com/s", "type": "string"}}}}]"#,
-        "tools[0].input_schema.properties.s: '$id' is not enforced (below the root, '$id' \
-         changes where references point; toolgate resolves them from the root only)",
+            "s": {"$id": 5, "type": "string"}}}}]"#,
+        "tools[0].input_schema.properties.s: '$id' must be a string (a URI); found 5",
     ),
     (
         r#"[{"name": "a", "input_schema": {"$schema": "http://json-schema.org/draft-04/schema#",

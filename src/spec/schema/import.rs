@@ -11,6 +11,7 @@ use super::graph::{find_cycle, remap_references, weak_definitions};
 use super::keywords::{self, canonical, class, static_name, Class, Draft, Keep};
 use super::pointer::{find_anchor, fragment, parse_ref, path_of, place_of, resolve, Target};
 use super::rules::{check_unique, invalid};
+use super::uri::{self, Resource};
 use super::{LoadError, RefProblem, Unenforced, MAX_SCHEMA_DEPTH};
 use crate::json::{Member, Path, Value};
 use crate::spec::format::Format;
@@ -95,8 +96,10 @@ pub(super) struct Importer<'v, 'a> {
     pub(super) lenient: bool,
     /// From the root's `$schema`; decides what stands beside `$ref`.
     draft: Draft,
-    /// The root's `$id`: a `$ref` to `ID#/…` is local too.
-    root_id: Option<String>,
+    /// The document's resources (the root, and every schema with an `$id`), and the base
+    /// URI of the schema being compiled: what its `$ref`s resolve against.
+    resources: Vec<Resource>,
+    base_uri: String,
     /// Every place a `$ref` names, in the order first referenced (the compile order).
     targets: Vec<Place>,
     /// Places referenced but not compiled yet.
@@ -146,7 +149,8 @@ impl<'v, 'a> Importer<'v, 'a> {
             dialect,
             lenient,
             draft: Draft::Modern,
-            root_id: None,
+            base_uri: String::new(),
+            resources: uri::resources(document, dialect),
             targets: Vec::new(),
             pending: Vec::new(),
             unenforced: Vec::new(),
@@ -157,10 +161,8 @@ impl<'v, 'a> Importer<'v, 'a> {
         if let Some(members) = document.as_object() {
             let lookup = |key: &str| super::present(members, key);
             if let Some(id) = lookup("$id") {
-                let id = id
-                    .as_str()
+                id.as_str()
                     .ok_or_else(|| invalid(base, Some("$id"), "a string (a URI)", id))?;
-                importer.root_id = Some(id.to_string());
             }
             if let Some(uri) = lookup("$schema") {
                 let text = uri
@@ -183,7 +185,11 @@ impl<'v, 'a> Importer<'v, 'a> {
         let mut root = self.compile(self.document, &base, 0, true)?;
         let root_refs = self.ref_log.get(log_start..).unwrap_or(&[]).to_vec();
         let root_skipped = self.unenforced.len() > before;
-        // A `$ref` to `#` made the root a definition: the root then refers to it.
+        while let Some(index) = self.pending.pop() {
+            self.compile_target(index)?;
+        }
+        // A `$ref` to the root (`#`, or its `$id`), from the root or from a definition compiled
+        // since, made the root a definition: the root then refers to it.
         if let Some(index) = self.targets.iter().position(|t| t.tokens.is_empty()) {
             if let Some(target) = self.targets.get_mut(index) {
                 target.ty = Some(root);
@@ -194,9 +200,6 @@ impl<'v, 'a> Importer<'v, 'a> {
                 reference: Some(index),
                 ..Type::default()
             };
-        }
-        while let Some(index) = self.pending.pop() {
-            self.compile_target(index)?;
         }
         let weak = weak_definitions(
             &self
@@ -251,7 +254,13 @@ impl<'v, 'a> Importer<'v, 'a> {
         })?;
         let log_start = self.ref_log.len();
         let before = self.unenforced.len();
-        let ty = self.compile(value, &path, 0, false)?;
+        // A target's references resolve against the resource it stands in.
+        let base =
+            uri::around(&self.resources, &tokens).map_or_else(String::new, |r| r.uri.clone());
+        let outer = std::mem::replace(&mut self.base_uri, base);
+        let compiled = self.compile(value, &path, 0, false);
+        self.base_uri = outer;
+        let ty = compiled?;
         let refs = self.ref_log.get(log_start..).unwrap_or(&[]).to_vec();
         let skipped = self.unenforced.len() > before;
         if let Some(target) = self.targets.get_mut(index) {
@@ -360,7 +369,27 @@ impl<'v, 'a> Importer<'v, 'a> {
         }
     }
 
+    /// A schema object, its references resolved against its own `$id` when it has one
+    /// (relative to the base around it), else against that base.
     fn compile_object(
+        &mut self,
+        members: &'v [Member<'a>],
+        path: &Path,
+        depth: usize,
+        is_root: bool,
+    ) -> Result<Type, LoadError> {
+        let id = super::present(members, "$id").and_then(Value::as_str);
+        let Some(id) = id else {
+            return self.compile_members(members, path, depth, is_root);
+        };
+        let base = uri::resolve(&self.base_uri, id);
+        let outer = std::mem::replace(&mut self.base_uri, base);
+        let compiled = self.compile_members(members, path, depth, is_root);
+        self.base_uri = outer;
+        compiled
+    }
+
+    fn compile_members(
         &mut self,
         members: &'v [Member<'a>],
         path: &Path,
@@ -388,10 +417,9 @@ impl<'v, 'a> Importer<'v, 'a> {
                     Keep::Nothing => {}
                 },
                 Class::Structure => match keyword {
-                    "$id" if !is_root => {
-                        // A new base URI: references below would resolve elsewhere.
-                        self.refuse(path, key)?;
-                        return Ok(skipped_whole(members, self.dialect));
+                    // A new base URI for the references below (see `compile_object`).
+                    "$id" if value.as_str().is_none() => {
+                        return Err(invalid(path, Some(key), "a string (a URI)", value));
                     }
                     "$schema" => {
                         let draft = value.as_str().and_then(keywords::draft);
@@ -468,13 +496,15 @@ impl<'v, 'a> Importer<'v, 'a> {
         let text = value
             .as_str()
             .ok_or_else(|| invalid(path, Some(key), "a string (a URI reference)", value))?;
-        let problem = match parse_ref(text, self.root_id.as_deref()) {
+        let problem = match parse_ref(text, &self.base_uri, &self.resources) {
             Target::Local(tokens) => return self.target_for(tokens, path, text).map(Some),
             Target::Remote => RefProblem::Remote,
-            Target::Anchor(name) => match find_anchor(self.document, &name, self.dialect) {
-                Some(tokens) => return self.target_for(tokens, path, text).map(Some),
-                None => RefProblem::Anchor,
-            },
+            Target::Anchor(start, name) => {
+                match find_anchor(self.document, &start, &name, self.dialect) {
+                    Some(tokens) => return self.target_for(tokens, path, text).map(Some),
+                    None => RefProblem::Anchor,
+                }
+            }
             Target::Malformed => {
                 return Err(invalid(
                     path,
@@ -543,7 +573,7 @@ fn asserts(keyword: &str, value: &Value<'_>) -> bool {
     }
 }
 
-/// A schema a lenient load skipped whole (an unknown `$schema`, an `$id` below the root):
+/// A schema a lenient load skipped whole (one of an unknown `$schema`):
 /// it asserts nothing, and keeps every keyword it can for the export.
 fn skipped_whole(members: &[Member<'_>], dialect: Dialect) -> Type {
     let keys: Vec<String> = members.iter().map(|(key, _)| key.to_string()).collect();

@@ -147,10 +147,8 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
         "toolgate reads draft 2020-12, and draft 2019-09, draft-07 and draft-06, which \
          agree with it on the subset toolgate enforces",
     ),
-    kw("$id", Structure).hint(
-        "below the root, '$id' changes where references point; toolgate resolves them \
-         from the root only",
-    ),
+    // A base URI for the references below it: see `uri.rs`.
+    kw("$id", Structure),
     // OpenAPI 3.0's `nullable: true` (also the Gemini dialect's): adds `null` to the kinds
     // `type` names (with `enum`, `null` to the allowed values); without `type`, nothing.
     // Not a draft 2020-12 keyword, but OpenAPI-generated tool schemas carry it in plain

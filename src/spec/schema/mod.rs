@@ -20,6 +20,7 @@ mod import;
 mod keywords;
 mod pointer;
 mod rules;
+mod uri;
 
 use super::names::Quoted;
 use super::{Kinds, Schema, SpecError, ToolSpec};
@@ -156,8 +157,8 @@ pub enum LoadError {
 /// Why a `$ref` cannot be followed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RefProblem {
-    /// It points outside this document (`https://…`, `other.json#/…`): toolgate loads
-    /// nothing from the network or the disk.
+    /// It points outside this document (`https://…`, `other.json#/…`, a URI that no `$id`
+    /// of the document gives): toolgate loads nothing from the network or the disk.
     Remote,
     /// It names an anchor (`#foo`) that no schema of the document declares (`$anchor`)
     /// exactly once, outside schemas with an `$id` of their own.
@@ -194,16 +195,19 @@ impl Schema {
     /// `propertyNames`, `patternProperties`, `minProperties`, `maxProperties`,
     /// `dependentRequired`, `dependentSchemas`, `anyOf`, `oneOf`, `allOf`, `not`, `if`,
     /// `then`, `else`, OpenAPI's `nullable` (adds `null` to the kinds `type` names), and
-    /// `$ref` to a JSON pointer inside the document (`#`,
-    /// `#/$defs/NAME`, `#/definitions/NAME`, …), recursion included. To read `format` as
+    /// `$ref` to a JSON pointer or an `$anchor` inside the document (`#`,
+    /// `#/$defs/NAME`, `#/definitions/NAME`, `#name`, …), recursion included, resolved
+    /// against the base URI the nearest `$id` around it gives (RFC 3986: `{"$id":
+    /// "https://example.com/tree"}` makes `node` name the schema whose `$id` is
+    /// `https://example.com/node`). To read `format` as
     /// an annotation only, as draft 2020-12 does by default, see
     /// [`Schema::without_format_assertions`]. Accepted as annotations: `description`
     /// (kept), `title`, `default`,
     /// `examples`, `$comment`, `deprecated`, `readOnly`, `writeOnly`, `contentEncoding`,
     /// `contentMediaType`, `contentSchema`, `$anchor`, OpenAPI's `example`,
     /// `discriminator` and `x-…` extensions (kept as written, for export), `externalDocs`
-    /// and `xml`, a known `$schema`, and `$id` at the
-    /// root. `$defs` and `definitions` count only where a `$ref` reaches them. A keyword
+    /// and `xml`, a known `$schema`, and `$id` (which names a base URI for references).
+    /// `$defs` and `definitions` count only where a `$ref` reaches them. A keyword
     /// whose value is `null` counts as absent (SDK dumps write absent fields that way),
     /// except `const`, where `null` is the value.
     ///
@@ -213,7 +217,7 @@ impl Schema {
     ///
     /// # Errors
     /// - [`LoadError::Unsupported`]: a keyword toolgate does not enforce
-    ///   (`unevaluatedProperties`, `$dynamicRef`, `$id` below the root, an unknown
+    ///   (`unevaluatedProperties`, `$dynamicRef`, an unknown
     ///   `$schema`, an unknown keyword…),
     ///   with where it stands.
     /// - [`LoadError::Pattern`]: a `pattern` or `patternProperties` name that does not

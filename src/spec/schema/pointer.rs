@@ -6,42 +6,45 @@
 //! `anyOf[1]`, `properties["a b"]`).
 
 use super::keywords::{schema_slot, Slot};
+use super::uri::{subschemas, Resource};
 use super::Dialect;
 use crate::json::{Path, Segment, Value};
 
 /// What a `$ref` string names.
 pub(super) enum Target {
-    /// A place in this document, as pointer tokens (empty: the root).
+    /// A place in this document, as pointer tokens from its root (empty: the root).
     Local(Vec<String>),
-    /// Somewhere else: another document, or this one through a URI toolgate does not know.
+    /// Somewhere else: another document, or a URI no resource of this one has.
     Remote,
-    /// A plain-name fragment (`#foo`), percent-decoded: the schema whose `$anchor` it is.
-    Anchor(String),
+    /// A plain-name fragment (`#foo`), percent-decoded: the schema whose `$anchor` it is,
+    /// inside the resource at the tokens.
+    Anchor(Vec<String>, String),
     /// A fragment that is not valid percent-encoding or pointer escaping.
     Malformed,
 }
 
-/// Reads a `$ref`. `root_id` is the root's `$id`, if any: `ID#/…` is then local too.
-pub(super) fn parse_ref(reference: &str, root_id: Option<&str>) -> Target {
+/// Reads a `$ref` standing in a schema whose base URI is `base` (see [`uri`](super::uri)):
+/// its URI part names one of the document's `resources` (nothing: the base's own), its
+/// fragment a place in that resource.
+pub(super) fn parse_ref(reference: &str, base: &str, resources: &[Resource]) -> Target {
     let (document, fragment) = match reference.split_once('#') {
         Some((document, fragment)) => (document, fragment),
         None => (reference, ""),
     };
-    let is_this_document =
-        document.is_empty() || root_id.is_some_and(|id| id.trim_end_matches('#') == document);
-    if !is_this_document {
+    let uri = super::uri::resolve(base, document);
+    let Some(resource) = super::uri::find(resources, &uri) else {
         return Target::Remote;
-    }
+    };
     let Some(decoded) = percent_decode(fragment) else {
         return Target::Malformed;
     };
+    let mut tokens = resource.tokens.clone();
     if decoded.is_empty() {
-        return Target::Local(Vec::new());
+        return Target::Local(tokens);
     }
     let Some(rest) = decoded.strip_prefix('/') else {
-        return Target::Anchor(decoded);
+        return Target::Anchor(tokens, decoded);
     };
-    let mut tokens = Vec::new();
     for raw in rest.split('/') {
         match unescape_token(raw) {
             Some(token) => tokens.push(token),
@@ -51,23 +54,25 @@ pub(super) fn parse_ref(reference: &str, root_id: Option<&str>) -> Target {
     Target::Local(tokens)
 }
 
-/// The place of the one schema whose `$anchor` is `name`, as pointer tokens (what a `#name`
-/// reference names): every subschema is walked through the keywords' slots, except those
-/// with an `$id` of their own below the root (another resource, whose anchors are its own;
-/// toolgate refuses such an `$id` anyway). `None` when no schema, or more than one, has
-/// it. An explicit stack: the document is as deep as the parser allowed.
+/// The place of the one schema whose `$anchor` is `name` inside the resource at `start` (what
+/// a `#name` reference names): every subschema is walked through the keywords' slots, except
+/// those with an `$id` of their own (other resources, whose anchors are their own). `None`
+/// when no schema, or more than one, has it. An explicit stack: the document is as deep as
+/// the parser allowed.
 pub(super) fn find_anchor(
     document: &Value<'_>,
+    start: &[String],
     name: &str,
     dialect: Dialect,
 ) -> Option<Vec<String>> {
+    let resource = resolve(document, start, dialect).ok()?;
     let mut found = None;
-    let mut stack: Vec<(&Value<'_>, Vec<String>)> = vec![(document, Vec::new())];
+    let mut stack: Vec<(&Value<'_>, Vec<String>)> = vec![(resource, start.to_vec())];
     while let Some((schema, tokens)) = stack.pop() {
         let Some(members) = schema.as_object() else {
             continue;
         };
-        if !tokens.is_empty() && members.iter().any(|(key, _)| key == "$id") {
+        if tokens.len() > start.len() && members.iter().any(|(key, _)| key == "$id") {
             continue;
         }
         let anchored = members
@@ -79,28 +84,7 @@ pub(super) fn find_anchor(
             }
             found = Some(tokens.clone());
         }
-        for (key, value) in members {
-            let at = |more: &[&str]| -> Vec<String> {
-                let mut path = tokens.clone();
-                path.push(key.to_string());
-                path.extend(more.iter().map(|token| token.to_string()));
-                path
-            };
-            match (schema_slot(key, dialect), value) {
-                (Some(Slot::One), Value::Object(_)) => stack.push((value, at(&[]))),
-                (Some(Slot::One | Slot::List), Value::Array(items)) => {
-                    for (index, item) in items.iter().enumerate() {
-                        stack.push((item, at(&[&index.to_string()])));
-                    }
-                }
-                (Some(Slot::Map), Value::Object(entries)) => {
-                    for (entry, item) in entries {
-                        stack.push((item, at(&[entry.as_ref()])));
-                    }
-                }
-                _ => {}
-            }
-        }
+        stack.extend(subschemas(members, &tokens, dialect));
     }
     found
 }
@@ -262,8 +246,27 @@ fn hex_value(digit: u8) -> Option<u8> {
 mod tests {
     use super::*;
 
+    /// The resources of `{"$id": "https://example.com/root.json", "$defs": {"n": {"$id":
+    /// "n.json"}}}`.
+    fn resources() -> Vec<Resource> {
+        vec![
+            Resource {
+                uri: "https://example.com/root.json".into(),
+                tokens: vec![],
+            },
+            Resource {
+                uri: "https://example.com/n.json".into(),
+                tokens: vec!["$defs".into(), "n".into()],
+            },
+        ]
+    }
+
+    fn parse(reference: &str) -> Target {
+        parse_ref(reference, "https://example.com/root.json", &resources())
+    }
+
     fn local(reference: &str) -> Option<Vec<String>> {
-        match parse_ref(reference, Some("urn:example:root")) {
+        match parse(reference) {
             Target::Local(tokens) => Some(tokens),
             _ => None,
         }
@@ -295,13 +298,24 @@ mod tests {
             Some(vec!["$defs".into(), "".into(), "$defs".into(), "".into()])
         );
         assert_eq!(
-            local("urn:example:root#/$defs/a"),
+            local("https://example.com/root.json#/$defs/a"),
             Some(vec!["$defs".into(), "a".into()])
         );
-        assert!(matches!(parse_ref("#foo", None), Target::Anchor(name) if name == "foo"));
-        assert!(matches!(parse_ref("other.json", None), Target::Remote));
-        assert!(matches!(parse_ref("#/a~2", None), Target::Malformed));
-        assert!(matches!(parse_ref("#/a%2", None), Target::Malformed));
+        assert!(
+            matches!(parse("#foo"), Target::Anchor(at, name) if at.is_empty() && name == "foo")
+        );
+        assert!(matches!(parse("other.json"), Target::Remote));
+        assert!(matches!(parse("#/a~2"), Target::Malformed));
+        assert!(matches!(parse("#/a%2"), Target::Malformed));
+        // Another resource of the document: its pointers and anchors count from it.
+        assert_eq!(
+            local("n.json#/items"),
+            Some(vec!["$defs".into(), "n".into(), "items".into()])
+        );
+        assert!(matches!(
+            parse("/n.json#leaf"),
+            Target::Anchor(at, name) if at == ["$defs", "n"] && name == "leaf"
+        ));
     }
 
     #[test]
