@@ -563,3 +563,30 @@ fn the_raw_form_refuses_an_open_number_inside_the_arguments() {
     // A plain call's shape is never fixed before its end: the number waits for it.
     check_raw(&[(r#"{"name":"get_weather","arguments":{"city": 4"#, Pending)]);
 }
+
+#[test]
+fn a_broken_number_where_none_can_stand_is_refused_at_its_first_byte_whatever_the_chunks() {
+    // `-"` is a number broken by the quote. Where no number can be a city, a chunk that
+    // ends after the `-` refuses it there; a chunk holding the `-` and the quote must give
+    // the same answer, not the malformed byte after it (seed 1796169933480506494 of
+    // mangled_calls_get_check_calls_answer_whatever_the_chunks found the difference).
+    let raw = r#"{"type":"tool_use","id":"t1","name":"get_weather","input":{"city":-"Zürich"}}"#;
+    let minus = raw.find('-').unwrap();
+    for broken in [raw, &raw.replace('-', "1.")] {
+        check_raw_answer(broken, refused(minus, SCHEMA));
+    }
+    // The provider form too, and the same number where one can stand stays malformed.
+    check(&[(r#"{"city": -""#, refused(9, SCHEMA))]);
+    check(&[(r#"{"city": "Oslo", "unit": 1.}"#, refused(25, SCHEMA))]);
+    let gate = Gate::new(vec![ToolSpec::new("add", "Adds")
+        .required("n", Type::number())
+        .build()
+        .unwrap()])
+    .unwrap();
+    let mut stream = gate.stream_call();
+    stream.feed_name("add");
+    assert_eq!(
+        stream.feed_arguments(r#"{"n": -"x"#),
+        refused(7, RejectionKind::MalformedJson)
+    );
+}

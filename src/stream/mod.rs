@@ -32,10 +32,14 @@
 //!
 //! How the early answer is found: the one resumable [`Reader`] is fed each chunk as it comes
 //! (malformed JSON is refused at its first bad byte), and the arguments' events go, as they
-//! come, into the tool's [`Validation`], whose [`Validation::refused`] says whether the
-//! arguments so far can still be accepted. The validation outlives the chunks, so a
-//! string's text goes into it as runs it copies where it keeps them
-//! ([`Validation::string_text`]), and keys and numbers as owned events.
+//! come, into gate 3, which says after each whether the arguments so far can still be
+//! accepted: first the tool's quick path, made eager (it gives up at the first event after
+//! which the full validation could refuse the prefix), and from the event it gives up at,
+//! the full [`Validation`] and its [`Validation::refused`], after reading the arguments so
+//! far again from the text kept (`args.rs`). A valid call costs the quick path only; an
+//! invalid one is refused where, and as, the full validation alone refuses it. The
+//! validation outlives the chunks, so a string's text goes into it as runs it copies where
+//! it keeps them ([`Validation::string_text`]), and keys and numbers as owned events.
 //!
 //! In the raw form the shape of the envelope decides which members count, and a member read
 //! later can change it (a `"type":"function"` after a top-level `"name"` makes that name one
@@ -63,7 +67,9 @@
 //! or `const` takes none), whatever its digits: in the provider form, and in the raw form
 //! inside the arguments' value once the shape is fixed. Otherwise (and inside a raw call's
 //! arguments text, which has its own reader) a number is refused in the answer to the chunk
-//! that ends it (the delimiter after it). Either way the refusal is at its first byte.
+//! that ends it (the delimiter after it). Either way the refusal is at its first byte, and
+//! a number broken in the chunk that holds it (`-"`) is refused so too where no number can
+//! stand, as a chunk ending inside it refuses it, not as malformed JSON after it.
 //! Strings and
 //! keys are seen as they arrive: an unknown key when it closes, a string past `maxLength` (or
 //! longer than any value of its bounded `format`: a `date` past 10 bytes) or no longer a
@@ -86,8 +92,10 @@ use crate::gate::{self, Gate};
 use crate::json::{ErrorKind, Reader, Stop};
 use crate::rejection::{Rejection, RejectionKind};
 
+mod args;
 mod probe;
-use probe::{offset_in_call, Args, Feed, Probe};
+use args::{Args, Source};
+use probe::{offset_in_call, Chunk, Feed, Probe};
 
 /// The answer after a chunk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -210,9 +218,10 @@ impl<'g> CallStream<'g> {
             return self.progress();
         }
         // Nearly every chunk holds no control character: one piece (see `piece_end`).
-        let controls = chunk.bytes().fold(false, |seen, byte| seen | (byte < 0x20));
-        if !controls {
-            let read = self.reader.feed_str(chunk, &mut self.probe);
+        if !has_control(chunk.as_bytes()) {
+            let mut sink = Chunk::new(&mut self.probe, &self.kept);
+            let read = self.reader.feed_str(chunk, &mut sink);
+            let read = sink.end(read);
             self.note(read);
             return self.progress();
         }
@@ -221,7 +230,9 @@ impl<'g> CallStream<'g> {
             // Pieces end before an ASCII byte, so both are text.
             let end = piece_end(rest.as_bytes(), false);
             let (piece, after) = rest.split_at(end);
-            let read = self.reader.feed_str(piece, &mut self.probe);
+            let mut sink = Chunk::new(&mut self.probe, &self.kept);
+            let read = self.reader.feed_str(piece, &mut sink);
+            let read = sink.end(read);
             self.note(read);
             rest = after;
         }
@@ -242,7 +253,9 @@ impl<'g> CallStream<'g> {
         let mut rest = chunk;
         while !rest.is_empty() && self.refused.is_none() {
             let (piece, after) = rest.split_at(piece_end(rest, true));
-            let read = self.reader.feed(piece, &mut self.probe);
+            let mut sink = Chunk::new(&mut self.probe, &self.kept);
+            let read = self.reader.feed(piece, &mut sink);
+            let read = sink.end(read);
             self.note(read);
             rest = after;
         }
@@ -278,7 +291,7 @@ impl<'g> CallStream<'g> {
             Form::Unset | Form::Name => {
                 self.form = Form::Arguments;
                 match self.gate.spec(&self.name) {
-                    Some(spec) => self.probe.args = Some(Args::new(spec)),
+                    Some(spec) => self.probe.args = Some(Args::new(spec, self.gate.limits())),
                     None => self.refused = Some((0, RejectionKind::UnknownTool)),
                 }
             }
@@ -297,6 +310,7 @@ impl<'g> CallStream<'g> {
             let mut sink = Feed {
                 args: &mut probe.args,
                 refused: &mut probe.refused,
+                source: Source::Text(&self.arguments),
             };
             let read = self.reader.feed_str(fragment, &mut sink);
             self.note(read);
@@ -327,6 +341,7 @@ impl<'g> CallStream<'g> {
             let mut sink = Feed {
                 args: &mut probe.args,
                 refused: &mut probe.refused,
+                source: Source::Text(&self.arguments),
             };
             let whole = self.reader.finish(&mut sink).is_ok();
             if let Some(args) = &mut probe.args {
@@ -377,9 +392,21 @@ impl<'g> CallStream<'g> {
 
     /// Records the reader's stop, if any, as the refusal.
     fn note(&mut self, read: Result<(), Stop>) {
+        let provider_form = self.form == Form::Arguments;
         match read {
             Ok(()) => {}
             Err(Stop::Invalid(error)) if !error.is_truncated() => {
+                // A number broken in the chunk that holds it is refused as a chunk that
+                // ended inside it refuses it, where no number can stand: at its first
+                // byte, whatever broke it (so where the chunks fall changes nothing).
+                if *error.kind() == ErrorKind::InvalidNumber {
+                    let text = match provider_form {
+                        true => self.arguments.as_bytes(),
+                        false => self.kept.as_slice(),
+                    };
+                    let start = number_start(text, error.offset());
+                    self.probe.number_started(start, provider_form);
+                }
                 self.refused = Some((error.offset(), RejectionKind::MalformedJson));
             }
             // Truncation is never final; a sink stops only when it refused.
@@ -388,10 +415,10 @@ impl<'g> CallStream<'g> {
         }
         // A number the chunk left open is a number, whatever its digits.
         if let (None, Some(start)) = (self.refused, self.reader.number_started()) {
-            self.probe
-                .number_started(start, self.form == Form::Arguments);
+            self.probe.number_started(start, provider_form);
         }
-        if self.refused.is_none() {
+        let malformed = matches!(self.refused, Some((_, RejectionKind::MalformedJson)));
+        if self.refused.is_none() || malformed {
             if let Some((at, kind)) = self.probe.refused {
                 let at = match self.probe.refused_in_text {
                     Some(quote) => offset_in_call(&self.kept, quote, at),
@@ -403,6 +430,18 @@ impl<'g> CallStream<'g> {
     }
 }
 
+/// Where the number whose token holds the byte at `at` of `text` begins: the bytes a number
+/// is made of, back from there.
+fn number_start(text: &[u8], at: usize) -> usize {
+    let before = text.get(..at).unwrap_or_default();
+    let digits = before
+        .iter()
+        .rev()
+        .take_while(|byte| matches!(byte, b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-'))
+        .count();
+    at - digits
+}
+
 /// A rejection of the kept text as the whole text's: a call too large is refused with the
 /// size of the whole, `dropped` bytes more than was kept.
 fn whole_size(mut rejection: Rejection, dropped: usize) -> Rejection {
@@ -412,6 +451,20 @@ fn whole_size(mut rejection: Rejection, dropped: usize) -> Rejection {
         }
     }
     rejection
+}
+
+/// Whether `bytes` hold a control character (below 0x20), eight at a time: a byte below 0x20
+/// is the one whose subtraction borrows while its top bit was clear.
+fn has_control(bytes: &[u8]) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const TOPS: u64 = u64::from_ne_bytes([0x80; 8]);
+    let words = bytes.chunks_exact(8);
+    let rest = words.remainder();
+    let in_words = words.fold(0, |seen, word| {
+        let word = u64::from_ne_bytes(word.try_into().unwrap_or([0x20; 8]));
+        seen | (word.wrapping_sub(ONES.wrapping_mul(0x20)) & !word & TOPS)
+    });
+    in_words != 0 || rest.iter().any(|&byte| byte < 0x20)
 }
 
 /// Where the first piece of a chunk that the reader is fed on its own ends: before the next
@@ -526,4 +579,21 @@ fn plain_call(name: &str, arguments: &str) -> String {
     let _ = crate::json::write_escaped_str(&mut text, arguments);
     text.push('}');
     text
+}
+
+#[cfg(test)]
+#[test]
+fn has_control_agrees_with_a_byte_by_byte_look() {
+    // Every byte value at every position of chunks up to 19 bytes, among plain text.
+    for len in 1..20 {
+        for at in 0..len {
+            for byte in 0..=255u8 {
+                let mut chunk = vec![b'a'; len];
+                chunk[at] = byte;
+                let expect = chunk.iter().any(|&b| b < 0x20);
+                assert_eq!(has_control(&chunk), expect, "{chunk:?}");
+            }
+        }
+    }
+    assert!(!has_control(b""));
 }

@@ -3,14 +3,13 @@
 //! and where the arguments are, and feeds them to the tool's [`Validation`] (an arguments
 //! text through a second reader), noting the first refusal.
 
+use super::args::{Args, Source};
 use super::piece_end;
 use crate::envelope::Call;
 use crate::gate::Gate;
-use crate::json::{Event, Limits, Number, Reader, Sink, Stop, Value};
+use crate::json::{Event, Limits, Reader, Sink, Stop, Value};
 use crate::rejection::RejectionKind;
-use crate::spec::validate::Validation;
 use crate::spec::ToolSpec;
-use std::borrow::Cow;
 use std::ops::ControlFlow;
 
 /// Where the byte at offset `at` of an arguments text stands in the raw call, whose string
@@ -78,6 +77,9 @@ pub(super) fn offset_in_call(raw: &[u8], quote: usize, at: usize) -> usize {
     }
     quote.saturating_add(find.found.unwrap_or(0))
 }
+
+/// The room a name arriving in parts starts with: most tools' names are shorter.
+const NAME_START: usize = 32;
 
 /// The raw form's sink: follows the envelope far enough to know when its shape is fixed,
 /// the name that counts in it, and where its arguments are, and feeds those to [`Args`]
@@ -217,12 +219,13 @@ impl<'g> Probe<'g> {
         call: &Call<'_>,
     ) -> Option<(&'g ToolSpec, bool)> {
         let args = self.args.as_ref()?;
-        if self.refused.is_some() || !args.whole || args.validation.finish().is_err() {
+        if self.refused.is_some() {
             return None;
         }
+        let read_absent = args.accepted()?;
         let spec = gate.spec(&call.name)?;
         let same = std::ptr::eq(spec, args.spec) && matches!(call.args, Value::Object(_));
-        same.then(|| (spec, args.validation.read_absent()))
+        same.then_some((spec, read_absent))
     }
 
     /// A string value the probe reads (the type or a name) is complete.
@@ -278,7 +281,7 @@ impl<'g> Probe<'g> {
             // The arguments are checked from here on; arguments read before the name are
             // left for the last word.
             Some(spec) => {
-                self.args = Some(Args::new(spec));
+                self.args = Some(Args::new(spec, self.gate.limits()));
                 ControlFlow::Continue(())
             }
             None => {
@@ -316,17 +319,21 @@ impl<'g> Probe<'g> {
     }
 
     /// A piece of the arguments text's literal, fed to its reader and on to [`Args`].
-    fn text_piece(&mut self, event: Event<'_>, at: usize) -> ControlFlow<()> {
+    fn text_piece(&mut self, piece: Piece<'_>, at: usize, kept: &[u8]) -> ControlFlow<()> {
         let (Some(text), Some(_)) = (&mut self.text, &self.args) else {
             return ControlFlow::Continue(());
         };
         let mut sink = Feed {
             args: &mut self.args,
             refused: &mut self.refused,
+            source: Source::Literal {
+                kept,
+                quote: text.quote,
+            },
         };
         // The end of the literal, just past its closing quote, once it has come.
-        let (read, end) = match event {
-            Event::String(run) => {
+        let (read, end) = match piece {
+            Piece::Whole(run) => {
                 let read = text.reader.feed_str(run, &mut sink);
                 let close = at.saturating_add(run.len()).saturating_add(2);
                 (
@@ -334,11 +341,10 @@ impl<'g> Probe<'g> {
                     Some(close),
                 )
             }
-            Event::StringPart(run) => (text.reader.feed_str(run, &mut sink), None),
-            Event::StringChar(c) => (text.reader.feed_char(c, &mut sink), None),
-            Event::StringEnd => (text.reader.finish(&mut sink), Some(at.saturating_add(1))),
-            // Nothing else comes inside a string.
-            _ => (Ok(()), None),
+            Piece::Run(run) => (text.reader.feed_str(run, &mut sink), None),
+            Piece::RunThen(run, c) => (text.reader.feed_str_then(run, c, &mut sink), None),
+            Piece::Char(c) => (text.reader.feed_char(c, &mut sink), None),
+            Piece::End => (text.reader.finish(&mut sink), Some(at.saturating_add(1))),
         };
         let quote = text.quote;
         let whole = read.is_ok();
@@ -371,7 +377,7 @@ impl<'g> Probe<'g> {
     }
 
     /// An event at the envelope's top level or in a member's value outside the arguments.
-    fn outside(&mut self, event: Event<'_>, at: usize) -> ControlFlow<()> {
+    fn outside(&mut self, event: Event<'_>, at: usize, kept: &[u8]) -> ControlFlow<()> {
         let collecting = (self.depth == 1 && matches!(self.member, Member::Type | Member::Name))
             || (self.depth == 2 && self.member == Member::Function && self.inner == Inner::Name);
         match event {
@@ -407,7 +413,7 @@ impl<'g> Probe<'g> {
                     quote: at,
                 });
                 match event {
-                    Event::String(_) => self.text_piece(event, at),
+                    Event::String(run) => self.text_piece(Piece::Whole(run), at, kept),
                     _ => ControlFlow::Continue(()),
                 }
             }
@@ -419,6 +425,8 @@ impl<'g> Probe<'g> {
             }
             Event::StringStart if collecting => {
                 self.collected.clear();
+                // Room for a name at once: it arrives in parts, from chunks.
+                self.collected.reserve(NAME_START);
                 self.collected_at = at;
                 self.collecting_name = self.is_counted_name();
                 ControlFlow::Continue(())
@@ -451,13 +459,91 @@ impl<'g> Probe<'g> {
     }
 }
 
-impl<'a> Sink<'a> for Probe<'_> {
-    fn event(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
-        if self.text.is_some() {
-            return self.text_piece(event, at);
+/// A piece of an arguments text's literal, as its reader takes it.
+#[derive(Clone, Copy)]
+enum Piece<'a> {
+    /// The whole literal's text, in one run.
+    Whole(&'a str),
+    Run(&'a str),
+    /// A run, then the character an escape after it stands for.
+    RunThen(&'a str, char),
+    Char(char),
+    /// The literal's closing quote.
+    End,
+}
+
+/// The probe as one chunk's sink. A run of an arguments text's literal is held back until
+/// the piece after it is known, as the envelope's own text reader holds it: a run and the
+/// escaped quote after it then go to the text's reader as one step
+/// ([`Reader::feed_str_then`]), so a key or string of the text between two `\"` comes whole
+/// instead of being gathered in the reader's carry (an allocation each) and fed in parts.
+/// What is held back is fed when the chunk ends ([`Chunk::end`]), so the answer after each
+/// chunk is the one each piece fed at once gives.
+pub(super) struct Chunk<'p, 'g, 'a> {
+    probe: &'p mut Probe<'g>,
+    /// The raw call kept so far, this chunk included.
+    kept: &'p [u8],
+    pending: Option<&'a str>,
+}
+
+impl<'p, 'g, 'a> Chunk<'p, 'g, 'a> {
+    pub(super) fn new(probe: &'p mut Probe<'g>, kept: &'p [u8]) -> Chunk<'p, 'g, 'a> {
+        Chunk {
+            probe,
+            kept,
+            pending: None,
         }
+    }
+
+    /// The chunk has been read, with `read` the reader's answer: the run held back is fed,
+    /// and if that refuses the call, the refusal comes first (the run stood before anything
+    /// the reader found after it).
+    pub(super) fn end(mut self, read: Result<(), Stop>) -> Result<(), Stop> {
+        match self.flush() {
+            ControlFlow::Break(()) => Err(Stop::Sink),
+            ControlFlow::Continue(()) => read,
+        }
+    }
+
+    fn flush(&mut self) -> ControlFlow<()> {
+        match self.pending.take() {
+            Some(run) => self.probe.text_piece(Piece::Run(run), 0, self.kept),
+            None => ControlFlow::Continue(()),
+        }
+    }
+}
+
+impl<'a> Sink<'a> for Chunk<'_, '_, 'a> {
+    fn event(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
+        let kept = self.kept;
+        if self.probe.text.is_none() {
+            return self.probe.take(event, at, kept);
+        }
+        match event {
+            Event::StringPart(run) => match self.pending.replace(run) {
+                Some(earlier) => self.probe.text_piece(Piece::Run(earlier), at, kept),
+                None => ControlFlow::Continue(()),
+            },
+            Event::StringChar(c) => match self.pending.take() {
+                Some(run) => self.probe.text_piece(Piece::RunThen(run, c), at, kept),
+                None => self.probe.text_piece(Piece::Char(c), at, kept),
+            },
+            Event::String(run) => self.probe.text_piece(Piece::Whole(run), at, kept),
+            Event::StringEnd => {
+                self.flush()?;
+                self.probe.text_piece(Piece::End, at, kept)
+            }
+            // Nothing else comes inside a string.
+            _ => ControlFlow::Continue(()),
+        }
+    }
+}
+
+impl Probe<'_> {
+    /// One event of the raw call outside an arguments text, `kept` the call so far.
+    fn take(&mut self, event: Event<'_>, at: usize, kept: &[u8]) -> ControlFlow<()> {
         if !self.in_args {
-            return self.outside(event, at);
+            return self.outside(event, at, kept);
         }
         let Some(args) = &mut self.args else {
             return ControlFlow::Continue(());
@@ -467,7 +553,8 @@ impl<'a> Sink<'a> for Probe<'_> {
             self.in_args = false;
             return ControlFlow::Continue(());
         }
-        let verdict = args.event(event, at);
+        let levels = self.depth;
+        let verdict = args.event(event, at, Source::Call { kept, levels });
         if args.done {
             self.in_args = false;
             args.whole = !args.failed;
@@ -484,6 +571,8 @@ impl<'a> Sink<'a> for Probe<'_> {
 pub(super) struct Feed<'p, 'g> {
     pub(super) args: &'p mut Option<Args<'g>>,
     pub(super) refused: &'p mut Option<(usize, RejectionKind)>,
+    /// Where the arguments so far can be read again.
+    pub(super) source: Source<'p>,
 }
 
 impl<'a> Sink<'a> for Feed<'_, '_> {
@@ -491,138 +580,12 @@ impl<'a> Sink<'a> for Feed<'_, '_> {
         let Some(args) = self.args else {
             return ControlFlow::Continue(());
         };
-        match args.event(event, at) {
+        match args.event(event, at, self.source) {
             Some(refusal) => {
                 *self.refused = Some(refusal);
                 ControlFlow::Break(())
             }
             None => ControlFlow::Continue(()),
         }
-    }
-}
-
-/// The arguments' check: gate 2 on their first event, then the tool's validation on every
-/// event, asked after each whether the arguments so far are refused.
-pub(super) struct Args<'g> {
-    /// The tool they are checked for.
-    spec: &'g ToolSpec,
-    validation: Validation<'g, 'static>,
-    /// The first event has come.
-    started: bool,
-    /// The value is complete.
-    done: bool,
-    /// The value was refused.
-    failed: bool,
-    /// The value is complete and not refused, and it was the whole of its text when it came
-    /// as one: gate 3's answer on the call's arguments is in.
-    whole: bool,
-    /// Containers open in the arguments.
-    depth: usize,
-    /// Where the string being read began: a refusal inside a string is at its start, so
-    /// that where the chunks fell does not move it.
-    string_at: usize,
-}
-
-impl<'g> Args<'g> {
-    /// The arguments text has ended; `read_whole` says the reader took all of it without an
-    /// error. Gate 3's answer is in only if the value also ended, unrefused.
-    pub(super) fn text_ended(&mut self, read_whole: bool) {
-        self.whole = read_whole && self.done && !self.failed;
-    }
-
-    /// A number of the arguments begins at `at`, its token still open: refused now if no
-    /// number can stand there (the refusal the number's end would give, at the same byte).
-    pub(super) fn number_started(&mut self, at: usize) -> Option<(usize, RejectionKind)> {
-        if !self.started || self.done || self.failed || !self.validation.refused_if_number_next() {
-            return None;
-        }
-        self.failed = true;
-        Some((at, RejectionKind::SchemaViolation))
-    }
-
-    pub(super) fn new(spec: &'g ToolSpec) -> Args<'g> {
-        Args {
-            spec,
-            validation: spec.params().validation(),
-            started: false,
-            done: false,
-            failed: false,
-            whole: false,
-            depth: 0,
-            string_at: 0,
-        }
-    }
-
-    /// Takes one event; the refusal, if the arguments so far are refused (once: nothing
-    /// after a refusal is read).
-    fn event(&mut self, event: Event<'_>, at: usize) -> Option<(usize, RejectionKind)> {
-        if self.done || self.failed {
-            return None;
-        }
-        if !self.started {
-            self.started = true;
-            if !matches!(event, Event::ObjectStart) {
-                self.failed = true;
-                return Some((at, RejectionKind::ArgumentsNotObject));
-            }
-        }
-        let mut ended = false;
-        let settled_at = match &event {
-            Event::ObjectStart | Event::ArrayStart => {
-                self.depth = self.depth.saturating_add(1);
-                at
-            }
-            Event::ObjectEnd | Event::ArrayEnd => {
-                self.depth = self.depth.saturating_sub(1);
-                ended = self.depth == 0;
-                at
-            }
-            Event::String(_) | Event::StringStart => {
-                self.string_at = at;
-                at
-            }
-            Event::StringPart(_) | Event::StringChar(_) | Event::StringEnd => self.string_at,
-            _ => at,
-        };
-        // A string's text goes in as it stands in the chunk, in one step, and is copied
-        // only where the validation keeps it: the chunk does not live as long as the
-        // validation.
-        match event {
-            Event::String(text) => {
-                let _ = self.validation.event(Event::StringStart, at);
-                self.validation.string_text(text);
-                let _ = self.validation.event(Event::StringEnd, at);
-            }
-            Event::StringPart(text) => self.validation.string_text(text),
-            other => {
-                let _ = self.validation.event(owned(other), at);
-            }
-        }
-        self.done = ended;
-        // Whole arguments that fail are refused, whatever follows them.
-        if self.validation.refused() || (ended && self.validation.finish().is_err()) {
-            self.failed = true;
-            return Some((settled_at, RejectionKind::SchemaViolation));
-        }
-        None
-    }
-}
-
-/// The event, owning its text (a string's text is not passed here: it goes in as text).
-fn owned(event: Event<'_>) -> Event<'static> {
-    match event {
-        Event::Null => Event::Null,
-        Event::Bool(value) => Event::Bool(value),
-        Event::Number(number) => {
-            Event::Number(Number::from_checked(Cow::Owned(number.as_str().to_owned())))
-        }
-        Event::StringChar(c) => Event::StringChar(c),
-        Event::Key(key) => Event::Key(Cow::Owned(key.into_owned())),
-        Event::ArrayStart => Event::ArrayStart,
-        Event::ArrayEnd => Event::ArrayEnd,
-        Event::ObjectStart => Event::ObjectStart,
-        Event::ObjectEnd => Event::ObjectEnd,
-        Event::StringStart | Event::String(_) | Event::StringPart(_) => Event::StringStart,
-        Event::StringEnd => Event::StringEnd,
     }
 }

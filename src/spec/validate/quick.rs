@@ -26,6 +26,7 @@
 
 use super::kinds::Shape;
 use super::program::{AdditionalRule, Assertion, Node, ObjectRules, Program};
+use super::resolve::refuses_every_number;
 use super::scalar::{to_u64, Scalar};
 use super::STEP_BUDGET;
 use crate::json::{Event, Sink, Value};
@@ -61,6 +62,13 @@ pub(crate) struct Quick<'s> {
     string: Option<(&'s Node, u64)>,
     values: u32,
     state: State,
+    /// Give up as soon as the full validation could refuse the value read so far (see
+    /// [`Quick::eager`]), not only at what the verdict on the whole needs.
+    eager: bool,
+    /// The eager path's string in parts whose type reads it whole (an `enum`, `const`,
+    /// `format` or `pattern`): its text so far, decided at its end as a whole string is.
+    gathering: bool,
+    text: String,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -80,6 +88,55 @@ impl<'s> Quick<'s> {
             string: None,
             values: 0,
             state: State::Reading,
+            eager: false,
+            gathering: false,
+            text: String::new(),
+        }
+    }
+
+    /// A quick path for a value that streams in, whose prefixes the full validation is
+    /// asked about ([`Validation::refused`](super::Validation::refused)): it gives up at
+    /// the first event after which the full validation may refuse the prefix, so that while
+    /// it reads on, the prefix is not refused. That adds two give-ups to the ones the
+    /// verdict needs, where the full validation refuses before the value ends: an array
+    /// item past `maxItems`, and a string in parts past `maxLength`, no longer the start of
+    /// any value its `enum` or `const` allows, or longer than its `format`'s longest value.
+    /// And since a chunk may cut any string, it decides strings in parts whose type reads
+    /// them whole, keeping their text (at most the call's own size) until they end.
+    pub(crate) fn eager(program: &'s Program) -> Quick<'s> {
+        Quick {
+            eager: true,
+            ..Quick::new(program)
+        }
+    }
+
+    /// True if a number beginning now is refused whatever its digits, as
+    /// [`Validation::refused_if_number_next`](super::Validation::refused_if_number_next)
+    /// decides it: the value after an object's key must meet a type that takes no number.
+    pub(crate) fn refuses_number_next(&self) -> bool {
+        if self.state != State::Reading {
+            return false;
+        }
+        let top = self.depth.checked_sub(1).and_then(|t| self.open.get(t));
+        let in_object = matches!(top, Some(Some(Open { rules: Some(_), .. })));
+        in_object && self.next.is_some_and(refuses_every_number)
+    }
+
+    /// Takes one event of the value, as the [`Sink`] does: `Break` when it gives up.
+    pub(crate) fn step(&mut self, event: &Event<'_>) -> ControlFlow<()> {
+        match event {
+            Event::Null => self.scalar(&Scalar::Null),
+            Event::Bool(b) => self.scalar(&Scalar::Bool(*b)),
+            Event::Number(number) => self.scalar(&Scalar::number(number.as_str())),
+            Event::String(text) => self.scalar(&Scalar::string(text)),
+            Event::Key(key) => self.key(key),
+            Event::ArrayStart => self.begin_container(Shape::Array),
+            Event::ObjectStart => self.begin_container(Shape::Object),
+            Event::ArrayEnd | Event::ObjectEnd => self.end_container(),
+            Event::StringStart => self.begin_string(),
+            Event::StringPart(part) => self.string_part(part),
+            Event::StringChar(c) => self.string_part(c.encode_utf8(&mut [0; 4])),
+            Event::StringEnd => self.end_string(),
         }
     }
 
@@ -104,6 +161,9 @@ impl<'s> Quick<'s> {
             if top.rules.is_none() {
                 top.count = top.count.saturating_add(1);
                 self.next = top.items;
+                if self.eager && past_max_items(top.node, top.count) {
+                    return None;
+                }
             }
         }
         self.next.take().filter(|node| node.quick)
@@ -237,35 +297,77 @@ impl<'s> Quick<'s> {
         let Some(node) = self.begin() else {
             return self.give_up();
         };
-        // Only the kind and the length can be decided from parts without keeping them.
+        // Only the kind and the length can be decided from parts without keeping them; the
+        // eager path keeps the text of a string whose type reads it whole.
+        let mut whole = false;
         for assertion in &node.assertions {
             match assertion {
                 Assertion::Type(kinds) if !Shape::String.admitted_by(*kinds) => {
                     return self.give_up()
                 }
-                Assertion::Enum(_) | Assertion::Const(_) => return self.give_up(),
-                assertion if assertion.reads_whole_string() => return self.give_up(),
+                Assertion::Enum(choices) | Assertion::Const(choices) => {
+                    if !self.eager || choices.none_left(choices.all_strings()) {
+                        return self.give_up();
+                    }
+                    whole = true;
+                }
+                assertion if assertion.reads_whole_string() => {
+                    if !self.eager {
+                        return self.give_up();
+                    }
+                    whole = true;
+                }
                 _ => {}
             }
         }
         self.string = Some((node, 0));
+        self.text.clear();
+        if whole {
+            // Room for a typical value at once (an `enum`'s, a date), not growth from 8.
+            self.text.reserve(32);
+        }
+        self.gathering = whole;
         ControlFlow::Continue(())
     }
 
-    fn string_part(&mut self, chars: u64) -> ControlFlow<()> {
-        match &mut self.string {
-            Some((_, count)) => {
-                *count = count.saturating_add(chars);
-                ControlFlow::Continue(())
-            }
-            None => self.give_up(),
+    fn string_part(&mut self, part: &str) -> ControlFlow<()> {
+        let Some((node, count)) = &mut self.string else {
+            return self.give_up();
+        };
+        *count = count.saturating_add(to_u64(part.chars().count()));
+        if !self.eager {
+            return ControlFlow::Continue(());
         }
+        if self.gathering {
+            self.text.push_str(part);
+        }
+        // Where the full validation refuses a string in parts before it ends.
+        let (chars, bytes) = (*count, self.text.as_bytes());
+        let refused = node.assertions.iter().any(|assertion| match assertion {
+            Assertion::MaxLength { max, .. } => chars > *max,
+            Assertion::Enum(choices) | Assertion::Const(choices) => {
+                choices.none_left(choices.narrow(choices.all_strings(), 0, bytes))
+            }
+            Assertion::Format(format) => format.max_len().is_some_and(|max| bytes.len() > max),
+            _ => false,
+        });
+        if refused {
+            return self.give_up();
+        }
+        ControlFlow::Continue(())
     }
 
     fn end_string(&mut self) -> ControlFlow<()> {
         let Some((node, chars)) = self.string.take() else {
             return self.give_up();
         };
+        if self.gathering {
+            self.gathering = false;
+            return match Scalar::string(&self.text).first_failure(node) {
+                None => self.done(),
+                Some(_) => self.give_up(),
+            };
+        }
         for assertion in &node.assertions {
             let fits = match assertion {
                 Assertion::MinLength { min, .. } => chars >= *min,
@@ -314,21 +416,15 @@ impl Quick<'_> {
 
 impl<'a> Sink<'a> for Quick<'_> {
     fn event(&mut self, event: Event<'a>, _at: usize) -> ControlFlow<()> {
-        match event {
-            Event::Null => self.scalar(&Scalar::Null),
-            Event::Bool(b) => self.scalar(&Scalar::Bool(b)),
-            Event::Number(number) => self.scalar(&Scalar::number(number.as_str())),
-            Event::String(text) => self.scalar(&Scalar::string(text)),
-            Event::Key(key) => self.key(&key),
-            Event::ArrayStart => self.begin_container(Shape::Array),
-            Event::ObjectStart => self.begin_container(Shape::Object),
-            Event::ArrayEnd | Event::ObjectEnd => self.end_container(),
-            Event::StringStart => self.begin_string(),
-            Event::StringPart(part) => self.string_part(to_u64(part.chars().count())),
-            Event::StringChar(_) => self.string_part(1),
-            Event::StringEnd => self.end_string(),
-        }
+        self.step(&event)
     }
+}
+
+/// True if an array of `count` items breaks `node`'s `maxItems`.
+fn past_max_items(node: &Node, count: u64) -> bool {
+    node.assertions
+        .iter()
+        .any(|assertion| matches!(assertion, Assertion::MaxItems { max, .. } if count > *max))
 }
 
 impl Assertion {

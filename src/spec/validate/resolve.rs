@@ -316,7 +316,7 @@ struct Alternatives<'p> {
 }
 
 /// True if `node` refuses every number, whatever its digits.
-fn refuses_every_number(node: &Node) -> bool {
+pub(super) fn refuses_every_number(node: &Node) -> bool {
     node.assertions.iter().any(|assertion| match assertion {
         Assertion::Type(kinds) => {
             !Shape::Integer.admitted_by(*kinds) && !Shape::Fraction.admitted_by(*kinds)
