@@ -169,8 +169,8 @@ impl<'g> Args<'g> {
         self.full_event(event, at)
     }
 
-    /// Follows the value's nesting: whether `event` ends it, and where a refusal at it
-    /// stands.
+    /// Follows the value's nesting (`done` once `event` ends it), and says where a refusal
+    /// at `event` stands.
     fn track(&mut self, event: &Event<'_>, at: usize) -> usize {
         match event {
             Event::ObjectStart | Event::ArrayStart => {
@@ -236,9 +236,9 @@ impl<'g> Args<'g> {
 
     /// One event for the full validation.
     fn full_event(&mut self, event: Event<'_>, at: usize) -> Option<(usize, RejectionKind)> {
-        let Check::Full(validation) = &mut self.check else {
+        if !matches!(self.check, Check::Full(_)) {
             return None;
-        };
+        }
         if !self.started {
             self.started = true;
             self.start = at;
@@ -247,23 +247,11 @@ impl<'g> Args<'g> {
                 return Some((at, RejectionKind::ArgumentsNotObject));
             }
         }
-        let settled_at = match &event {
-            Event::ObjectStart | Event::ArrayStart => {
-                self.depth = self.depth.saturating_add(1);
-                at
-            }
-            Event::ObjectEnd | Event::ArrayEnd => {
-                self.depth = self.depth.saturating_sub(1);
-                at
-            }
-            Event::String(_) | Event::StringStart => {
-                self.string_at = at;
-                at
-            }
-            Event::StringPart(_) | Event::StringChar(_) | Event::StringEnd => self.string_at,
-            _ => at,
+        let settled_at = self.track(&event, at);
+        let ended = self.done;
+        let Check::Full(validation) = &mut self.check else {
+            return None;
         };
-        let ended = self.depth == 0 && matches!(event, Event::ObjectEnd | Event::ArrayEnd);
         match event {
             Event::StringStart => self.in_string = true,
             Event::StringEnd => self.in_string = false,
@@ -283,7 +271,6 @@ impl<'g> Args<'g> {
                 let _ = validation.event(owned(other), at);
             }
         }
-        self.done = ended;
         // Whole arguments that fail are refused, whatever follows them.
         if validation.refused() || (ended && validation.finish().is_err()) {
             self.failed = true;

@@ -27,7 +27,7 @@
 use super::kinds::Shape;
 use super::program::{AdditionalRule, Assertion, Node, ObjectRules, Program};
 use super::resolve::refuses_every_number;
-use super::scalar::{to_u64, Scalar};
+use super::scalar::{breaks_before_end, to_u64, Scalar};
 use super::STEP_BUDGET;
 use crate::json::{Event, Sink, Value};
 use std::ops::ControlFlow;
@@ -344,12 +344,10 @@ impl<'s> Quick<'s> {
         // Where the full validation refuses a string in parts before it ends.
         let (chars, bytes) = (*count, self.text.as_bytes());
         let refused = node.assertions.iter().any(|assertion| match assertion {
-            Assertion::MaxLength { max, .. } => chars > *max,
             Assertion::Enum(choices) | Assertion::Const(choices) => {
                 choices.none_left(choices.narrow(choices.all_strings(), 0, bytes))
             }
-            Assertion::Format(format) => format.max_len().is_some_and(|max| bytes.len() > max),
-            _ => false,
+            other => breaks_before_end(other, chars, bytes.len()),
         });
         if refused {
             return self.give_up();

@@ -303,11 +303,7 @@ impl<'s, 'a> Validation<'s, 'a> {
                         constant = choices.narrow(constant, offset, part.as_bytes());
                         choices.none_left(constant)
                     }
-                    Assertion::MaxLength { max, .. } => chars > *max,
-                    Assertion::Format(format) => {
-                        format.max_len().is_some_and(|max| frame_bytes > max)
-                    }
-                    _ => false,
+                    other => breaks_before_end(other, chars, frame_bytes),
                 };
                 if broken {
                     let what = Broken::Keyword(assertion);
@@ -319,6 +315,18 @@ impl<'s, 'a> Validation<'s, 'a> {
                 constant,
             };
         }
+    }
+}
+
+/// True if a string in parts of `chars` code points and `bytes` bytes so far already breaks
+/// `assertion`, by a rule its end cannot mend: past `maxLength`, or longer than its bounded
+/// `format`'s longest value. (`enum` and `const` narrow as the parts come; see
+/// [`Choices::narrow`].) The full validation and the eager quick path both ask this.
+pub(super) fn breaks_before_end(assertion: &Assertion, chars: u64, bytes: usize) -> bool {
+    match assertion {
+        Assertion::MaxLength { max, .. } => chars > *max,
+        Assertion::Format(format) => format.max_len().is_some_and(|max| bytes > max),
+        _ => false,
     }
 }
 
