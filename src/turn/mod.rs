@@ -287,24 +287,22 @@ fn check_element<'a>(
     element: Element<'_, 'a>,
     own: Option<&'a str>,
 ) -> Result<Call<'a>, Rejection> {
-    match (element, own) {
-        (Element::Call(_), Some(text)) => gate.check_call(text),
-        (Element::LegacyFunctionCall(_), Some(text)) => {
-            let wrapped = format!("{{\"function_call\":{text}}}");
-            gate.check_call(&wrapped).map(Call::into_owned)
-        }
-        (Element::Call(value) | Element::LegacyFunctionCall(value), None) => {
-            let mut text = String::with_capacity(ELEMENT_START);
-            if let Element::LegacyFunctionCall(_) = element {
-                text.push_str("{\"function_call\":");
-            }
-            json::write_compact(&mut text, value);
-            if let Element::LegacyFunctionCall(_) = element {
-                text.push('}');
-            }
-            gate.check_call(&text).map(Call::into_owned)
-        }
+    let legacy = matches!(element, Element::LegacyFunctionCall(_));
+    if let (Some(own), false) = (own, legacy) {
+        return gate.check_call(own);
     }
+    let mut text = String::with_capacity(ELEMENT_START);
+    if legacy {
+        text.push_str("{\"function_call\":");
+    }
+    match own {
+        Some(own) => text.push_str(own),
+        None => json::write_compact(&mut text, element.value()),
+    }
+    if legacy {
+        text.push('}');
+    }
+    gate.check_call(&text).map(Call::into_owned)
 }
 
 /// The index, among the containers of `value` in a depth-first walk (a container before its
@@ -313,9 +311,7 @@ fn check_element<'a>(
 /// identifies a part of this one tree while it lives; the arguments inside the calls were
 /// not built, so the walk is over the turn's outline only.
 fn places_of<'a>(value: &Value<'a>, elements: &[Element<'_, 'a>]) -> Vec<Option<usize>> {
-    let address = |element: &Element<'_, 'a>| match element {
-        Element::Call(value) | Element::LegacyFunctionCall(value) => *value as *const Value<'a>,
-    };
+    let address = |element: &Element<'_, 'a>| element.value() as *const Value<'a>;
     // Sorted addresses (each element is a value of its own), with the position of their
     // element, for a binary search per container.
     let mut wanted: Vec<(*const Value<'a>, usize)> =

@@ -56,6 +56,15 @@ pub(crate) enum Element<'v, 'a> {
     LegacyFunctionCall(&'v Value<'a>),
 }
 
+impl<'v, 'a> Element<'v, 'a> {
+    /// The element's value in the turn.
+    pub(crate) fn value(self) -> &'v Value<'a> {
+        match self {
+            Element::Call(value) | Element::LegacyFunctionCall(value) => value,
+        }
+    }
+}
+
 /// The members a turn's reading never looks into: the arguments of the calls, which are
 /// checked on their own bytes. [`Gate::check_turn`](crate::Gate::check_turn) builds them
 /// as empty values of their kind, so nothing in this file may read them.
