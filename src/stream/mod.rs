@@ -219,10 +219,7 @@ impl<'g> CallStream<'g> {
         }
         // Nearly every chunk holds no control character: one piece (see `piece_end`).
         if !has_control(chunk.as_bytes()) {
-            let mut sink = Chunk::new(&mut self.probe, &self.kept);
-            let read = self.reader.feed_str(chunk, &mut sink);
-            let read = sink.end(read);
-            self.note(read);
+            self.read_str(chunk);
             return self.progress();
         }
         let mut rest = chunk;
@@ -230,13 +227,26 @@ impl<'g> CallStream<'g> {
             // Pieces end before an ASCII byte, so both are text.
             let end = piece_end(rest.as_bytes(), false);
             let (piece, after) = rest.split_at(end);
-            let mut sink = Chunk::new(&mut self.probe, &self.kept);
-            let read = self.reader.feed_str(piece, &mut sink);
-            let read = sink.end(read);
-            self.note(read);
+            self.read_str(piece);
             rest = after;
         }
         self.progress()
+    }
+
+    /// One piece of a raw chunk through the reader into the probe, and the answer noted.
+    fn read_str(&mut self, piece: &str) {
+        let mut sink = Chunk::new(&mut self.probe, &self.kept);
+        let read = self.reader.feed_str(piece, &mut sink);
+        let read = sink.end(read);
+        self.note(read);
+    }
+
+    /// [`CallStream::read_str`] for a piece of bytes.
+    fn read_bytes(&mut self, piece: &[u8]) {
+        let mut sink = Chunk::new(&mut self.probe, &self.kept);
+        let read = self.reader.feed(piece, &mut sink);
+        let read = sink.end(read);
+        self.note(read);
     }
 
     /// The next chunk of the raw call as bytes, as a network stream delivers them: a chunk
@@ -253,10 +263,7 @@ impl<'g> CallStream<'g> {
         let mut rest = chunk;
         while !rest.is_empty() && self.refused.is_none() {
             let (piece, after) = rest.split_at(piece_end(rest, true));
-            let mut sink = Chunk::new(&mut self.probe, &self.kept);
-            let read = self.reader.feed(piece, &mut sink);
-            let read = sink.end(read);
-            self.note(read);
+            self.read_bytes(piece);
             rest = after;
         }
         self.progress()
