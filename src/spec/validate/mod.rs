@@ -229,12 +229,8 @@ impl Schema {
     /// come from an alternative that did not match, never `false` when one was read.
     pub(crate) fn validate_noting_absent(&self, value: &Value<'_>) -> Result<bool, Violation> {
         let program = self.program();
-        if program.node(Program::ROOT).quick {
-            let mut quick = quick::Quick::new(program);
-            let _ = quick.read_value(value);
-            if quick.accepted() {
-                return Ok(false);
-            }
+        if Quick::read_value(program, value) {
+            return Ok(false);
         }
         let mut validation = self.validation();
         let _ = crate::json::replay(value, &mut validation);

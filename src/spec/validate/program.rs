@@ -12,7 +12,7 @@
 
 use super::choices::Choices;
 use super::kinds::kinds_counted;
-use super::scalar::PlainScalar;
+use super::quick::Outline;
 use crate::json::Kind;
 use crate::pattern::Pattern;
 use crate::spec::format::Format;
@@ -48,9 +48,8 @@ pub(crate) struct Node {
     /// True if the [quick path](super::quick) decides every assertion of this node
     /// ([`Assertion::is_quick`]).
     pub(crate) quick: bool,
-    /// The node's rules, when they are a kind and length bounds at most: what the quick
-    /// path checks a scalar against in one step.
-    pub(crate) plain: Option<PlainScalar>,
+    /// What the quick path reads of the node, derived from its assertions.
+    pub(crate) outline: Outline,
 }
 
 /// One keyword's check, with what it needs and what its violation reports.
@@ -246,7 +245,7 @@ static EMPTY: Node = Node {
     explain_visits: 0,
     applies_others: false,
     quick: false,
-    plain: None,
+    outline: Outline::NONE,
 };
 
 impl Program {
@@ -308,7 +307,7 @@ impl<'s> Compiler<'s> {
             explain_visits: 0,
             applies_others: false,
             quick: false,
-            plain: None,
+            outline: Outline::NONE,
         });
         self.work.push((ty, id));
         id
@@ -516,7 +515,7 @@ impl<'s> Compiler<'s> {
         }
         let applies_others = out.iter().any(Assertion::applies_others);
         let quick = out.iter().all(Assertion::is_quick);
-        let plain = PlainScalar::of(&out);
+        let outline = Outline::of(&out);
         let (explain, explain_visits) = kinds_counted(self.defs, ty);
         Node {
             assertions: out,
@@ -524,7 +523,7 @@ impl<'s> Compiler<'s> {
             explain_visits,
             applies_others,
             quick,
-            plain,
+            outline,
         }
     }
 
@@ -561,14 +560,14 @@ impl<'s> Compiler<'s> {
     fn push_node(&mut self, assertions: Vec<Assertion>) -> NodeId {
         let id = NodeId::try_from(self.nodes.len()).unwrap_or(NodeId::MAX);
         let quick = assertions.iter().all(Assertion::is_quick);
-        let plain = PlainScalar::of(&assertions);
+        let outline = Outline::of(&assertions);
         self.nodes.push(Node {
             assertions,
             explain: Kinds::ANY,
             explain_visits: 0,
             applies_others: false,
             quick,
-            plain,
+            outline,
         });
         id
     }

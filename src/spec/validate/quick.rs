@@ -25,15 +25,125 @@
 //! (`quick_acceptance_is_full_acceptance` in `quick_tests.rs`).
 
 use super::kinds::Shape;
-use super::program::{AdditionalRule, Assertion, Node, ObjectRules, Program};
+use super::members::field_index;
+use super::program::{AdditionalRule, Assertion, Node, NodeId, ObjectRules, Program};
 use super::resolve::refuses_every_number;
-use super::scalar::{breaks_before_end, to_u64, Scalar};
+use super::run::widen;
+use super::scalar::{breaks_before_end, to_u64, PlainScalar, Scalar};
 use super::STEP_BUDGET;
 use crate::json::{Event, Sink, Value};
 use std::ops::ControlFlow;
 
 /// The quick path follows containers this deep; deeper, it gives up.
 pub(crate) const QUICK_DEPTH: usize = 16;
+
+/// What the quick path reads of a node to decide a container or a plain scalar, read off
+/// the node's assertions when it is compiled ([`Outline::of`]), so that a value does not
+/// walk them to find its container rules. It holds nothing the assertions do not say.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Outline {
+    /// Where the node's `object` rules stand among its assertions, when the quick path
+    /// decides an object here: the node's `type` admits objects and no `enum` or `const`
+    /// compares the value whole. An undescribed object may hold anything, a repeated key
+    /// included, which only the full validation looks for.
+    object: Option<u32>,
+    /// The node's `items`, when the quick path decides an array here (likewise).
+    items: Option<NodeId>,
+    /// `minItems` and `maxItems` (0 and `u64::MAX` when not given).
+    n_items: (u64, u64),
+    /// `minProperties` and `maxProperties`.
+    n_members: (u64, u64),
+    /// The node's rules when they are a kind and length bounds at most.
+    pub(super) plain: Option<PlainScalar>,
+}
+
+impl Outline {
+    /// The outline of nothing: no container is decided, no scalar is plain.
+    pub(crate) const NONE: Outline = Outline {
+        object: None,
+        items: None,
+        n_items: (0, u64::MAX),
+        n_members: (0, u64::MAX),
+        plain: None,
+    };
+
+    /// The outline of a node of `assertions`.
+    pub(crate) fn of(assertions: &[Assertion]) -> Outline {
+        let mut outline = Outline {
+            plain: PlainScalar::of(assertions),
+            ..Outline::NONE
+        };
+        let (mut arrays, mut objects) = (true, true);
+        for (position, assertion) in assertions.iter().enumerate() {
+            match assertion {
+                Assertion::Type(kinds) => {
+                    arrays &= Shape::Array.admitted_by(*kinds);
+                    objects &= Shape::Object.admitted_by(*kinds);
+                }
+                Assertion::Enum(_) | Assertion::Const(_) => (arrays, objects) = (false, false),
+                Assertion::Items(items) => outline.items = Some(*items),
+                Assertion::Object(_) => outline.object = u32::try_from(position).ok(),
+                Assertion::MinItems { min, .. } => outline.n_items.0 = outline.n_items.0.max(*min),
+                Assertion::MaxItems { max, .. } => outline.n_items.1 = outline.n_items.1.min(*max),
+                Assertion::MinProperties { min, .. } => {
+                    outline.n_members.0 = outline.n_members.0.max(*min);
+                }
+                Assertion::MaxProperties { max, .. } => {
+                    outline.n_members.1 = outline.n_members.1.min(*max);
+                }
+                _ => {}
+            }
+        }
+        outline.items = outline.items.filter(|_| arrays);
+        outline.object = outline.object.filter(|_| objects);
+        outline
+    }
+}
+
+/// The object rules of `node`, when the quick path decides an object here.
+fn object_rules(node: &Node) -> Option<&ObjectRules> {
+    match node.assertions.get(widen(node.outline.object?)) {
+        Some(Assertion::Object(rules)) => Some(rules),
+        _ => None,
+    }
+}
+
+/// True if `count` lies within `bounds`.
+fn within((min, max): (u64, u64), count: u64) -> bool {
+    min <= count && count <= max
+}
+
+/// The declared fields of an object read so far.
+#[derive(Clone, Copy, Default)]
+struct Fields {
+    /// Bit `i` is set once field `i` is read (at most 64 fields: see
+    /// [`Assertion::is_quick`]).
+    seen: u64,
+    /// The field after the last one matched (fields mostly come in declaration order).
+    next: u32,
+}
+
+impl Fields {
+    /// The type the value of member `key` must meet, or `None` where the quick path gives
+    /// up: an undeclared member (refused, or allowed and then kept for the repeat check), a
+    /// repeated one, or one declared only to be refused.
+    fn member(&mut self, rules: &ObjectRules, key: &str) -> Option<NodeId> {
+        let field = field_index(&rules.fields, key, self.next)?;
+        let rule = rules.fields.get(field)?;
+        let mask = 1u64.checked_shl(u32::try_from(field).ok()?)?;
+        if self.seen & mask != 0 || rule.never {
+            return None;
+        }
+        self.seen |= mask;
+        self.next = u32::try_from(field + 1).unwrap_or(u32::MAX);
+        Some(rule.node)
+    }
+
+    /// True if every required field has been read.
+    fn complete(&self, rules: &ObjectRules) -> bool {
+        rules.required.first().copied().unwrap_or(0) & !self.seen == 0
+    }
+}
 
 /// An open container.
 #[derive(Clone, Copy)]
@@ -43,10 +153,7 @@ struct Open<'s> {
     rules: Option<&'s ObjectRules>,
     /// An array's item type.
     items: Option<&'s Node>,
-    /// An object's declared fields seen so far (at most 64 fields: see [`Node::quick`]).
-    seen: u64,
-    /// The field after the last one matched (fields mostly come in declaration order).
-    next_field: u32,
+    fields: Fields,
     /// Members or items so far.
     count: u64,
 }
@@ -161,7 +268,7 @@ impl<'s> Quick<'s> {
             if top.rules.is_none() {
                 top.count = top.count.saturating_add(1);
                 self.next = top.items;
-                if self.eager && past_max_items(top.node, top.count) {
+                if self.eager && top.count > top.node.outline.n_items.1 {
                     return None;
                 }
             }
@@ -179,17 +286,8 @@ impl<'s> Quick<'s> {
 
     fn scalar(&mut self, scalar: &Scalar<'_>) -> ControlFlow<()> {
         match self.begin() {
-            Some(node) if Self::accepts(node, scalar) => self.done(),
+            Some(node) if accepts(node, scalar) => self.done(),
             _ => self.give_up(),
-        }
-    }
-
-    /// True if `scalar` meets every assertion of `node`: in one step when the node's rules
-    /// are plain, else by the full validation's own check.
-    fn accepts(node: &Node, scalar: &Scalar<'_>) -> bool {
-        match &node.plain {
-            Some(plain) => plain.accepts(scalar),
-            None => scalar.first_failure(node).is_none(),
         }
     }
 
@@ -197,35 +295,23 @@ impl<'s> Quick<'s> {
         let Some(node) = self.begin() else {
             return self.give_up();
         };
-        let mut open = Open {
-            node,
-            rules: None,
-            items: None,
-            seen: 0,
-            next_field: 0,
-            count: 0,
+        let (rules, items) = match shape {
+            Shape::Object => (object_rules(node), None),
+            _ => (
+                None,
+                node.outline.items.map(|items| self.program.node(items)),
+            ),
         };
-        let mut described = false;
-        for assertion in &node.assertions {
-            match assertion {
-                Assertion::Type(kinds) if !shape.admitted_by(*kinds) => return self.give_up(),
-                Assertion::Enum(_) | Assertion::Const(_) => return self.give_up(),
-                Assertion::Items(items) if shape == Shape::Array => {
-                    open.items = Some(self.program.node(*items));
-                    described = true;
-                }
-                Assertion::Object(rules) if shape == Shape::Object => {
-                    open.rules = Some(rules);
-                    described = true;
-                }
-                _ => {}
-            }
-        }
-        // An undescribed container may hold anything, a repeated key included, which only
-        // the full validation looks for.
-        if !described {
+        if rules.is_none() && items.is_none() {
             return self.give_up();
         }
+        let open = Open {
+            node,
+            rules,
+            items,
+            fields: Fields::default(),
+            count: 0,
+        };
         match self.open.get_mut(self.depth) {
             Some(slot) => *slot = Some(open),
             None => return self.give_up(),
@@ -238,8 +324,7 @@ impl<'s> Quick<'s> {
         let top = self.depth.checked_sub(1).and_then(|t| self.open.get_mut(t));
         let Some(Some(Open {
             rules: Some(rules),
-            seen,
-            next_field,
+            fields,
             count,
             ..
         })) = top
@@ -247,20 +332,12 @@ impl<'s> Quick<'s> {
             return self.give_up();
         };
         *count = count.saturating_add(1);
-        let Some(field) = super::members::field_index(&rules.fields, key, *next_field) else {
-            // Undeclared: refused, or allowed and then kept for the repeat check.
-            return self.give_up();
-        };
-        let mask = 1u64 << (field % 64);
-        let rule = rules.fields.get(field);
-        match rule {
-            Some(rule) if *seen & mask == 0 && field < 64 && !rule.never => {
-                *seen |= mask;
-                *next_field = u32::try_from(field + 1).unwrap_or(u32::MAX);
-                self.next = Some(self.program.node(rule.node));
+        match fields.member(rules, key) {
+            Some(node) => {
+                self.next = Some(self.program.node(node));
                 ControlFlow::Continue(())
             }
-            _ => self.give_up(),
+            None => self.give_up(),
         }
     }
 
@@ -272,23 +349,13 @@ impl<'s> Quick<'s> {
             return self.give_up();
         };
         self.depth = top;
-        if let Some(rules) = open.rules {
-            let required = rules.required.first().copied().unwrap_or(0);
-            if required & !open.seen != 0 {
-                return self.give_up();
-            }
-        }
-        for assertion in &open.node.assertions {
-            let fits = match assertion {
-                Assertion::MinItems { min, .. } if open.rules.is_none() => open.count >= *min,
-                Assertion::MaxItems { max, .. } if open.rules.is_none() => open.count <= *max,
-                Assertion::MinProperties { min, .. } if open.rules.is_some() => open.count >= *min,
-                Assertion::MaxProperties { max, .. } if open.rules.is_some() => open.count <= *max,
-                _ => true,
-            };
-            if !fits {
-                return self.give_up();
-            }
+        let outline = &open.node.outline;
+        let fits = match open.rules {
+            Some(rules) => open.fields.complete(rules) && within(outline.n_members, open.count),
+            None => within(outline.n_items, open.count),
+        };
+        if !fits {
+            return self.give_up();
         }
         self.done()
     }
@@ -381,34 +448,75 @@ impl<'s> Quick<'s> {
 }
 
 impl Quick<'_> {
-    /// Reads a value already built: the steps its events would take ([`json::replay`]),
-    /// taken without making the events, for a validation of a tree (the gate's, after the
-    /// call is parsed). The recursion is bounded: past [`QUICK_DEPTH`] open containers the
+    /// True if the quick path accepts `value`, a value already built (the gate's, after the
+    /// call is parsed): the events' rules taken over the tree, with each open container's
+    /// frame in the recursion instead of the events' stack, and an array's or object's size
+    /// known at its start. Its verdicts are the events' (`quick_tests.rs` holds the two to
+    /// each other). The recursion is bounded: past [`QUICK_DEPTH`] open containers the
     /// quick path gives up.
-    ///
-    /// [`json::replay`]: crate::json::replay
-    pub(crate) fn read_value(&mut self, value: &Value<'_>) -> ControlFlow<()> {
+    pub(crate) fn read_value(program: &Program, value: &Value<'_>) -> bool {
+        let mut tree = Tree { program, values: 0 };
+        tree.accepts(program.node(Program::ROOT), value, 0)
+    }
+}
+
+/// The quick path over a value already built (see [`Quick::read_value`]).
+struct Tree<'s> {
+    program: &'s Program,
+    /// Values read so far, held to [`STEP_BUDGET`] as the events' are.
+    values: u32,
+}
+
+impl Tree<'_> {
+    /// True if `value`, inside `depth` open containers, meets `node`.
+    fn accepts(&mut self, node: &Node, value: &Value<'_>, depth: usize) -> bool {
+        self.values = self.values.saturating_add(1);
+        if self.values >= STEP_BUDGET || !node.quick {
+            return false;
+        }
         match value {
-            Value::Null => self.scalar(&Scalar::Null),
-            Value::Bool(b) => self.scalar(&Scalar::Bool(*b)),
-            Value::Number(number) => self.scalar(&Scalar::number(number.as_str())),
-            Value::String(text) => self.scalar(&Scalar::string(text)),
+            Value::Null => accepts(node, &Scalar::Null),
+            Value::Bool(b) => accepts(node, &Scalar::Bool(*b)),
+            Value::Number(number) => accepts(node, &Scalar::number(number.as_str())),
+            Value::String(text) => accepts(node, &Scalar::string(text)),
             Value::Array(items) => {
-                self.begin_container(Shape::Array)?;
-                for item in items {
-                    self.read_value(item)?;
-                }
-                self.end_container()
+                let Some(item) = node.outline.items.map(|id| self.program.node(id)) else {
+                    return false;
+                };
+                depth < QUICK_DEPTH
+                    && within(node.outline.n_items, to_u64(items.len()))
+                    && items
+                        .iter()
+                        .all(|value| self.accepts(item, value, depth + 1))
             }
             Value::Object(members) => {
-                self.begin_container(Shape::Object)?;
-                for (key, member) in members {
-                    self.key(key)?;
-                    self.read_value(member)?;
+                let Some(rules) = object_rules(node) else {
+                    return false;
+                };
+                if depth >= QUICK_DEPTH || !within(node.outline.n_members, to_u64(members.len())) {
+                    return false;
                 }
-                self.end_container()
+                let mut fields = Fields::default();
+                for (key, member) in members {
+                    let Some(field) = fields.member(rules, key) else {
+                        return false;
+                    };
+                    if !self.accepts(self.program.node(field), member, depth + 1) {
+                        return false;
+                    }
+                }
+                fields.complete(rules)
             }
         }
+    }
+}
+
+/// True if `scalar` meets every assertion of `node`: in one step when the node's rules are
+/// plain, else by the full validation's own check.
+fn accepts(node: &Node, scalar: &Scalar<'_>) -> bool {
+    match &node.outline.plain {
+        Some(plain) => plain.accepts(scalar),
+        None => scalar.first_failure(node).is_none(),
     }
 }
 
@@ -416,13 +524,6 @@ impl<'a> Sink<'a> for Quick<'_> {
     fn event(&mut self, event: Event<'a>, _at: usize) -> ControlFlow<()> {
         self.step(&event)
     }
-}
-
-/// True if an array of `count` items breaks `node`'s `maxItems`.
-fn past_max_items(node: &Node, count: u64) -> bool {
-    node.assertions
-        .iter()
-        .any(|assertion| matches!(assertion, Assertion::MaxItems { max, .. } if count > *max))
 }
 
 impl Assertion {
