@@ -31,7 +31,7 @@ use super::resolve::refuses_every_number;
 use super::run::widen;
 use super::scalar::{breaks_before_end, to_u64, PlainScalar, Scalar};
 use super::STEP_BUDGET;
-use crate::json::{Event, Sink, Value};
+use crate::json::{Event, Member, Sink, Value};
 use std::ops::ControlFlow;
 
 /// The quick path follows containers this deep; deeper, it gives up.
@@ -468,7 +468,10 @@ struct Tree<'s> {
 }
 
 impl Tree<'_> {
-    /// True if `value`, inside `depth` open containers, meets `node`.
+    /// True if `value`, inside `depth` open containers, meets `node`. Inlined into the
+    /// member and item loops, so that a scalar, most values, costs no call of the
+    /// recursion.
+    #[inline(always)]
     fn accepts(&mut self, node: &Node, value: &Value<'_>, depth: usize) -> bool {
         self.values = self.values.saturating_add(1);
         if self.values >= STEP_BUDGET || !node.quick {
@@ -479,35 +482,41 @@ impl Tree<'_> {
             Value::Bool(b) => accepts(node, &Scalar::Bool(*b)),
             Value::Number(number) => accepts(node, &Scalar::number(number.as_str())),
             Value::String(text) => accepts(node, &Scalar::string(text)),
-            Value::Array(items) => {
-                let Some(item) = node.outline.items.map(|id| self.program.node(id)) else {
-                    return false;
-                };
-                depth < QUICK_DEPTH
-                    && within(node.outline.n_items, to_u64(items.len()))
-                    && items
-                        .iter()
-                        .all(|value| self.accepts(item, value, depth + 1))
-            }
-            Value::Object(members) => {
-                let Some(rules) = object_rules(node) else {
-                    return false;
-                };
-                if depth >= QUICK_DEPTH || !within(node.outline.n_members, to_u64(members.len())) {
-                    return false;
-                }
-                let mut fields = Fields::default();
-                for (key, member) in members {
-                    let Some(field) = fields.member(rules, key) else {
-                        return false;
-                    };
-                    if !self.accepts(self.program.node(field), member, depth + 1) {
-                        return false;
-                    }
-                }
-                fields.complete(rules)
+            Value::Array(items) => self.array(node, items, depth),
+            Value::Object(members) => self.object(node, members, depth),
+        }
+    }
+
+    #[inline(never)]
+    fn array(&mut self, node: &Node, items: &[Value<'_>], depth: usize) -> bool {
+        let Some(item) = node.outline.items.map(|id| self.program.node(id)) else {
+            return false;
+        };
+        depth < QUICK_DEPTH
+            && within(node.outline.n_items, to_u64(items.len()))
+            && items
+                .iter()
+                .all(|value| self.accepts(item, value, depth + 1))
+    }
+
+    #[inline(never)]
+    fn object(&mut self, node: &Node, members: &[Member<'_>], depth: usize) -> bool {
+        let Some(rules) = object_rules(node) else {
+            return false;
+        };
+        if depth >= QUICK_DEPTH || !within(node.outline.n_members, to_u64(members.len())) {
+            return false;
+        }
+        let mut fields = Fields::default();
+        for (key, member) in members {
+            let Some(field) = fields.member(rules, key) else {
+                return false;
+            };
+            if !self.accepts(self.program.node(field), member, depth + 1) {
+                return false;
             }
         }
+        fields.complete(rules)
     }
 }
 
@@ -515,7 +524,7 @@ impl Tree<'_> {
 /// plain, else by the full validation's own check.
 fn accepts(node: &Node, scalar: &Scalar<'_>) -> bool {
     match &node.outline.plain {
-        Some(plain) => plain.accepts(scalar),
+        Some(plain) => plain.accepts(node, scalar),
         None => scalar.first_failure(node).is_none(),
     }
 }

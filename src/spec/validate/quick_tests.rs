@@ -91,12 +91,24 @@ fn random_type(rng: &mut Rng, depth: u32) -> Type {
             if rng.chance(50) {
                 ty = ty.min(-2).max(rng.below(100) as i64);
             }
+            if rng.chance(20) {
+                // At a bound the random values hit, so that exclusiveness counts.
+                ty = ty.exclusive_max([0, 2, 99, 100][rng.below(4) as usize]);
+            }
             if rng.chance(10) {
                 ty = ty.format(Format::Int32);
             }
             ty
         }
-        2 => Type::number().multiple_of(0.5),
+        2 if rng.chance(50) => Type::number().multiple_of(0.5),
+        2 => {
+            let ty = Type::number().exclusive_min(-2);
+            if rng.chance(50) {
+                ty.max(99)
+            } else {
+                ty.max(2.5)
+            }
+        }
         3 => Type::boolean(),
         4 => Type::null(),
         5 => {
@@ -305,9 +317,10 @@ fn the_quick_path_accepts_every_valid_corpus_call() {
     );
 }
 
-/// A node whose rules are plain (a kind and length bounds) is checked in one step: that
-/// step says of every scalar what the loop over the node's assertions says, at the bounds
-/// and on both sides of them, in ASCII and in characters of several bytes.
+/// A node whose rules are plain (kinds, an `enum` or `const`, length bounds, a string
+/// format, integer bounds) is checked in one step: that step says of every scalar what the
+/// loop over the node's assertions says, at the bounds and on both sides of them, in ASCII
+/// and in characters of several bytes, for numbers written plainly and otherwise.
 #[test]
 fn plain_scalars_are_judged_as_by_their_assertions() {
     use super::program::Program;
@@ -321,14 +334,38 @@ fn plain_scalars_are_judged_as_by_their_assertions() {
         r#"{"type": "number"}"#,
         r#"{"type": "boolean"}"#,
         r#"{}"#,
+        r#"{"type": "string", "enum": ["ab", "üü", "2025-01-31"]}"#,
+        r#"{"enum": ["ab", 2, null, true]}"#,
+        r#"{"const": "abcd"}"#,
+        r#"{"type": "string", "minLength": 3, "format": "email"}"#,
+        r#"{"format": "date"}"#,
+        r#"{"type": "integer", "minimum": 0, "maximum": 100}"#,
+        r#"{"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 100}"#,
+        r#"{"minimum": -7}"#,
+        r#"{"type": "integer", "enum": [2, 100], "maximum": 99}"#,
     ];
     let numbers = [
         "0",
+        "-0",
         "-7",
+        "-7.5",
+        "-6.5",
+        "2",
         "2.5",
+        "0.5",
         "1e2",
+        "1E2",
+        "-1e1",
+        "99",
+        "99.5",
+        "100",
+        "100.0",
+        "100.5",
+        "101",
         "1.0",
+        "1e-2",
         "123456789012345678901234567890",
+        "-123456789012345678901234567890",
     ];
     let strings = [
         "",
@@ -342,6 +379,12 @@ fn plain_scalars_are_judged_as_by_their_assertions() {
         "üüüüü",
         "✓✓✓",
         "𝄞𝄞",
+        "2025-01-31",
+        "2025-02-30",
+        "ana@example.com",
+        "a@b",
+        "ana@@example.com",
+        "jürgen@exämple.de",
     ];
     let mut plain_nodes = 0;
     for text in schemas {
@@ -357,7 +400,7 @@ fn plain_scalars_are_judged_as_by_their_assertions() {
         scalars.extend(strings.iter().map(|s| Scalar::string(s)));
         for scalar in &scalars {
             assert_eq!(
-                plain.accepts(scalar),
+                plain.accepts(node, scalar),
                 scalar.first_failure(node).is_none(),
                 "{text} on {:?}",
                 match scalar {
@@ -370,9 +413,18 @@ fn plain_scalars_are_judged_as_by_their_assertions() {
         }
     }
     assert_eq!(plain_nodes, schemas.len(), "every schema above is plain");
-    // One rule more and the node is not plain: it keeps the loop.
-    let document =
-        json::parse(r#"{"type": "string", "pattern": "^a"}"#).unwrap_or_else(|e| panic!("{e}"));
-    let schema = Schema::from_json_schema(&document).unwrap_or_else(|e| panic!("{e}"));
-    assert!(schema.program().node(Program::ROOT).outline.plain.is_none());
+    // One rule more, or a bound that is not a plain integer, and the node is not plain: it
+    // keeps the loop.
+    for text in [
+        r#"{"type": "string", "pattern": "^a"}"#,
+        r#"{"type": "number", "minimum": 0.5}"#,
+        r#"{"type": "integer", "multipleOf": 2}"#,
+    ] {
+        let document = json::parse(text).unwrap_or_else(|e| panic!("{e}"));
+        let schema = Schema::from_json_schema(&document).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            schema.program().node(Program::ROOT).outline.plain.is_none(),
+            "{text}"
+        );
+    }
 }

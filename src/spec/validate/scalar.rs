@@ -10,9 +10,10 @@ use super::choices::Choices;
 use super::kinds::Shape;
 use super::program::{Assertion, Node};
 use super::report::{Broken, Fail};
-use super::run::{rank, Frame, State, Validation};
+use super::run::{rank, widen, Frame, State, Validation};
 use crate::json::decimal::{compare_to, is_multiple_of, Decimal, Plain};
-use crate::json::Number;
+use crate::json::{Kind, Number};
+use crate::spec::format::Format;
 use crate::spec::Kinds;
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -82,16 +83,14 @@ impl<'x> Scalar<'x> {
     fn breaks_rule(&self, assertion: &Assertion) -> bool {
         match self {
             Scalar::Number { text, plain, .. } => match assertion {
-                Assertion::Minimum { bound, .. } => {
-                    let order =
-                        compare_to(text, *plain, bound.value.as_str(), bound.as_plain_i64());
-                    order == Ordering::Less || (bound.exclusive && order == Ordering::Equal)
-                }
-                Assertion::Maximum { bound, .. } => {
-                    let order =
-                        compare_to(text, *plain, bound.value.as_str(), bound.as_plain_i64());
-                    order == Ordering::Greater || (bound.exclusive && order == Ordering::Equal)
-                }
+                Assertion::Minimum { bound, .. } => below(
+                    compare_to(text, *plain, bound.value.as_str(), bound.as_plain_i64()),
+                    bound.exclusive,
+                ),
+                Assertion::Maximum { bound, .. } => above(
+                    compare_to(text, *plain, bound.value.as_str(), bound.as_plain_i64()),
+                    bound.exclusive,
+                ),
                 Assertion::MultipleOf(divisor) => !is_multiple_of(text, *divisor),
                 Assertion::Format(format) => {
                     !format.accepts_number(&Number::from_checked(Cow::Borrowed(text)))
@@ -133,31 +132,48 @@ fn too_long(text: &str, max: u64) -> bool {
     to_u64(text.len()) > max && has_at_least_chars(text, max.saturating_add(1))
 }
 
-/// A node whose rules are its kinds and a string's length bounds at most, the rules of most
-/// tool fields (`{"type": "string", "maxLength": 80}`), read off its assertions when it is
-/// compiled: the quick path checks a scalar against it in one step instead of walking the
-/// assertions. It holds nothing the assertions do not say.
+/// A node whose rules are those most tool fields declare, read off its assertions when it
+/// is compiled: its kinds, an `enum` or `const`, a string's length bounds and `format`, and
+/// a number's bounds when they are integers (`{"type": "string", "maxLength": 80}`,
+/// `{"type": "integer", "minimum": 1, "maximum": 100}`). The quick path checks a scalar
+/// against them in one step instead of walking the assertions. It holds nothing the
+/// assertions do not say, and checks each rule with the code [`Scalar::first_failure`]
+/// uses for it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PlainScalar {
     kinds: Kinds,
+    /// Where the node's `enum` (or `const`) stands among its assertions.
+    choices: Option<u32>,
     min_length: Option<u64>,
     max_length: Option<u64>,
+    /// A format for strings.
+    format: Option<Format>,
+    /// `minimum` (or `exclusiveMinimum`, `true`) when it is a plain integer.
+    minimum: Option<(i64, bool)>,
+    maximum: Option<(i64, bool)>,
 }
 
 impl PlainScalar {
-    /// The node's rules, when they are only `type` (once), `minLength` and `maxLength`.
+    /// The node's rules, when each is one of those above, given once.
     pub(crate) fn of(assertions: &[Assertion]) -> Option<PlainScalar> {
         let mut plain = PlainScalar {
             kinds: Kinds::ANY,
+            choices: None,
             min_length: None,
             max_length: None,
+            format: None,
+            minimum: None,
+            maximum: None,
         };
         let mut typed = false;
-        for assertion in assertions {
+        for (position, assertion) in assertions.iter().enumerate() {
             match assertion {
                 Assertion::Type(kinds) if !typed => {
                     typed = true;
                     plain.kinds = *kinds;
+                }
+                Assertion::Enum(_) | Assertion::Const(_) if plain.choices.is_none() => {
+                    plain.choices = Some(u32::try_from(position).ok()?);
                 }
                 Assertion::MinLength { min, .. } if plain.min_length.is_none() => {
                     plain.min_length = Some(*min);
@@ -165,26 +181,67 @@ impl PlainScalar {
                 Assertion::MaxLength { max, .. } if plain.max_length.is_none() => {
                     plain.max_length = Some(*max);
                 }
+                Assertion::Format(format)
+                    if plain.format.is_none() && format.applies_to() == Kind::String =>
+                {
+                    plain.format = Some(*format);
+                }
+                Assertion::Minimum { bound, .. } if plain.minimum.is_none() => {
+                    plain.minimum = Some((bound.as_plain_i64()?, bound.exclusive));
+                }
+                Assertion::Maximum { bound, .. } if plain.maximum.is_none() => {
+                    plain.maximum = Some((bound.as_plain_i64()?, bound.exclusive));
+                }
                 _ => return None,
             }
         }
         Some(plain)
     }
 
-    /// True if `scalar` meets every rule: what [`Scalar::first_failure`] says of the node's
-    /// assertions, when it finds none broken.
-    pub(super) fn accepts(&self, scalar: &Scalar<'_>) -> bool {
+    /// True if `scalar` meets every rule of `node` (whose rules these are): what
+    /// [`Scalar::first_failure`] says of the node's assertions, when it finds none broken.
+    pub(super) fn accepts(&self, node: &Node, scalar: &Scalar<'_>) -> bool {
         if !scalar.shape().admitted_by(self.kinds) {
             return false;
+        }
+        if let Some(at) = self.choices {
+            match node.assertions.get(widen(at)) {
+                Some(Assertion::Enum(choices) | Assertion::Const(choices))
+                    if scalar.is_one_of(choices) => {}
+                _ => return false,
+            }
         }
         match scalar {
             Scalar::String(text) => {
                 !self.min_length.is_some_and(|min| too_short(text, min))
                     && !self.max_length.is_some_and(|max| too_long(text, max))
+                    && !self.format.is_some_and(|format| !format.accepts_str(text))
             }
-            _ => true,
+            Scalar::Number { plain, .. } => match (plain, self.minimum, self.maximum) {
+                (_, None, None) => true,
+                (Some(plain), minimum, maximum) => {
+                    !minimum
+                        .is_some_and(|(bound, exclusive)| below(plain.cmp_i64(bound), exclusive))
+                        && !maximum.is_some_and(|(bound, exclusive)| {
+                            above(plain.cmp_i64(bound), exclusive)
+                        })
+                }
+                // Text with an exponent or many digits: the exact comparison.
+                (None, _, _) => scalar.first_failure(node).is_none(),
+            },
+            Scalar::Null | Scalar::Bool(_) => true,
         }
     }
+}
+
+/// True if a number ordered `order` against a lower bound breaks it.
+fn below(order: Ordering, exclusive: bool) -> bool {
+    order == Ordering::Less || (exclusive && order == Ordering::Equal)
+}
+
+/// True if a number ordered `order` against an upper bound breaks it.
+fn above(order: Ordering, exclusive: bool) -> bool {
+    order == Ordering::Greater || (exclusive && order == Ordering::Equal)
 }
 
 /// True if `text` has at least `n` code points. A code point takes one to four bytes, so
