@@ -522,6 +522,7 @@ impl Tree<'_> {
 
 /// True if `scalar` meets every assertion of `node`: in one step when the node's rules are
 /// plain, else by the full validation's own check.
+#[inline(always)]
 fn accepts(node: &Node, scalar: &Scalar<'_>) -> bool {
     match &node.outline.plain {
         Some(plain) => plain.accepts(node, scalar),
