@@ -91,11 +91,9 @@ fn is_domain(domain: &str) -> bool {
     let mut start = 0;
     domain.as_bytes().split(|&b| b == b'.').all(|label| {
         let end = start + label.len();
-        let fits = if label.is_ascii() {
-            hostname::is_label(label)
-        } else {
-            domain.get(start..end).is_some_and(is_u_label)
-        };
+        // A label that is not LDH is a U-label if it holds non-ASCII text, else refused.
+        let fits = hostname::is_label(label)
+            || (!label.is_ascii() && domain.get(start..end).is_some_and(is_u_label));
         start = end + 1;
         fits
     })
@@ -125,7 +123,7 @@ fn is_u_label(label: &str) -> bool {
 fn dot_string(scan: &mut Scan<'_>) -> Option<usize> {
     let mut len: usize = 0;
     loop {
-        let atom = scan.eat_while(is_atext);
+        let atom = scan.eat_while(|byte| ATEXT.get(usize::from(byte)) == Some(&true));
         if atom == 0 {
             return None;
         }
@@ -156,11 +154,22 @@ fn quoted_string(scan: &mut Scan<'_>) -> Option<usize> {
     }
 }
 
+/// [`is_atext`] for every byte, looked up: one load a byte where the ranges take several
+/// comparisons.
+const ATEXT: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = is_atext(byte as u8);
+        byte += 1;
+    }
+    table
+};
+
 /// RFC 5322 `atext`, and RFC 6531's `UTF8-non-ascii`: the text is UTF-8, so a byte
 /// outside ASCII is part of a non-ASCII character, all of whose bytes are accepted.
-fn is_atext(byte: u8) -> bool {
-    // ``!#$%&'*+-/=?^_`{|}~`` as ranges, one comparison each (a `contains` on the list
-    // is a `memchr` call for every byte it is asked about).
+const fn is_atext(byte: u8) -> bool {
+    // ``!#$%&'*+-/=?^_`{|}~`` as ranges.
     byte.is_ascii_alphanumeric()
         || matches!(
             byte,

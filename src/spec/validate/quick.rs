@@ -455,7 +455,7 @@ impl Quick<'_> {
     /// each other). The recursion is bounded: past [`QUICK_DEPTH`] open containers the
     /// quick path gives up.
     pub(crate) fn read_value(program: &Program, value: &Value<'_>) -> bool {
-        let mut tree = Tree { program, values: 0 };
+        let mut tree = Tree { program, values: 1 };
         tree.accepts(program.node(Program::ROOT), value, 0)
     }
 }
@@ -463,7 +463,9 @@ impl Quick<'_> {
 /// The quick path over a value already built (see [`Quick::read_value`]).
 struct Tree<'s> {
     program: &'s Program,
-    /// Values read so far, held to [`STEP_BUDGET`] as the events' are.
+    /// Values counted so far, held to [`STEP_BUDGET`] as the events' are: a container's
+    /// items or members are counted when it starts, so that at the last container the count
+    /// is every value's, the events' count at their end.
     values: u32,
 }
 
@@ -473,8 +475,7 @@ impl Tree<'_> {
     /// recursion.
     #[inline(always)]
     fn accepts(&mut self, node: &Node, value: &Value<'_>, depth: usize) -> bool {
-        self.values = self.values.saturating_add(1);
-        if self.values >= STEP_BUDGET || !node.quick {
+        if !node.quick {
             return false;
         }
         match value {
@@ -494,9 +495,18 @@ impl Tree<'_> {
         };
         depth < QUICK_DEPTH
             && within(node.outline.n_items, to_u64(items.len()))
+            && self.count(items.len())
             && items
                 .iter()
                 .all(|value| self.accepts(item, value, depth + 1))
+    }
+
+    /// Counts `n` values more: false once the count reaches [`STEP_BUDGET`].
+    fn count(&mut self, n: usize) -> bool {
+        self.values = self
+            .values
+            .saturating_add(u32::try_from(n).unwrap_or(u32::MAX));
+        self.values < STEP_BUDGET
     }
 
     #[inline(never)]
@@ -504,7 +514,10 @@ impl Tree<'_> {
         let Some(rules) = object_rules(node) else {
             return false;
         };
-        if depth >= QUICK_DEPTH || !within(node.outline.n_members, to_u64(members.len())) {
+        if depth >= QUICK_DEPTH
+            || !within(node.outline.n_members, to_u64(members.len()))
+            || !self.count(members.len())
+        {
             return false;
         }
         let mut fields = Fields::default();

@@ -33,6 +33,7 @@ pub(super) enum Scalar<'x> {
 }
 
 impl<'x> Scalar<'x> {
+    #[inline]
     pub(super) fn number(text: &'x str) -> Scalar<'x> {
         let plain = Plain::parse(text);
         let shape = match plain {
@@ -122,12 +123,14 @@ impl<'x> Scalar<'x> {
 
 /// True if `text` has fewer than `min` code points. Four bytes per code point at most: a
 /// text of `4 * min` bytes is long enough.
+#[inline]
 fn too_short(text: &str, min: u64) -> bool {
     to_u64(text.len()) / 4 < min && !has_at_least_chars(text, min)
 }
 
 /// True if `text` has more than `max` code points. At least one byte per code point: a text
 /// of `max` bytes is short enough.
+#[inline]
 fn too_long(text: &str, max: u64) -> bool {
     to_u64(text.len()) > max && has_at_least_chars(text, max.saturating_add(1))
 }
