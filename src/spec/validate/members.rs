@@ -614,6 +614,7 @@ fn names_kinds(program: &Program, node: &Node, position: usize) -> Kinds {
 
 /// The declared field named `key`, trying the one after the last match first (models
 /// mostly write fields in declaration order).
+#[inline(always)]
 pub(super) fn field_index(fields: &[FieldRule], key: &str, next: u32) -> Option<usize> {
     let next = widen(next);
     match fields.get(next) {

@@ -127,6 +127,7 @@ impl Fields {
     /// The type the value of member `key` must meet, or `None` where the quick path gives
     /// up: an undeclared member (refused, or allowed and then kept for the repeat check), a
     /// repeated one, or one declared only to be refused.
+    #[inline(always)]
     fn member(&mut self, rules: &ObjectRules, key: &str) -> Option<NodeId> {
         let field = field_index(&rules.fields, key, self.next)?;
         let rule = rules.fields.get(field)?;
