@@ -111,6 +111,7 @@ impl<'x> Scalar<'x> {
         }
     }
 
+    #[inline(always)]
     fn is_one_of(&self, choices: &Choices) -> bool {
         match self {
             Scalar::Null => choices.allows_null(),
