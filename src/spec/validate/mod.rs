@@ -228,10 +228,16 @@ impl Schema {
     /// ([`absent`](super::absent)): a hint for the gate, which then removes them; `true` may
     /// come from an alternative that did not match, never `false` when one was read.
     pub(crate) fn validate_noting_absent(&self, value: &Value<'_>) -> Result<bool, Violation> {
-        let program = self.program();
-        if Quick::read_value(program, value) {
+        if Quick::read_value(self.program(), value) {
             return Ok(false);
         }
+        self.validate_fully(value)
+    }
+
+    /// The full validation of [`Schema::validate_noting_absent`], apart so that an accepted
+    /// call does not set up its frame (the validation's stacks are kilobytes).
+    #[inline(never)]
+    fn validate_fully(&self, value: &Value<'_>) -> Result<bool, Violation> {
         let mut validation = self.validation();
         let _ = crate::json::replay(value, &mut validation);
         let read_absent = validation.read_absent();
