@@ -65,16 +65,32 @@ impl<'a> Scan<'a> {
         len
     }
 
+    /// Consumes the next `n` bytes and returns them, or `None` (consuming nothing) if fewer
+    /// are left: for a rule of fixed width, matched as a whole.
+    pub(super) fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        let (taken, rest) = (self.rest.get(..n)?, self.rest.get(n..)?);
+        self.rest = rest;
+        Some(taken)
+    }
+
     /// Consumes exactly `n` ASCII digits and returns their value (saturating; the grammars
     /// read at most 4), or `None` (consuming what it read) if fewer than `n` digits come next.
     pub(super) fn digits(&mut self, n: usize) -> Option<u32> {
         let mut value: u32 = 0;
         for _ in 0..n {
-            let digit = self.bump().filter(u8::is_ascii_digit)?;
-            value = value
-                .saturating_mul(10)
-                .saturating_add(u32::from(digit - b'0'));
+            value = push_digit(value, self.bump()?)?;
         }
         Some(value)
     }
+}
+
+/// `value` with the ASCII digit `digit` written after it (saturating), or `None` if `digit`
+/// is not one.
+pub(super) fn push_digit(value: u32, digit: u8) -> Option<u32> {
+    digit.is_ascii_digit().then_some(())?;
+    Some(
+        value
+            .saturating_mul(10)
+            .saturating_add(u32::from(digit - b'0')),
+    )
 }

@@ -28,7 +28,7 @@
 //! quoted ABNF strings are case-insensitive). The space RFC 3339 lets *applications* use
 //! instead of `T` is not part of the grammar and is refused.
 
-use super::scan::Scan;
+use super::scan::{push_digit, Scan};
 
 /// RFC 3339 `date-time`: `full-date "T" full-time`.
 pub(super) fn is_date_time(text: &str) -> bool {
@@ -113,21 +113,18 @@ fn units(scan: &mut Scan<'_>, designators: &[u8]) -> Option<usize> {
     Some(n_units)
 }
 
-/// `full-date`, with the day checked against its month's length.
+/// `full-date`, with the day checked against its month's length. Its width is fixed, so it
+/// is matched as one pattern of ten bytes.
 fn full_date(scan: &mut Scan<'_>) -> bool {
-    let Some(year) = scan.digits(4) else {
+    let Some(&[y0, y1, y2, y3, b'-', m0, m1, b'-', d0, d1]) = scan.take(10) else {
         return false;
     };
-    if !scan.eat(b'-') {
-        return false;
-    }
-    let Some(month) = scan.digits(2) else {
-        return false;
-    };
-    if !scan.eat(b'-') {
-        return false;
-    }
-    let Some(day) = scan.digits(2) else {
+    let number = |digits: &[u8]| digits.iter().try_fold(0, |value, &d| push_digit(value, d));
+    let (Some(year), Some(month), Some(day)) = (
+        number(&[y0, y1, y2, y3]),
+        number(&[m0, m1]),
+        number(&[d0, d1]),
+    ) else {
         return false;
     };
     1 <= day && day <= days_in_month(year, month)
