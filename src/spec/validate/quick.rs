@@ -7,7 +7,8 @@
 //! side by side and answers for any prefix, because when it refuses, the model must read the
 //! first violation in the documented order. Accepting needs none of that. So the gate first
 //! asks [`Quick`], which walks the same compiled [`Program`], checks scalars with the same
-//! code ([`Scalar::first_failure`]), and keeps one small frame per open container:
+//! code ([`Scalar::first_failure`], or the same rules read off a plain node when it was
+//! compiled: [`PlainScalar`]), and keeps one small frame per open container:
 //!
 //! - it says **accepted** only when the full validation would accept too, with nothing read
 //!   as absent;
@@ -18,6 +19,14 @@
 //!   the keys a repeat check needs), a container whose items or members are not described,
 //!   a string in parts whose type asks more of it than its kind and length, nesting past
 //!   [`QUICK_DEPTH`] levels.
+//!
+//! What a container needs of its node (where its object rules stand, its item type, its
+//! count bounds) is read off the node's assertions once, when it is compiled ([`Outline`]),
+//! not looked for at every value. The quick path is fed a value's events (the check-only
+//! verdict, the streaming check) or walks a value already built ([`Quick::read_value`], for
+//! [`Schema::validate`](crate::spec::Schema::validate)), each open container's frame then a
+//! local of the walk's recursion; both ask the same rules ([`Fields::member`],
+//! [`Fields::complete`], the outline's bounds), and a test holds their verdicts equal.
 //!
 //! Giving up costs only time, so the rules above can be as narrow as speed wants; accepting
 //! wrongly would let an invalid call through, so every acceptance rests on a rule the full
@@ -53,7 +62,7 @@ pub(crate) struct Outline {
     n_items: (u64, u64),
     /// `minProperties` and `maxProperties`.
     n_members: (u64, u64),
-    /// The node's rules when they are a kind and length bounds at most.
+    /// The node's scalar rules, when they are all plain ones.
     pub(super) plain: Option<PlainScalar>,
 }
 
