@@ -379,6 +379,8 @@ fn plain_scalars_are_judged_as_by_their_assertions() {
         "üüüüü",
         "✓✓✓",
         "𝄞𝄞",
+        "𝄞𝄞a",
+        "a𝄞𝄞",
         "2025-01-31",
         "2025-02-30",
         "ana@example.com",

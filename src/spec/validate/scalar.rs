@@ -99,8 +99,6 @@ impl<'x> Scalar<'x> {
                 _ => false,
             },
             Scalar::String(text) => match assertion {
-                // Four bytes per code point at most: a text of `4 * min` bytes is long
-                // enough.
                 Assertion::MinLength { min, .. } => too_short(text, *min),
                 Assertion::MaxLength { max, .. } => too_long(text, *max),
                 Assertion::Pattern(pattern) => !pattern.is_match(text),
@@ -123,10 +121,10 @@ impl<'x> Scalar<'x> {
 }
 
 /// True if `text` has fewer than `min` code points. Four bytes per code point at most: a
-/// text of `4 * min` bytes is long enough.
+/// text of more than `4 * (min - 1)` bytes is long enough.
 #[inline]
 fn too_short(text: &str, min: u64) -> bool {
-    to_u64(text.len()) / 4 < min && !has_at_least_chars(text, min)
+    to_u64(text.len()).div_ceil(4) < min && !has_at_least_chars(text, min)
 }
 
 /// True if `text` has more than `max` code points. At least one byte per code point: a text
@@ -259,7 +257,7 @@ fn has_at_least_chars(text: &str, n: u64) -> bool {
     if n_bytes < n {
         return false;
     }
-    if n_bytes / 4 >= n {
+    if n_bytes.div_ceil(4) >= n {
         return true;
     }
     // The first `n` bytes all ASCII: `n` characters (the usual case for ids and names).
