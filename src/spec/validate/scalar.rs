@@ -33,13 +33,14 @@ pub(super) enum Scalar<'x> {
 }
 
 impl<'x> Scalar<'x> {
-    #[inline]
+    /// Inlined where a number is read, the exact reading of an uncommon form apart.
+    #[inline(always)]
     pub(super) fn number(text: &'x str) -> Scalar<'x> {
         let plain = Plain::parse(text);
         let shape = match plain {
             Some(plain) if plain.is_integer() => Shape::Integer,
             Some(_) => Shape::Fraction,
-            None => Shape::of_number(&Decimal::parse(text)),
+            None => exact_shape(text),
         };
         Scalar::Number { text, plain, shape }
     }
@@ -118,6 +119,12 @@ impl<'x> Scalar<'x> {
             Scalar::String(text) => choices.allows_string(text),
         }
     }
+}
+
+/// The shape of number text [`Plain`] does not read.
+#[inline(never)]
+fn exact_shape(text: &str) -> Shape {
+    Shape::of_number(&Decimal::parse(text))
 }
 
 /// True if `text` has fewer than `min` code points. Four bytes per code point at most: a
