@@ -127,6 +127,11 @@ pub(crate) enum Assertion {
     /// A condition and what it asks (`if`/`then`/`else`, `dependentRequired`,
     /// `dependentSchemas`).
     Conditional(Conditional),
+    /// `unevaluatedProperties`: each member no other assertion of the node evaluated
+    /// (through the subschemas that match, too) must match the node given. Last but one.
+    UnevaluatedProperties(NodeId),
+    /// `unevaluatedItems`: the same for an array's items. Last.
+    UnevaluatedItems(NodeId),
 }
 
 /// Nodes applied only as another matches the same value or not: the condition, then the
@@ -173,6 +178,10 @@ pub(crate) struct ObjectRules {
     /// Bit `i % 64` of word `i / 64` is set if field `i` is required.
     pub(crate) required: Vec<u64>,
     pub(crate) additional: AdditionalRule,
+    /// True if `additionalProperties` is given (any value, `true` where it matters: see
+    /// [`Additional::AllowedExplicitly`]): it evaluates every member no field declares and
+    /// no pattern matches, as `unevaluatedProperties` reads it.
+    pub(crate) evaluates_others: bool,
     /// `propertyNames`.
     pub(crate) names: Option<NodeId>,
     /// `patternProperties`, in declaration order: members whose names match a pattern
@@ -187,6 +196,9 @@ pub(crate) struct FieldRule {
     pub(crate) node: NodeId,
     /// Declared only to be refused (its type is `false`).
     pub(crate) never: bool,
+    /// Declared by `properties` (not a name only `required` lists), so that a member it
+    /// names is evaluated, as `unevaluatedProperties` reads it.
+    pub(crate) evaluated: bool,
 }
 
 impl ObjectRules {
@@ -433,11 +445,12 @@ impl<'s> Compiler<'s> {
                     name: field.name.clone(),
                     node: self.reserve(&field.ty),
                     never: field.ty.kinds == Kinds::NONE,
+                    evaluated: field.declared,
                 });
             }
             let additional = match &object.additional {
                 Additional::Forbidden => AdditionalRule::Forbidden,
-                Additional::Allowed => AdditionalRule::Allowed,
+                Additional::Allowed | Additional::AllowedExplicitly => AdditionalRule::Allowed,
                 Additional::Typed(ty) => AdditionalRule::Typed(self.reserve(ty)),
             };
             let names = object.property_names.as_deref().map(|ty| self.reserve(ty));
@@ -454,6 +467,7 @@ impl<'s> Compiler<'s> {
                 fields,
                 required,
                 additional,
+                evaluates_others: object.additional != Additional::Allowed,
                 names,
                 patterns,
             }));
@@ -513,6 +527,12 @@ impl<'s> Compiler<'s> {
                 kind: ConditionKind::DependentSchema,
             }));
         }
+        if let Some(members) = &ty.unevaluated_properties {
+            out.push(Assertion::UnevaluatedProperties(self.reserve(members)));
+        }
+        if let Some(items) = &ty.unevaluated_items {
+            out.push(Assertion::UnevaluatedItems(self.reserve(items)));
+        }
         let applies_others = out.iter().any(Assertion::applies_others);
         let quick = out.iter().all(Assertion::is_quick);
         let outline = Outline::of(&out);
@@ -545,12 +565,14 @@ impl<'s> Compiler<'s> {
                 name: name.clone(),
                 node: anything,
                 never: false,
+                evaluated: false,
             })
             .collect();
         self.push_node(vec![Assertion::Object(ObjectRules {
             fields,
             required,
             additional: AdditionalRule::Allowed,
+            evaluates_others: false,
             names: None,
             patterns: Vec::new(),
         })])
@@ -659,7 +681,8 @@ impl Assertion {
                 "propertyNames",
                 "patternProperties",
             ],
-            Assertion::Ref(_) | Assertion::DanglingRef => &["$ref"],
+            // `$dynamicRef` is resolved at load: a reference like any other here.
+            Assertion::Ref(_) | Assertion::DanglingRef => &["$ref", "$dynamicRef"],
             Assertion::AllOf(_) => &["allOf"],
             Assertion::AnyOf(_) => &["anyOf"],
             Assertion::OneOf(_) => &["oneOf"],
@@ -669,6 +692,8 @@ impl Assertion {
                 ConditionKind::DependentRequired(_) => &["dependentRequired"],
                 ConditionKind::DependentSchema => &["dependentSchemas"],
             },
+            Assertion::UnevaluatedProperties(_) => &["unevaluatedProperties"],
+            Assertion::UnevaluatedItems(_) => &["unevaluatedItems"],
         }
     }
 }
@@ -739,6 +764,19 @@ mod tests {
                 r##"{"$defs": {"a": {"type": "null"}}, "$ref": "#/$defs/a"}"##,
                 "1",
             ),
+            "$dynamicRef" => (
+                r##"{"$defs": {"a": {"$dynamicAnchor": "a", "type": "null"}},
+                     "$dynamicRef": "#a"}"##,
+                "1",
+            ),
+            "unevaluatedProperties" => (
+                r#"{"properties": {"a": true}, "unevaluatedProperties": false}"#,
+                r#"{"a": 1, "b": 2}"#,
+            ),
+            "unevaluatedItems" => (
+                r#"{"prefixItems": [true], "unevaluatedItems": false}"#,
+                "[1, 2]",
+            ),
             _ => return None,
         })
     }
@@ -772,7 +810,7 @@ mod tests {
                 "'{keyword}': {text} accepts {refused}"
             );
         }
-        assert_eq!(n_enforced, 38);
+        assert_eq!(n_enforced, 41);
     }
 
     /// The same walk for the export: a keyword the table marks enforced that the JSON
@@ -791,9 +829,11 @@ mod tests {
             let schema =
                 Schema::from_json_schema(&document).unwrap_or_else(|e| panic!("{text}: {e}"));
             let written = schema.to_json_schema();
-            // `nullable: true` is written as what it means, a `null` type.
+            // `nullable: true` is written as what it means, a `null` type; a `$dynamicRef`
+            // as the `$ref` it resolved to.
             let spelling = match keyword {
                 "nullable" => "null",
+                "$dynamicRef" => "$ref",
                 keyword => keyword,
             };
             assert!(

@@ -599,7 +599,9 @@ impl Assertion {
             | Assertion::PrefixItems { .. }
             | Assertion::Contains { .. }
             | Assertion::Not { .. }
-            | Assertion::Conditional(_) => false,
+            | Assertion::Conditional(_)
+            | Assertion::UnevaluatedProperties(_)
+            | Assertion::UnevaluatedItems(_) => false,
         }
     }
 }
