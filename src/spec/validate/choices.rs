@@ -90,11 +90,17 @@ impl Choices {
     }
 
     /// True if the whole string is allowed: a few are compared in turn (names compare
-    /// fast), more are searched.
+    /// fast), more are searched (apart, so that the common case saves no registers for the
+    /// search's calls).
     pub(super) fn allows_string(&self, text: &str) -> bool {
         if self.strings.len() <= 16 {
             return self.strings.iter().any(|allowed| same_name(allowed, text));
         }
+        self.searches_string(text)
+    }
+
+    #[inline(never)]
+    fn searches_string(&self, text: &str) -> bool {
         self.strings
             .binary_search_by(|allowed| allowed.as_bytes().cmp(text.as_bytes()))
             .is_ok()
