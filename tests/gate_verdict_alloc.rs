@@ -48,11 +48,14 @@ fn corpus_allocations(gate: &Gate, calls: &str) -> Vec<(usize, u64)> {
 }
 
 #[test]
-fn accepted_corpus_lines_allocate_nothing_but_formatted_strings_in_parts() {
+fn accepted_corpus_lines_allocate_nothing() {
     let Some(dir) = corpus::corpus() else { return };
     let calls = corpus::read(&dir, "calls.jsonl");
     let gate = Gate::from_tools_json(&corpus::read(&dir, "tools.json")).unwrap();
-    // With formats as annotations, no accepted line allocates.
+    // With formats as annotations, and with formats enforced: a string that arrives in
+    // parts (it holds an escape) and has a format is checked by the full validation, which
+    // joins its text for the format (about 1% of the corpus: e-mail addresses like
+    // `ex\u00e4mple.de`), in place when it is short.
     let annotated: Vec<ToolSpec> = gate
         .specs()
         .iter()
@@ -61,24 +64,7 @@ fn accepted_corpus_lines_allocate_nothing_but_formatted_strings_in_parts() {
         .collect();
     let annotated = Gate::new(annotated).unwrap();
     assert_eq!(corpus_allocations(&annotated, &calls), []);
-    // With formats enforced, a string that arrives in parts (it holds an escape) and has a
-    // format is checked by the full validation, which gathers its text for the format
-    // (about 1% of the corpus: e-mail addresses like `ex\u00e4mple.de`); nothing else
-    // allocates. Two verdicts (text and bytes) are counted for each line.
-    let allocating = corpus_allocations(&gate, &calls);
-    for &(line, n) in &allocating {
-        let text = calls.lines().nth(line - 1).unwrap_or_default();
-        assert!(
-            text.contains("send_email") && text.contains("\\u"),
-            "line {line}: {text}"
-        );
-        assert!(n <= 2 * 3, "line {line}: {n} allocations");
-    }
-    assert!(
-        allocating.len() < 200,
-        "{} lines allocate",
-        allocating.len()
-    );
+    assert_eq!(corpus_allocations(&gate, &calls), []);
 }
 
 #[test]

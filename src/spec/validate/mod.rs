@@ -121,8 +121,9 @@
 //! by `unevaluatedProperties` or `unevaluatedItems`), keys
 //! that arrived escaped and are not declared, and strings in parts that are unique items,
 //! are kept as owned values. A string in parts checked by a `pattern` or a `format` is
-//! joined in one buffer, which the validation reuses for every such string (it allocates
-//! when the first one arrives, and grows only past the longest so far). A bounded format
+//! joined in place up to 64 bytes (most such strings: a date, an e-mail address with an
+//! accented letter), and past that in one heap buffer, which the validation reuses for every
+//! such string. A bounded format
 //! (`date`, `email`, `uuid`…) refuses a string in parts as soon as it is longer than the
 //! format's longest value, so the streaming check need not wait for its end. A refusal allocates its [`Violation`]: [`Failure::locate`]
 //! finds the path (a [`Path`](crate::json::Path), in its dotted form) and the received
@@ -137,6 +138,7 @@ mod capture;
 mod choices;
 mod contains;
 mod equal;
+mod joined;
 mod kinds;
 mod members;
 mod name;

@@ -11,6 +11,7 @@
 use super::capture::Capture;
 use super::choices::Prefix;
 use super::equal::HashIndex;
+use super::joined::Joined;
 use super::kinds::Shape;
 use super::program::{Node, NodeId, ObjectRules, Program};
 use super::report::{Broken, Fail, Failure};
@@ -50,8 +51,9 @@ pub struct Validation<'s, 'a> {
     pub(super) items: Stack<Value<'a>, 8>,
     /// The container compared whole, while it is read (made when first needed).
     pub(super) capture: Option<Box<Capture<'a>>>,
-    /// A string value arriving in parts that is an item of a `uniqueItems` array.
-    pub(super) text: String,
+    /// A string value arriving in parts, joined for the rules that read it whole or keep it
+    /// (a `pattern`, a `format`, a `uniqueItems` array).
+    pub(super) text: Joined,
     /// The ordinal the next value gets.
     pub(super) next_ordinal: usize,
     pub(super) started: bool,
@@ -356,7 +358,7 @@ impl<'s, 'a> Validation<'s, 'a> {
             bits: Stack::new(),
             items: Stack::new(),
             capture: None,
-            text: String::new(),
+            text: Joined::new(),
             next_ordinal: 0,
             started: false,
             step1: None,
@@ -659,9 +661,7 @@ impl<'s, 'a> Validation<'s, 'a> {
         if self.wants_item() {
             let item = match (built, frame.shape) {
                 (Some(value), _) => Some(value),
-                (None, Shape::String) => {
-                    Some(Value::String(Cow::Owned(std::mem::take(&mut self.text))))
-                }
+                (None, Shape::String) => Some(Value::String(Cow::Owned(self.text.take()))),
                 (None, _) => self.capture.as_ref().and_then(|c| c.last()).cloned(),
             };
             if let Some(item) = item {
