@@ -430,3 +430,35 @@ fn plain_scalars_are_judged_as_by_their_assertions() {
         );
     }
 }
+
+/// The tree walk and the events open containers to the same depth: arrays nested
+/// [`QUICK_DEPTH`] deep are accepted by both, one deeper both give up (and the full
+/// validation, which allows far more, accepts it).
+#[test]
+fn the_tree_and_the_events_give_up_at_the_same_depth() {
+    use super::quick::QUICK_DEPTH;
+    for depth in [QUICK_DEPTH - 1, QUICK_DEPTH, QUICK_DEPTH + 1] {
+        // The root object is one container; the field's arrays are the rest.
+        let mut ty = Type::integer();
+        for _ in 1..depth {
+            ty = Type::array(ty);
+        }
+        let spec = ToolSpec::new("t", "A tool.")
+            .required("x", ty)
+            .build()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let text = format!(
+            "{{\"x\":{}1{}}}",
+            "[".repeat(depth - 1),
+            "]".repeat(depth - 1)
+        );
+        let value = json::parse(&text).unwrap_or_else(|e| panic!("{e}"));
+        let schema = spec.params();
+        let mut events = Quick::new(schema.program());
+        let _ = json::replay(&value, &mut events);
+        let from_tree = Quick::read_value(schema.program(), &value);
+        assert_eq!(from_tree, events.accepted(), "depth {depth}");
+        assert_eq!(from_tree, depth <= QUICK_DEPTH, "depth {depth}");
+        assert_eq!(full(schema, &value), (true, false), "depth {depth}");
+    }
+}
