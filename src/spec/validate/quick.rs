@@ -498,6 +498,8 @@ impl Tree<'_> {
         }
     }
 
+    /// An array against `node`. Not inlined: the recursion's frames are these two
+    /// functions', which a scalar member does not enter.
     #[inline(never)]
     fn array(&mut self, node: &Node, items: &[Value<'_>], depth: usize) -> bool {
         let Some(item) = node.outline.items.map(|id| self.program.node(id)) else {
@@ -519,6 +521,7 @@ impl Tree<'_> {
         self.values < STEP_BUDGET
     }
 
+    /// An object against `node`: its members in input order, then its required fields.
     #[inline(never)]
     fn object(&mut self, node: &Node, members: &[Member<'_>], depth: usize) -> bool {
         let Some(rules) = object_rules(node) else {
