@@ -141,6 +141,29 @@ impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
         }
     }
 
+    /// Makes the sink read a new call, as [`Envelope::new`] would (the builder of member
+    /// values kept unless it may hold part of one), without moving it: an envelope is
+    /// about a kilobyte, which the turn's pass would otherwise move for each call.
+    pub(crate) fn restart(&mut self) {
+        if !matches!(self.doing, Doing::Members | Doing::Done) {
+            self.builder = None;
+        }
+        self.outer = Outer::default();
+        self.root = None;
+        self.depth = 0;
+        self.doing = Doing::Members;
+        self.keys = KeySet::new();
+        self.nested_keys = None;
+        self.nested = None;
+        self.text = None;
+        self.resume = None;
+    }
+
+    /// The downstream sink.
+    pub(crate) fn downstream(&mut self) -> &mut D {
+        self.downstream
+    }
+
     /// An event of the envelope's own structure.
     fn member(&mut self, event: Event<'a>) {
         match event {

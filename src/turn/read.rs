@@ -70,6 +70,10 @@ impl<'v, 'a> Element<'v, 'a> {
 /// as empty values of their kind, so nothing in this file may read them.
 pub(crate) const NOT_READ: [&str; 3] = ["arguments", "input", "args"];
 
+/// The member of an OpenAI chat message that holds a legacy call: the call is the member
+/// itself, checked as `{"function_call": …}`, the shape the envelope reads.
+pub(crate) const LEGACY_KEY: &str = "function_call";
+
 /// Reads a parsed turn into its call elements and text.
 ///
 /// # Errors
@@ -219,7 +223,7 @@ fn read_chat_message<'v, 'a>(
             ))
         }
     }
-    if let Some(legacy) = member(message, path, "function_call")? {
+    if let Some(legacy) = member(message, path, LEGACY_KEY)? {
         parts.calls.push(Element::LegacyFunctionCall(legacy));
     }
     Ok(())
