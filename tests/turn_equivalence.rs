@@ -160,25 +160,27 @@ fn calls_the_pass_leaves_unread_get_their_verdict_alone() {
     let deep_args = format!("{}{}", "[".repeat(6), "]".repeat(6));
     let calls = [
         // A list of objects inside a call, outside its arguments.
-        r#"{"type":"tool_use","id":"toolu_1","name":"get_order","caller":[{"type":"direct"}],"input":{"order_id":"ORD-2024-000001"}}"#.to_owned(),
-        r#"{"name":"get_order","parameters":{"order_id":"ORD-2024-000001","x":[{"y":[{}]}]}}"#.to_owned(),
+        r#"{"type":"tool_use","id":"toolu_1","name":"get_shipment","caller":[{"type":"direct"}],"input":{"order_id":"ORD-2024-000001"}}"#.to_owned(),
+        r#"{"name":"get_shipment","parameters":{"order_id":"ORD-2024-000001","x":[{"y":[{}]}]}}"#.to_owned(),
         // A call in a list inside a call.
-        r#"{"id":"call_1","type":"function","function":{"name":"get_order","arguments":"{}"},"more":[{"name":"get_order","arguments":{}}]}"#.to_owned(),
+        r#"{"id":"call_1","type":"function","function":{"name":"get_shipment","arguments":"{}"},"more":[{"name":"get_shipment","arguments":{}}]}"#.to_owned(),
         // Deeper than the limits below allow a call alone.
-        format!(r#"{{"id":"call_2","type":"function","function":{{"name":"get_order","arguments":{{"a":{deep_args}}}}}}}"#),
-        format!(r#"{{"id":"call_3","name":"get_order","arguments":"{{\"a\":{deep_args}}}"}}"#),
+        format!(r#"{{"id":"call_2","type":"function","function":{{"name":"get_shipment","arguments":{{"a":{deep_args}}}}}}}"#),
+        format!(r#"{{"id":"call_3","name":"get_shipment","arguments":"{{\"a\":{deep_args}}}"}}"#),
     ];
     let shallow = gate.clone().with_limits(Limits {
         max_depth: 6,
         ..Limits::default()
     });
-    let mut rng = Rng::from_env();
+    // A chat message: its calls are shallow enough in the turn to be deeper than the
+    // limits alone allow and still read as part of it.
     for gate in [&gate, &shallow] {
         for (index, call) in calls.iter().enumerate() {
-            for legacy in [None, Some(call.as_str())] {
-                let (raw, alone) = turn(&mut rng, &[call.as_str()], legacy);
-                assert_alone(gate, &raw, &alone, &format!("call {index}"));
-            }
+            let raw = format!(
+                "{{\"role\":\"assistant\",\"tool_calls\":[{call}],\"function_call\":{call}}}"
+            );
+            let alone = [call.clone(), format!("{{\"function_call\":{call}}}")];
+            assert_alone(gate, &raw, &alone, &format!("call {index}"));
         }
     }
 }
@@ -225,4 +227,17 @@ fn a_turn_that_is_not_json_is_refused_with_the_parsers_error() {
     }
     println!("{n_refused} broken turns refused, {n_read} still JSON");
     assert!(n_refused > 0 && n_read > 0);
+}
+
+#[test]
+fn a_call_after_one_with_an_unused_arguments_text_cut_off_gets_its_verdict_alone() {
+    let Some((gate, _)) = corpus_gate() else {
+        return;
+    };
+    // The first call's top-level `arguments` text is cut off, and unused: its shape takes
+    // the arguments under `function`.
+    let first = r#"{"id":"call_1","arguments":"{\"a","type":"function","function":{"name":"get_shipment","arguments":"{\"order_id\":\"ORD-2024-000001\"}"}}"#;
+    let second = r#"{"name":"get_shipment","arguments":{"order_id":"ORD-2024-000002"}}"#;
+    let raw = format!("[{first},{second}]");
+    assert_alone(&gate, &raw, &[first.to_owned(), second.to_owned()], "");
 }

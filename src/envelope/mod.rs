@@ -174,14 +174,16 @@ impl<'a, 'd> Embedded<'a, 'd> {
     /// The call's value has ended: the call, or why it is refused (as [`read_call`]).
     pub(crate) fn finish(&mut self) -> Result<Call<'a>, Rejection> {
         let read = into_read(Ok(()), &mut self.envelope, self.raw.as_bytes());
-        if read.is_err() {
-            // An arguments text that is not JSON leaves the builder inside a value.
+        // An arguments text that is not JSON leaves the builder inside a value, even where
+        // the shape does not use it (a plain `arguments` beside OpenAI's `function`).
+        if self.envelope.text_failed {
             self.abandon();
         }
         read.map(Read::into_call)
     }
 
-    /// Stops reading the call before its end.
+    /// Stops reading the call (before its end, unless [`Embedded::finish`] did): the
+    /// builder starts afresh, as for a call alone.
     pub(crate) fn abandon(&mut self) {
         *self.envelope.downstream() = Builder::new();
     }

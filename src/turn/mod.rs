@@ -347,7 +347,9 @@ fn places_of<'a>(value: &Value<'a>, elements: &[Element<'_, 'a>]) -> Vec<Option<
     wanted.sort_unstable();
     let mut places = vec![None; elements.len()];
     let mut count = 0;
-    let mut stack = vec![value];
+    // Room for a turn's outline without growing (see `outline::SPANS_START`).
+    let mut stack = Vec::with_capacity(32);
+    stack.push(value);
     while let Some(value) = stack.pop() {
         // Members pushed in reverse, so that they are taken in order.
         match value {

@@ -17,13 +17,14 @@
 //! would see reading the call alone, so its answer is the one [`Gate::check_call`]'s
 //! envelope gives (`tests/turn_equivalence.rs` holds it to that).
 //!
-//! One envelope reads at a time. A value that may be a call inside one being read (a
-//! choice's `message.tool_calls[0]`, a candidate's `content.parts[0]`) takes over from it,
-//! since only the innermost can be a call in any form; a `function_call` right inside the
-//! value read is its own member (google-genai's Gemini part), not a call of its own. A value
-//! left unread that way, or nested deeper than the call's limits allow alone (the turn is
-//! read with room for its own levels), has no answer: the turn checks it again on its own
-//! bytes, which gives the same verdict by definition.
+//! One envelope reads at a time. A value that may be a call inside one being read takes
+//! over from it: in every form the calls are the innermost such values (a choice holds its
+//! message's `tool_calls`, a candidate its content's `parts`), and a call holding a list of
+//! objects outside its arguments is rare. A `function_call` right inside the value read is
+//! one of its members (google-genai's Gemini part), not a call of its own. A value given up
+//! that way, or nested deeper than the call's limits allow alone (the turn is read with
+//! room for its own levels), has no answer: the turn checks it on its own bytes, as if it
+//! had come alone, which is the verdict by definition.
 //!
 //! [`Gate::check_call`]: crate::Gate::check_call
 
@@ -77,7 +78,7 @@ pub(crate) fn read<'a>(
         function_call_next: false,
         envelope: Embedded::new(call_limits, &mut builder, raw),
         reading: None,
-        calls: Vec::new(),
+        calls: Vec::with_capacity(CALLS_START),
         max_depth: call_limits.max_depth,
     };
     let mut reader = Reader::new(limits);
@@ -110,6 +111,9 @@ pub(crate) fn read<'a>(
 /// its list of calls, each call and its function object), instead of growing four, eight,
 /// sixteen.
 const SPANS_START: usize = 16;
+
+/// Room for the values that may be calls in most turns, at once.
+const CALLS_START: usize = 8;
 
 /// The sink of the one pass.
 struct Pass<'a, 'd, 'k> {
@@ -282,6 +286,12 @@ impl<'a> Pass<'a, '_, '_> {
             Event::ArrayEnd => Event::ArrayEnd,
             _ => Event::ObjectEnd,
         };
+        self.close_span(at);
+        let _ = self.outline.event(end, at);
+    }
+
+    /// The innermost open container closes at `at`.
+    fn close_span(&mut self, at: usize) {
         let span = self
             .open
             .pop()
@@ -289,7 +299,6 @@ impl<'a> Pass<'a, '_, '_> {
         if let Some(span) = span {
             span.end = at.saturating_add(1);
         }
-        let _ = self.outline.event(end, at);
     }
 
     /// An event the outline builds, or the first of a value it does not build.
@@ -318,15 +327,7 @@ impl<'a> Pass<'a, '_, '_> {
                 self.open.push((self.spans.len(), is_array));
                 self.spans.push(at..at);
             }
-            Event::ArrayEnd | Event::ObjectEnd => {
-                let span = self
-                    .open
-                    .pop()
-                    .and_then(|(index, _)| self.spans.get_mut(index));
-                if let Some(span) = span {
-                    span.end = at.saturating_add(1);
-                }
-            }
+            Event::ArrayEnd | Event::ObjectEnd => self.close_span(at),
             _ => {}
         }
         let _ = self.outline.event(event, at);
