@@ -65,9 +65,9 @@ impl<'v, 'a> Element<'v, 'a> {
     }
 }
 
-/// The members a turn's reading never looks into: the arguments of the calls, which are
-/// checked on their own bytes. [`Gate::check_turn`](crate::Gate::check_turn) builds them
-/// as empty values of their kind, so nothing in this file may read them.
+/// The members a turn's reading never looks into: the arguments of the calls, which the
+/// envelope reads in the turn's one pass ([`outline`](super::outline)). The outline holds
+/// them as empty values of their kind, so nothing in this file may read them.
 pub(crate) const NOT_READ: [&str; 3] = ["arguments", "input", "args"];
 
 /// The member of an OpenAI chat message that holds a legacy call: the call is the member
