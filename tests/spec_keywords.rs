@@ -227,22 +227,23 @@ fn not_through_references_and_nesting() {
 
 #[test]
 fn a_lenient_load_skips_a_not_whose_schema_it_weakened() {
-    // Skipping `unevaluatedItems` inside `not` would make `not` refuse more: `[1]` is
-    // valid under the whole schema. So the `not` goes too, and both are listed.
-    let (loaded, skipped) = lenient(r#"{"not": {"type": "array", "unevaluatedItems": false}}"#);
+    // Skipping the `pattern` inside `not` (a lookahead, which cannot run in linear time)
+    // would make `not` refuse every string: `"b"` is valid under the whole schema. So the
+    // `not` goes too, and both are listed.
+    let (loaded, skipped) = lenient(r#"{"not": {"type": "string", "pattern": "^(?=a)"}}"#);
     assert_eq!(
         skipped,
         [
-            ("not".to_string(), "unevaluatedItems".to_string()),
+            ("not".to_string(), "pattern".to_string()),
             (String::new(), "not".to_string())
         ]
     );
-    assert!(accepts(&loaded, "[1]"));
-    assert!(accepts(&loaded, "[]"));
+    assert!(accepts(&loaded, r#""b""#));
+    assert!(accepts(&loaded, r#""a""#));
     // Kept for the export, as written.
     assert_eq!(
         loaded.to_json_schema().to_string(),
-        r#"{"not":{"type":"array","unevaluatedItems":false}}"#
+        r#"{"not":{"type":"string","pattern":"^(?=a)"}}"#
     );
 }
 
@@ -456,6 +457,11 @@ const STREAMED: &[&str] = &[
         "dependentSchemas": {"c": {"required": ["d"], "properties": {"d": {"not": {"type": "null"}}}}}}"#,
     r#"{"type": "object", "x-order": 1, "example": {"a": 1},
         "properties": {"a": {"type": "integer", "nullable": true}}, "additionalProperties": false}"#,
+    r#"{"type": "object", "anyOf": [{"properties": {"a": {"type": "integer"}}, "required": ["a"]},
+        {"properties": {"b": {"type": "string"}}}], "unevaluatedProperties": {"type": "array"}}"#,
+    r#"{"type": "object", "properties": {"c": {"prefixItems": [{"type": "string"}],
+        "contains": {"type": "integer"}, "unevaluatedItems": {"type": "null"}}},
+        "unevaluatedProperties": false}"#,
 ];
 
 /// A value built from the names and values those schemas talk about.
@@ -658,20 +664,21 @@ fn if_then_else_applies_the_branch_the_condition_selects() {
 
 #[test]
 fn a_lenient_load_skips_an_if_it_weakened() {
-    // With `unevaluatedItems` skipped, `if` would match `[1]` and send it to `then`.
+    // With its `pattern` (a lookahead) skipped, `if` would match `"b"` and send it to
+    // `then`.
     let (loaded, skipped) = lenient(
-        r#"{"if": {"type": "array", "unevaluatedItems": false}, "then": {"maxItems": 0},
-            "else": {"minItems": 1}}"#,
+        r#"{"if": {"type": "string", "pattern": "^(?=a)"}, "then": {"maxLength": 0},
+            "else": {"minLength": 1}}"#,
     );
     assert_eq!(
         skipped,
         [
-            ("if".to_string(), "unevaluatedItems".to_string()),
+            ("if".to_string(), "pattern".to_string()),
             (String::new(), "if".to_string())
         ]
     );
-    assert!(accepts(&loaded, "[1]"));
-    assert!(accepts(&loaded, "[]"));
+    assert!(accepts(&loaded, r#""b""#));
+    assert!(accepts(&loaded, "\"\""));
 }
 
 #[test]

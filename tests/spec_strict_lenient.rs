@@ -7,13 +7,14 @@ use toolgate::spec::{
     ExportOptions, Provider, StrictProblem, ToolSpec,
 };
 
-/// A zip code with a `pattern`, an array with `unevaluatedItems`, and a `patternProperties`
+/// A zip code with a `pattern`, an array with `additionalItems` (an older draft's keyword,
+/// refused by name), and a `patternProperties`
 /// map (whose lookahead toolgate does not run, so the `additionalProperties` beside it is
 /// skipped too).
 const FILE: &str = r#"[{"name": "lookup_zip", "description": "Find a town.",
   "input_schema": {"type": "object", "properties": {
      "zip": {"type": "string", "pattern": "^(?=[0-9]{5}$)"},
-     "tags": {"type": "array", "items": {"type": "string"}, "unevaluatedItems": {"const": "x"}},
+     "tags": {"type": "array", "items": {"type": "string"}, "additionalItems": {"const": "x"}},
      "extra": {"type": "object", "patternProperties": {"^(?=x-)": {"type": "string"}},
                "additionalProperties": false}},
    "required": ["zip"], "additionalProperties": false}}]"#;
@@ -43,7 +44,7 @@ fn every_plain_form_writes_the_unenforced_keywords_back() {
         keywords,
         [
             "pattern",
-            "unevaluatedItems",
+            "additionalItems",
             "patternProperties",
             "additionalProperties"
         ]
@@ -58,7 +59,7 @@ fn every_plain_form_writes_the_unenforced_keywords_back() {
         let text = exported(&specs, provider);
         for kept in [
             r#""zip":{"type":"string","pattern":"^(?=[0-9]{5}$)"}"#,
-            r#""unevaluatedItems":{"const":"x"}"#,
+            r#""additionalItems":{"const":"x"}"#,
             r#""extra":{"type":"object","patternProperties":{"^(?=x-)":{"type":"string"}},"additionalProperties":false}"#,
         ] {
             assert!(text.contains(kept), "{provider:?} lost {kept}: {text}");
@@ -101,7 +102,7 @@ fn strict_forms_and_gemini_carry_a_pattern_and_fall_back_for_the_rest() {
     let error = check_strict(&specs[0]).unwrap_err();
     assert_eq!(
         (error.path.as_str(), error.problem),
-        ("tags", StrictProblem::Keyword("unevaluatedItems"))
+        ("tags", StrictProblem::Keyword("additionalItems"))
     );
     let strict = export_tools_with(&specs, Provider::OpenAiStrict, ExportOptions::default())
         .unwrap_or_else(|e| panic!("{e}"));
@@ -109,9 +110,9 @@ fn strict_forms_and_gemini_carry_a_pattern_and_fall_back_for_the_rest() {
     assert_eq!(
         strict.notes[0].to_string(),
         "exported with \"strict\": false: lookup_zip: tags has no OpenAI strict form: \
-         'unevaluatedItems', which strict mode does not support"
+         'additionalItems', which strict mode does not support"
     );
-    // Gemini's dialect has no `unevaluatedItems`: the whole schema goes as JSON Schema.
+    // Gemini's dialect has no `additionalItems`: the whole schema goes as JSON Schema.
     assert!(exported(&specs, Provider::Gemini).contains("parametersJsonSchema"));
     // A keyword no draft defines is kept too, and strict mode says so.
     let (custom, keywords) = lenient(
@@ -133,12 +134,12 @@ fn what_cannot_be_carried_is_not_written() {
     // which the export does not keep: it is left out (and was never enforced).
     let (specs, keywords) = lenient(
         r##"[{"name": "t", "input_schema": {"type": "object", "properties": {
-              "a": {"type": "object", "unevaluatedProperties": {"$ref": "#/$defs/Bad"}}},
+              "a": {"type": "array", "additionalItems": {"$ref": "#/$defs/Bad"}}},
             "additionalProperties": false, "$defs": {"Bad": {"const": "x"}}}}]"##,
     );
-    assert_eq!(keywords, ["unevaluatedProperties"]);
+    assert_eq!(keywords, ["additionalItems"]);
     let text = exported(&specs, Provider::Mcp);
-    assert!(!text.contains("unevaluated"), "{text}");
+    assert!(!text.contains("additionalItems"), "{text}");
     // What draft-07 ignores beside `$ref` is not part of the schema: not written either.
     let (specs, keywords) = lenient(
         r##"[{"name": "t", "input_schema": {"$schema": "http://json-schema.org/draft-07/schema#",

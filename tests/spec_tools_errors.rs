@@ -24,8 +24,8 @@ const LOAD_ERRORS: &[(&str, &str)] = &[
     ),
     (
         r#"[{"type": "function", "function": {"name": "f", "parameters": {"type": "object",
-            "properties": {"tags": {"type": "array", "items": {"unevaluatedItems": false}}}}}}]"#,
-        "tools[0].function.parameters.properties.tags.items: 'unevaluatedItems' is not enforced",
+            "properties": {"tags": {"type": "array", "items": {"additionalItems": false}}}}}}]"#,
+        "tools[0].function.parameters.properties.tags.items: 'additionalItems' is not enforced",
     ),
     (
         r#"{"tools": [{"functionDeclarations": [{"name": "a"}, {"name": "b", "parameters":
@@ -34,8 +34,8 @@ const LOAD_ERRORS: &[(&str, &str)] = &[
     ),
     (
         r#"[{"name": "a", "input_schema": {"type": "object", "properties": {
-            "a b": {"type": "object", "unevaluatedProperties": {"required": ["x"]}}}}}]"#,
-        "tools[0].input_schema.properties[\"a b\"]: 'unevaluatedProperties' is not enforced",
+            "a b": {"type": "object", "dependencies": {"x": ["y"]}}}}}]"#,
+        "tools[0].input_schema.properties[\"a b\"]: 'dependencies' is not enforced",
     ),
     (
         r#"[{"name": "a", "input_schema": {"type": "object", "properties": {
@@ -196,7 +196,7 @@ fn lenient_loads_list_what_is_not_enforced() {
         "zip": {"type": "string", "pattern": "^(?=[0-9]{5}$)", "maxLength": 5},
         "labels": {"type": "object", "patternProperties": {"^(?=x-)": {"type": "string"}},
                    "additionalProperties": false},
-        "pair": {"type": "array", "prefixItems": [{"type": "string"}], "unevaluatedItems": false}},
+        "pair": {"type": "array", "prefixItems": [{"type": "string"}], "additionalItems": false}},
         "additionalProperties": false}},
       {"type": "web_search_20250305", "name": "web_search"},
       {"name": "b", "input_schema": {"type": "object", "properties": {
@@ -224,7 +224,7 @@ fn lenient_loads_list_what_is_not_enforced() {
                 "tools[0].input_schema.properties.labels",
                 "additionalProperties"
             ),
-            ("tools[0].input_schema.properties.pair", "unevaluatedItems"),
+            ("tools[0].input_schema.properties.pair", "additionalItems"),
             ("tools[1]", "web_search_20250305"),
             ("tools[2].input_schema.properties.n.oneOf[0]", "pattern"),
             ("tools[2].input_schema.properties.n", "oneOf"),

@@ -79,6 +79,14 @@ pub struct Type {
     /// `dependentSchemas`: when an object has the member named, it must match the schema
     /// too (in declaration order).
     pub(crate) dependent_schemas: Vec<(String, Type)>,
+    /// `unevaluatedProperties`: the members of an object that no other keyword here
+    /// evaluated (not `properties`, `patternProperties` or `additionalProperties`, here or in
+    /// a subschema that matched through `$ref`, `allOf`, `anyOf`, `oneOf`, `if`/`then`/`else`
+    /// or `dependentSchemas`) must match this. `None` asserts nothing.
+    pub(crate) unevaluated_properties: Option<Box<Type>>,
+    /// `unevaluatedItems`: the items of an array that no other keyword here evaluated
+    /// (`prefixItems`, `items`, `contains`, here or in a matching subschema) must match this.
+    pub(crate) unevaluated_items: Option<Box<Type>>,
     /// `$ref`: an index into [`Schema::defs`]; the definition must match too.
     pub(crate) reference: Option<usize>,
     /// `description`: shown to the model, asserts nothing.
@@ -88,7 +96,7 @@ pub struct Type {
     ///
     /// [`Format::from_name`]: crate::spec::format::Format::from_name
     pub(crate) format: Option<String>,
-    /// Keywords a lenient load accepted without enforcing them (`unevaluatedProperties`, a
+    /// Keywords a lenient load accepted without enforcing them (`$dynamicRef`, a
     /// `pattern` it cannot run…), as written, in document order: they assert nothing here,
     /// but every export that can carry them writes them back, so the model is still shown
     /// them. Empty for specs
@@ -232,6 +240,10 @@ pub struct Field {
     pub(crate) ty: Type,
     /// True if the member must be present.
     pub(crate) required: bool,
+    /// False for a name only `required` lists, in a document that uses
+    /// `unevaluatedProperties` (which counts such a member as not evaluated; the JSON
+    /// Schema export then writes the name under `required` only); true otherwise.
+    pub(crate) declared: bool,
 }
 
 /// What an object does with members it does not declare.
@@ -242,6 +254,11 @@ pub enum Additional {
     Forbidden,
     /// Accepted whatever they hold (an explicitly open object).
     Allowed,
+    /// Accepted whatever they hold, said with `additionalProperties: true` in a document
+    /// that uses `unevaluatedProperties`, the one keyword that tells the two apart: `true`
+    /// evaluates every member it applies to, absence none. (Elsewhere `true` loads as
+    /// [`Additional::Allowed`], so that specs compare as they always have.)
+    AllowedExplicitly,
     /// Accepted if their value matches (`{string: T}` maps, as zod and pydantic emit).
     Typed(Box<Type>),
 }
@@ -376,6 +393,8 @@ impl Default for Type {
             not: None,
             if_then_else: None,
             dependent_schemas: Vec::new(),
+            unevaluated_properties: None,
+            unevaluated_items: None,
             reference: None,
             description: None,
             format: None,

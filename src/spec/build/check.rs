@@ -172,6 +172,14 @@ impl Checker<'_> {
             let schema_path = path.key("dependentSchemas").key(name);
             self.check_type(schema, &schema_path, depth + 1, refs)?;
         }
+        for (keyword, schema) in [
+            ("unevaluatedProperties", &ty.unevaluated_properties),
+            ("unevaluatedItems", &ty.unevaluated_items),
+        ] {
+            if let Some(schema) = schema {
+                self.check_type(schema, &path.key(keyword), depth + 1, refs)?;
+            }
+        }
         Ok(())
     }
 

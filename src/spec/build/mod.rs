@@ -484,9 +484,12 @@ impl Type {
     }
 
     fn field(mut self, name: String, ty: Type, required: bool) -> Type {
-        self.object_rules()
-            .fields
-            .push(Field { name, ty, required });
+        self.object_rules().fields.push(Field {
+            name,
+            ty,
+            required,
+            declared: true,
+        });
         self
     }
 

@@ -41,6 +41,8 @@ fn gemini_type(ty: &Type, depth: usize) -> Option<Value<'static>> {
         || ty.array.contains.is_some()
         || ty.if_then_else.is_some()
         || !ty.dependent_schemas.is_empty()
+        || ty.unevaluated_properties.is_some()
+        || ty.unevaluated_items.is_some()
         || ty.number.multiple_of.is_some()
         || ty.array.unique
     {
@@ -166,7 +168,7 @@ fn gemini_type(ty: &Type, depth: usize) -> Option<Value<'static>> {
         }
         match &rules.additional {
             Additional::Forbidden => out.push(("additionalProperties", Value::Bool(false))),
-            Additional::Allowed => {}
+            Additional::Allowed | Additional::AllowedExplicitly => {}
             Additional::Typed(values) => {
                 out.push(("additionalProperties", gemini_type(values, depth + 1)?));
             }

@@ -126,6 +126,7 @@ pub(super) fn write_type(ty: &Type, defs: &[(String, Type)]) -> Value<'static> {
         let properties = rules
             .fields
             .iter()
+            .filter(|field| field.declared)
             .map(|field| (Cow::Owned(field.name.clone()), write_type(&field.ty, defs)))
             .collect();
         out.push(("properties", Value::Object(properties)));
@@ -136,6 +137,10 @@ pub(super) fn write_type(ty: &Type, defs: &[(String, Type)]) -> Value<'static> {
             Additional::Forbidden => out.push(("additionalProperties", Value::Bool(false))),
             // Absent means allowed, in JSON Schema and in OpenAPI alike.
             Additional::Allowed => {}
+            // Said as it was: the `unevaluatedProperties` beside it tells `true` from absent.
+            Additional::AllowedExplicitly => {
+                out.push(("additionalProperties", Value::Bool(true)));
+            }
             Additional::Typed(values) => {
                 out.push(("additionalProperties", write_type(values, defs)));
             }
@@ -193,6 +198,12 @@ pub(super) fn write_type(ty: &Type, defs: &[(String, Type)]) -> Value<'static> {
             .map(|(name, schema)| (Cow::Owned(name.clone()), write_type(schema, defs)))
             .collect();
         out.push(("dependentSchemas", Value::Object(entries)));
+    }
+    if let Some(members) = &ty.unevaluated_properties {
+        out.push(("unevaluatedProperties", write_type(members, defs)));
+    }
+    if let Some(items) = &ty.unevaluated_items {
+        out.push(("unevaluatedItems", write_type(items, defs)));
     }
     let mut written = object(out);
     // Annotations kept as written (`example`, `x-…`), then keywords kept from a lenient

@@ -104,6 +104,8 @@ fn strict_type(
         (ty.array.contains.is_some(), "contains"),
         (ty.if_then_else.is_some(), "if"),
         (!ty.dependent_schemas.is_empty(), "dependentSchemas"),
+        (ty.unevaluated_properties.is_some(), "unevaluatedProperties"),
+        (ty.unevaluated_items.is_some(), "unevaluatedItems"),
         (ty.string.min_length.is_some(), "minLength"),
         (ty.string.max_length.is_some(), "maxLength"),
         (ty.array.unique, "uniqueItems"),
@@ -158,7 +160,7 @@ fn strict_type(
             Additional::Forbidden => {}
             // The object lists its fields and leaves the rest open, which is what plain
             // JSON Schema does when `additionalProperties` is left out: closed, and said.
-            Additional::Allowed => {
+            Additional::Allowed | Additional::AllowedExplicitly => {
                 rules.additional = Additional::Forbidden;
                 closed.push(path.to_string());
             }
@@ -166,6 +168,9 @@ fn strict_type(
         }
         for field in &mut rules.fields {
             strict_type(&mut field.ty, path.key(&field.name), depth + 1, closed)?;
+            // Strict mode lists every field under `properties`, a name only `required`
+            // gave included.
+            field.declared = true;
             if !field.required {
                 field.required = true;
                 field.ty = std::mem::take(&mut field.ty).nullable();

@@ -5,8 +5,9 @@
 use crate::spec::{Additional, Schema, Type};
 
 /// The subschemas directly inside `ty`, mutably: `prefixItems`, `items`, `contains`, field
-/// types, typed additional members, `propertyNames`, `patternProperties`, and the types
-/// applied to the same value ([`Type::same_value`]).
+/// types, typed additional members, `propertyNames`, `patternProperties`, the types
+/// applied to the same value ([`Type::same_value`]), `unevaluatedProperties` and
+/// `unevaluatedItems`.
 pub(crate) fn children_mut(ty: &mut Type) -> Vec<&mut Type> {
     let mut out: Vec<&mut Type> = ty.array.prefix.iter_mut().collect();
     if let Some(items) = &mut ty.array.items {
@@ -36,6 +37,8 @@ pub(crate) fn children_mut(ty: &mut Type) -> Vec<&mut Type> {
         out.extend(branches.otherwise.as_mut());
     }
     out.extend(ty.dependent_schemas.iter_mut().map(|(_, ty)| ty));
+    out.extend(ty.unevaluated_properties.as_deref_mut());
+    out.extend(ty.unevaluated_items.as_deref_mut());
     out
 }
 

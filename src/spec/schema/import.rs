@@ -111,6 +111,13 @@ pub(super) struct Importer<'v, 'a> {
     pub(super) ref_log: Vec<usize>,
     /// On the second pass of a lenient load: which definitions are weakened.
     pub(super) weak: Option<Vec<bool>>,
+    /// True if the document uses `unevaluatedProperties`, which alone tells a member that
+    /// `properties` (or `additionalProperties: true`) evaluates from one it does not: the
+    /// types then keep the difference ([`Additional::AllowedExplicitly`],
+    /// [`Field::declared`](crate::spec::Field)), and elsewhere they compare as before.
+    ///
+    /// [`Additional::AllowedExplicitly`]: crate::spec::Additional::AllowedExplicitly
+    pub(super) tracks_evaluation: bool,
 }
 
 /// Keywords of one schema object that the compiler reads, by their JSON Schema name.
@@ -157,6 +164,7 @@ impl<'v, 'a> Importer<'v, 'a> {
             annotated_formats: Vec::new(),
             ref_log: Vec::new(),
             weak,
+            tracks_evaluation: holds_member(document, &["unevaluatedProperties"]),
         };
         if let Some(members) = document.as_object() {
             let lookup = |key: &str| super::present(members, key);
@@ -444,6 +452,9 @@ impl<'v, 'a> Importer<'v, 'a> {
         // `items`, a weakened `oneOf`, a remote `$ref`). Not what draft-07 ignores beside
         // `$ref`: that was never part of the schema's meaning.
         let here = path.to_string();
+        // What this schema object weakens from here on (its refused keywords, what `build`
+        // skips in it or below): `unevaluated*` asks it.
+        let since = self.mark();
         let skipped_from = self.unenforced.len();
         for key in &refused {
             self.refuse(path, key)?;
@@ -469,7 +480,7 @@ impl<'v, 'a> Importer<'v, 'a> {
             }
         }
         let build_from = self.unenforced.len();
-        let mut ty = self.build(&seen, path, depth)?;
+        let mut ty = self.build(&seen, path, depth, since)?;
         skipped.extend(self.skipped_since(build_from, &here));
         ty.annotations = annotations(members, &skipped, self.dialect);
         ty.kept = annotations(members, &kept, self.dialect);
@@ -607,15 +618,17 @@ fn annotations(
 /// inside `value` as a member name. Walked with an explicit stack: the value is as deep as
 /// the document allows.
 fn holds_reference(value: &Value<'_>) -> bool {
+    holds_member(value, &["$ref", "$dynamicRef", "$recursiveRef", "ref"])
+}
+
+/// True if one of `names` stands anywhere inside `value` as a member name.
+fn holds_member(value: &Value<'_>, names: &[&str]) -> bool {
     let mut stack: Vec<&Value<'_>> = vec![value];
     while let Some(next) = stack.pop() {
         match next {
             Value::Object(members) => {
                 for (key, inner) in members {
-                    if matches!(
-                        key.as_ref(),
-                        "$ref" | "$dynamicRef" | "$recursiveRef" | "ref"
-                    ) {
+                    if names.contains(&key.as_ref()) {
                         return true;
                     }
                     stack.push(inner);

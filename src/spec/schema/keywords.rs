@@ -116,6 +116,10 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     kw("else", Enforced).slot(Slot::One),
     kw("dependentSchemas", Enforced).slot(Slot::Map),
     kw("$ref", Enforced),
+    // Judged last, on what every other keyword (and every matching subschema applied to the
+    // same value) left unevaluated: see `spec/validate/unevaluated.rs`.
+    kw("unevaluatedItems", Enforced).slot(Slot::One),
+    kw("unevaluatedProperties", Enforced).slot(Slot::One),
     // Draft 2020-12 section 8 (content) and 9 (meta-data) of the validation vocabulary:
     // annotations, which assert nothing. `$anchor` only names a place: a `#name`
     // reference is resolved to the one schema that declares it (see `find_anchor`).
@@ -158,8 +162,6 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     // The Gemini dialect's own.
     kw("propertyOrdering", Refused).gemini(Annotation),
     // Known, and not enforced yet: refused by name.
-    kw("unevaluatedItems", Refused).slot(Slot::One),
-    kw("unevaluatedProperties", Refused).slot(Slot::One),
     kw("additionalItems", Refused).slot(Slot::One),
     kw("dependencies", Refused),
     kw("$dynamicRef", Refused),

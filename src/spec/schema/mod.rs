@@ -59,8 +59,8 @@ pub const MAX_SCHEMA_DEPTH: usize = crate::json::Limits::DEFAULT_MAX_DEPTH / 2;
 pub enum LoadError {
     /// The text is not JSON.
     Syntax(ParseError),
-    /// A keyword that asserts something toolgate does not enforce (`unevaluatedProperties`,
-    /// `$dynamicRef`, …), or one toolgate does not know at all.
+    /// A keyword that asserts something toolgate does not enforce (`$dynamicRef`,
+    /// `additionalItems`, …), or one toolgate does not know at all.
     Unsupported {
         /// Where the keyword stands.
         path: String,
@@ -217,7 +217,7 @@ impl Schema {
     ///
     /// # Errors
     /// - [`LoadError::Unsupported`]: a keyword toolgate does not enforce
-    ///   (`unevaluatedProperties`, `$dynamicRef`, an unknown
+    ///   (`$dynamicRef`, `additionalItems`, an unknown
     ///   `$schema`, an unknown keyword…),
     ///   with where it stands.
     /// - [`LoadError::Pattern`]: a `pattern` or `patternProperties` name that does not

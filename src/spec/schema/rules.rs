@@ -39,6 +39,7 @@ impl<'v, 'a> Importer<'v, 'a> {
         seen: &Seen<'v, 'a>,
         path: &Path,
         depth: usize,
+        since: (usize, usize),
     ) -> Result<Type, LoadError> {
         let mut ty = Type::default();
         if let Some((key, value)) = seen.get("type") {
@@ -118,6 +119,11 @@ impl<'v, 'a> Importer<'v, 'a> {
         if let Some((key, value)) = seen.get("$ref") {
             ty.reference = self.reference(value, path, key)?;
         }
+        // Last: what they refuse depends on what every keyword above evaluated.
+        ty.unevaluated_properties =
+            self.unevaluated(seen.get("unevaluatedProperties"), since, path, depth)?;
+        ty.unevaluated_items =
+            self.unevaluated(seen.get("unevaluatedItems"), since, path, depth)?;
         let text = |keyword| typed(seen, keyword, path, "a string", Value::as_str);
         ty.description = text("description")?.map(|(_, text)| text.to_string());
         ty.format = self.format(seen, path)?;
@@ -296,10 +302,12 @@ impl<'v, 'a> Importer<'v, 'a> {
                     name: name.to_string(),
                     ty,
                     required: false,
+                    declared: true,
                 });
             }
         }
         let additional = match additional {
+            Some((_, Value::Bool(true))) if self.tracks_evaluation => Additional::AllowedExplicitly,
             None | Some((_, Value::Bool(true))) => Additional::Allowed,
             Some((_, Value::Bool(false))) => Additional::Forbidden,
             Some((key, value)) => Additional::Typed(Box::new(self.compile(
@@ -334,13 +342,14 @@ impl<'v, 'a> Importer<'v, 'a> {
                                 kinds: Kinds::NONE,
                                 ..Type::default()
                             },
-                            Additional::Allowed => Type::default(),
+                            Additional::Allowed | Additional::AllowedExplicitly => Type::default(),
                             Additional::Typed(ty) => (**ty).clone(),
                         };
                         fields.push(Field {
                             name: name.to_string(),
                             ty,
                             required: true,
+                            declared: !self.tracks_evaluation,
                         });
                     }
                 }
@@ -508,8 +517,31 @@ impl<'v, 'a> Importer<'v, 'a> {
         Ok(out)
     }
 
+    /// `unevaluatedProperties` or `unevaluatedItems`. Which members or items they judge
+    /// depends on what every other keyword of the schema evaluated, here, in the subschemas
+    /// applied to the same value and in the definitions those refer to. In a lenient load
+    /// that skipped any of those since `since` (this schema object's start), a member the
+    /// skipped keyword would have evaluated would now be judged, and a valid value refused:
+    /// the keyword is skipped too, and listed.
+    fn unevaluated(
+        &mut self,
+        entry: Option<(&'v str, &'v Value<'a>)>,
+        since: (usize, usize),
+        path: &Path,
+        depth: usize,
+    ) -> Result<Option<Box<Type>>, LoadError> {
+        let Some((key, _)) = entry else {
+            return Ok(None);
+        };
+        if self.weakened_since(since) {
+            self.refuse(path, key)?;
+            return Ok(None);
+        }
+        self.subschema(entry, path, depth)
+    }
+
     /// Where the unenforced list and the reference log stand, for [`Self::weakened_since`].
-    fn mark(&self) -> (usize, usize) {
+    pub(super) fn mark(&self) -> (usize, usize) {
         (self.unenforced.len(), self.ref_log.len())
     }
 

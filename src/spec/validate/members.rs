@@ -94,6 +94,9 @@ impl<'s, 'a> Validation<'s, 'a> {
                         frame.has_names |= rules.names.is_some();
                     }
                     Assertion::UniqueItems if array => frame.unique = true,
+                    // Judged on the container whole, once it has ended.
+                    Assertion::UnevaluatedItems(_) if array => frame.compare_whole = true,
+                    Assertion::UnevaluatedProperties(_) if !array => frame.compare_whole = true,
                     _ => {}
                 }
             }

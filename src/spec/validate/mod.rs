@@ -53,7 +53,11 @@
 //!       first violation), then `dependentRequired` (in declaration order of the fields
 //!       given, then of those they require: `when 'shipping' is given, 'address' is
 //!       required`), then `dependentSchemas` (in declaration order; the schema's own first
-//!       violation).
+//!       violation);
+//!    5. last, `unevaluatedProperties`, then `unevaluatedItems`: the members (items) that
+//!       nothing above evaluated, here or in a subschema that matched, each against the
+//!       keyword's schema, in input (index) order, reported with the member's own first
+//!       violation (see `spec/validate/unevaluated.rs`).
 //!
 //! This order is not the order of the text (a later unknown key beats an earlier bad
 //! value), so the validation keeps, for each check still open, the first violation by this
@@ -113,7 +117,8 @@
 //! `uniqueItems` arrays hold at most 8 scalar items; past those sizes the working stacks
 //! move to the heap (objects past 32 undeclared members and unique arrays past 32 items also
 //! keep a hash index, so that no check is quadratic). Arrays and objects compared whole (by
-//! an `enum` or `const` that lists containers, or as items of a `uniqueItems` array), keys
+//! an `enum` or `const` that lists containers, as items of a `uniqueItems` array, or judged
+//! by `unevaluatedProperties` or `unevaluatedItems`), keys
 //! that arrived escaped and are not declared, and strings in parts that are unique items,
 //! are kept as owned values. A string in parts checked by a `pattern` or a `format` is
 //! joined in one buffer, which the validation reuses for every such string (it allocates
@@ -146,6 +151,7 @@ mod scalar;
 mod stack;
 #[cfg(test)]
 mod tests;
+mod unevaluated;
 
 pub(crate) use kinds::{admits, kinds_of};
 pub(crate) use program::{AdditionalRule, Assertion, Compiled, ConditionKind, NodeId, Program};

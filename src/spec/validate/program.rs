@@ -128,6 +128,11 @@ pub(crate) enum Assertion {
     /// A condition and what it asks (`if`/`then`/`else`, `dependentRequired`,
     /// `dependentSchemas`).
     Conditional(Conditional),
+    /// `unevaluatedProperties`: each member no other assertion of the node evaluated
+    /// (through the subschemas that match, too) must match the node given. Last but one.
+    UnevaluatedProperties(NodeId),
+    /// `unevaluatedItems`: the same for an array's items. Last.
+    UnevaluatedItems(NodeId),
 }
 
 /// Nodes applied only as another matches the same value or not: the condition, then the
@@ -174,6 +179,10 @@ pub(crate) struct ObjectRules {
     /// Bit `i % 64` of word `i / 64` is set if field `i` is required.
     pub(crate) required: Vec<u64>,
     pub(crate) additional: AdditionalRule,
+    /// True if `additionalProperties` is given (any value, `true` where it matters: see
+    /// [`Additional::AllowedExplicitly`]): it evaluates every member no field declares and
+    /// no pattern matches, as `unevaluatedProperties` reads it.
+    pub(crate) evaluates_others: bool,
     /// `propertyNames`.
     pub(crate) names: Option<NodeId>,
     /// `patternProperties`, in declaration order: members whose names match a pattern
@@ -188,6 +197,9 @@ pub(crate) struct FieldRule {
     pub(crate) node: NodeId,
     /// Declared only to be refused (its type is `false`).
     pub(crate) never: bool,
+    /// Declared by `properties` (not a name only `required` lists), so that a member it
+    /// names is evaluated, as `unevaluatedProperties` reads it.
+    pub(crate) evaluated: bool,
 }
 
 impl ObjectRules {
@@ -434,11 +446,12 @@ impl<'s> Compiler<'s> {
                     name: field.name.clone(),
                     node: self.reserve(&field.ty),
                     never: field.ty.kinds == Kinds::NONE,
+                    evaluated: field.declared,
                 });
             }
             let additional = match &object.additional {
                 Additional::Forbidden => AdditionalRule::Forbidden,
-                Additional::Allowed => AdditionalRule::Allowed,
+                Additional::Allowed | Additional::AllowedExplicitly => AdditionalRule::Allowed,
                 Additional::Typed(ty) => AdditionalRule::Typed(self.reserve(ty)),
             };
             let names = object.property_names.as_deref().map(|ty| self.reserve(ty));
@@ -455,6 +468,7 @@ impl<'s> Compiler<'s> {
                 fields,
                 required,
                 additional,
+                evaluates_others: object.additional != Additional::Allowed,
                 names,
                 patterns,
             }));
@@ -514,6 +528,12 @@ impl<'s> Compiler<'s> {
                 kind: ConditionKind::DependentSchema,
             }));
         }
+        if let Some(members) = &ty.unevaluated_properties {
+            out.push(Assertion::UnevaluatedProperties(self.reserve(members)));
+        }
+        if let Some(items) = &ty.unevaluated_items {
+            out.push(Assertion::UnevaluatedItems(self.reserve(items)));
+        }
         let applies_others = out.iter().any(Assertion::applies_others);
         let quick = out.iter().all(Assertion::is_quick);
         let plain = PlainScalar::of(&out);
@@ -546,12 +566,14 @@ impl<'s> Compiler<'s> {
                 name: name.clone(),
                 node: anything,
                 never: false,
+                evaluated: false,
             })
             .collect();
         self.push_node(vec![Assertion::Object(ObjectRules {
             fields,
             required,
             additional: AdditionalRule::Allowed,
+            evaluates_others: false,
             names: None,
             patterns: Vec::new(),
         })])
@@ -670,6 +692,8 @@ impl Assertion {
                 ConditionKind::DependentRequired(_) => &["dependentRequired"],
                 ConditionKind::DependentSchema => &["dependentSchemas"],
             },
+            Assertion::UnevaluatedProperties(_) => &["unevaluatedProperties"],
+            Assertion::UnevaluatedItems(_) => &["unevaluatedItems"],
         }
     }
 }
@@ -740,6 +764,14 @@ mod tests {
                 r##"{"$defs": {"a": {"type": "null"}}, "$ref": "#/$defs/a"}"##,
                 "1",
             ),
+            "unevaluatedProperties" => (
+                r#"{"properties": {"a": true}, "unevaluatedProperties": false}"#,
+                r#"{"a": 1, "b": 2}"#,
+            ),
+            "unevaluatedItems" => (
+                r#"{"prefixItems": [true], "unevaluatedItems": false}"#,
+                "[1, 2]",
+            ),
             _ => return None,
         })
     }
@@ -773,7 +805,7 @@ mod tests {
                 "'{keyword}': {text} accepts {refused}"
             );
         }
-        assert_eq!(n_enforced, 38);
+        assert_eq!(n_enforced, 40);
     }
 
     /// The same walk for the export: a keyword the table marks enforced that the JSON

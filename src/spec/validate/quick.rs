@@ -465,7 +465,9 @@ impl Assertion {
             | Assertion::PrefixItems { .. }
             | Assertion::Contains { .. }
             | Assertion::Not { .. }
-            | Assertion::Conditional(_) => false,
+            | Assertion::Conditional(_)
+            | Assertion::UnevaluatedProperties(_)
+            | Assertion::UnevaluatedItems(_) => false,
         }
     }
 }

@@ -270,7 +270,9 @@ fn keyword_rule(assertion: &Assertion) -> Rule {
         | Assertion::AllOf(_)
         | Assertion::AnyOf(_)
         | Assertion::OneOf(_)
-        | Assertion::Conditional(_) => Rule::Type {
+        | Assertion::Conditional(_)
+        | Assertion::UnevaluatedProperties(_)
+        | Assertion::UnevaluatedItems(_) => Rule::Type {
             expected: Kinds::NONE,
         },
     }
@@ -351,7 +353,7 @@ fn shorten<'v>(value: &'v Value<'_>) -> &'v Value<'v> {
 }
 
 /// How many values lie inside `value` (not counting itself), with an explicit stack.
-fn count_inside(value: &Value<'_>) -> usize {
+pub(super) fn count_inside(value: &Value<'_>) -> usize {
     let mut n = 0usize;
     let mut stack = vec![value];
     while let Some(value) = stack.pop() {

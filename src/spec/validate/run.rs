@@ -72,6 +72,9 @@ pub struct Validation<'s, 'a> {
     /// A declared optional field's `null` was read as absent (see
     /// [`absent`](crate::spec::absent)).
     pub(super) read_absent: bool,
+    /// How many `unevaluated*` judgments this validation stands inside (see
+    /// [`unevaluated`](super::unevaluated)).
+    pub(super) nesting: u32,
 }
 
 /// An open object's key, kept for the repeat check.
@@ -365,6 +368,7 @@ impl<'s, 'a> Validation<'s, 'a> {
             root,
             budget,
             read_absent: false,
+            nesting: 0,
         }
     }
 
@@ -761,9 +765,13 @@ impl<'s, 'a> Validation<'s, 'a> {
     /// Decides the run's combinators, last check first (parts come after their
     /// combinator), then hands each result on.
     fn settle_run(&mut self, run: usize, end: usize, shape: Shape, ordinal: usize) {
+        let container = matches!(shape, Shape::Array | Shape::Object);
         if end == run + 1 {
             // One check: its combinators, if any, then its result.
             self.combine(run, shape, ordinal);
+            if container && self.judges_unevaluated(run) {
+                self.judge_unevaluated(run, shape, ordinal);
+            }
             if let Some(check) = self.checks.get(run) {
                 let (link, fail, cost) = (check.link, check.result(), check.cost);
                 self.hand_on(link, fail, cost, ordinal, shape == Shape::Null);
@@ -772,6 +780,9 @@ impl<'s, 'a> Validation<'s, 'a> {
         }
         for index in (run..end).rev() {
             self.combine(index, shape, ordinal);
+            if container && self.judges_unevaluated(index) {
+                self.judge_unevaluated(index, shape, ordinal);
+            }
         }
         for index in run..end {
             let Some(check) = self.checks.get(index) else {

@@ -21,6 +21,7 @@ fn object(fields: Vec<(&str, Type, bool)>) -> Type {
                 name: name.to_owned(),
                 ty,
                 required,
+                declared: true,
             })
             .collect();
     }
