@@ -146,7 +146,7 @@ impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
 
     /// Makes the sink read a new call, as [`Envelope::new`] would (the builder of member
     /// values kept unless it may hold part of one), without moving it: an envelope is
-    /// about a kilobyte, which the turn's pass would otherwise move for each call.
+    /// nearly two kilobytes, which the turn's pass would otherwise copy for each call.
     pub(crate) fn restart(&mut self) {
         if !matches!(self.doing, Doing::Members | Doing::Done) {
             self.builder = None;
