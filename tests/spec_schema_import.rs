@@ -212,7 +212,7 @@ fn definitions_keep_their_names_and_order() {
 const ERRORS: &[(&str, &str)] = &[
     (r#"{"pattern": "^(?=a)"}"#, "the schema root: pattern \"^(?=a)\" is refused: lookahead (?=...) at character 1 is not supported: it cannot be checked in linear time"),
     (r#"{"properties": {"a": {"additionalItems": {}}}}"#, "properties.a: 'additionalItems' is not enforced"),
-    (r##"{"anyOf": [{}, {"$dynamicRef": "#a"}]}"##, "anyOf[1]: '$dynamicRef' is not enforced"),
+    (r##"{"anyOf": [{}, {"$recursiveRef": "#"}]}"##, "anyOf[1]: '$recursiveRef' is not enforced"),
     (r#"{"items": {"additionalItems": {}}}"#, "items: 'additionalItems' is not enforced"),
     (r#"{"additionalProperties": {"dependencies": {}}}"#, "additionalProperties: 'dependencies' is not enforced"),
     (r#"{"propertyNames": {"pattern": "^(?=a)"}}"#, "propertyNames: pattern \"^(?=a)\" is refused: lookahead (?=...) at character 1 is not supported: it cannot be checked in linear time"),
@@ -257,8 +257,6 @@ fn refusals_name_the_keyword_and_where_it_stands() {
 #[test]
 fn every_asserting_keyword_outside_the_subset_is_refused() {
     for keyword in [
-        "$dynamicRef",
-        "$dynamicAnchor",
         "$recursiveRef",
         "$vocabulary",
         "dependencies",
@@ -429,4 +427,53 @@ fn a_keyword_is_quoted_like_any_name_a_message_shows() {
         error(r#"{"type": "string", "max\nLength": 3}"#).to_string(),
         r"the schema root: 'max\nLength' is not enforced"
     );
+}
+
+/// A generic tree whose nodes a `$dynamicRef` leaves open, and a strict tree that refers to
+/// it and declares the same dynamic anchor: reached through the strict tree, every node is
+/// strict, at any depth (the outermost resource in scope that declares `node` wins).
+const STRICT_TREE: &str = r##"{"$id": "https://example.com/strict-tree",
+    "$dynamicAnchor": "node", "$ref": "tree", "unevaluatedProperties": false,
+    "$defs": {"tree": {"$id": "https://example.com/tree", "$dynamicAnchor": "node",
+        "type": "object", "properties": {"data": true,
+            "children": {"type": "array", "items": {"$dynamicRef": "#node"}}}}}}"##;
+
+#[test]
+fn a_dynamic_reference_follows_the_scope_it_is_reached_in() {
+    let strict = schema(STRICT_TREE);
+    assert!(accepts(
+        &strict,
+        r#"{"children": [{"data": 1, "children": [{}]}]}"#
+    ));
+    let misspelled =
+        parse(r#"{"children": [{"children": [{"daat": 1}]}]}"#).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        strict.validate(&misspelled).map_err(|v| v.to_string()),
+        Err("children.0.children.0.daat is not allowed; received 1".to_string())
+    );
+    // The generic tree alone keeps its nodes open.
+    let tree = r##"{"$id": "https://example.com/tree", "$dynamicAnchor": "node",
+        "type": "object", "properties": {"data": true,
+            "children": {"type": "array", "items": {"$dynamicRef": "#node"}}}}"##;
+    assert!(accepts(&schema(tree), r#"{"children": [{"daat": 1}]}"#));
+    // Resolved at load: the export says it with plain `$ref`s, and means the same.
+    let written = strict.to_json_schema();
+    assert!(!written.to_string().contains("$dynamicRef"), "{written}");
+    let again = Schema::from_json_schema(&written).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!accepts(&again, r#"{"children": [{"daat": 1}]}"#));
+    assert_eq!(again, strict, "{written}");
+}
+
+#[test]
+fn a_dynamic_reference_to_a_plain_anchor_is_a_reference() {
+    // The schema it first finds declares no `$dynamicAnchor` of that name: no dynamic
+    // lookup, whatever the scope holds.
+    // (The root in scope declares `n` dynamically, and would make `y` an object.)
+    let text = r##"{"$id": "https://example.com/root", "$dynamicAnchor": "n", "type": "object",
+        "properties": {"x": {"$ref": "inner"}},
+        "$defs": {"inner": {"$id": "inner", "properties": {"y": {"$dynamicRef": "#n"}},
+            "$defs": {"a": {"$anchor": "n", "type": "integer"}}}}}"##;
+    let loaded = schema(text);
+    assert!(accepts(&loaded, r#"{"x": {"y": 1}}"#));
+    assert!(!accepts(&loaded, r#"{"x": {"y": {}}}"#));
 }

@@ -96,7 +96,7 @@ pub struct Type {
     ///
     /// [`Format::from_name`]: crate::spec::format::Format::from_name
     pub(crate) format: Option<String>,
-    /// Keywords a lenient load accepted without enforcing them (`$dynamicRef`, a
+    /// Keywords a lenient load accepted without enforcing them (`additionalItems`, a
     /// `pattern` it cannot run…), as written, in document order: they assert nothing here,
     /// but every export that can carry them writes them back, so the model is still shown
     /// them. Empty for specs

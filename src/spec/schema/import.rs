@@ -7,9 +7,12 @@
 //! then `definitions`, then any other place in the order it was first referenced) and named
 //! so that exporting and importing again gives the same [`Schema`].
 
+use super::dynamic::{Scope, MAX_SCOPES_PER_PLACE};
 use super::graph::{find_cycle, remap_references, weak_definitions};
 use super::keywords::{self, canonical, class, static_name, Class, Draft, Keep};
-use super::pointer::{find_anchor, fragment, parse_ref, path_of, place_of, resolve, Target};
+use super::pointer::{
+    anchors, find_anchor, fragment, parse_ref, path_of, place_of, resolve, Target,
+};
 use super::rules::{check_unique, invalid};
 use super::uri::{self, Resource};
 use super::{LoadError, RefProblem, Unenforced, MAX_SCHEMA_DEPTH};
@@ -74,10 +77,13 @@ impl Output {
     }
 }
 
-/// A place in the document that a `$ref` names.
+/// A place in the document that a `$ref` names, in one dynamic scope.
 struct Place {
     /// Its JSON pointer tokens (empty: the root).
     tokens: Vec<String>,
+    /// The dynamic scope it is reached in, its own resource entered (see
+    /// [`dynamic`](super::dynamic)); the same place in another scope is another definition.
+    scope: Scope,
     /// Compiled, once the work list reaches it.
     ty: Option<Type>,
     /// Every definition referenced anywhere inside it.
@@ -100,6 +106,10 @@ pub(super) struct Importer<'v, 'a> {
     /// URI of the schema being compiled: what its `$ref`s resolve against.
     resources: Vec<Resource>,
     base_uri: String,
+    /// For each resource, the names its `$dynamicAnchor`s declare; and the dynamic scope of
+    /// the schema being compiled (see [`dynamic`](super::dynamic)).
+    dynamic_anchors: Vec<Vec<String>>,
+    scope: Scope,
     /// Every place a `$ref` names, in the order first referenced (the compile order).
     targets: Vec<Place>,
     /// Places referenced but not compiled yet.
@@ -158,6 +168,8 @@ impl<'v, 'a> Importer<'v, 'a> {
             draft: Draft::Modern,
             base_uri: String::new(),
             resources: uri::resources(document, dialect),
+            dynamic_anchors: Vec::new(),
+            scope: Scope::default(),
             targets: Vec::new(),
             pending: Vec::new(),
             unenforced: Vec::new(),
@@ -166,6 +178,18 @@ impl<'v, 'a> Importer<'v, 'a> {
             weak,
             tracks_evaluation: holds_member(document, &["unevaluatedProperties"]),
         };
+        if holds_member(document, &["$dynamicAnchor"]) {
+            importer.dynamic_anchors = importer
+                .resources
+                .iter()
+                .map(|resource| {
+                    anchors(document, &resource.tokens, dialect, &["$dynamicAnchor"])
+                        .into_iter()
+                        .map(|(name, _)| name)
+                        .collect()
+                })
+                .collect();
+        }
         if let Some(members) = document.as_object() {
             let lookup = |key: &str| super::present(members, key);
             if let Some(id) = lookup("$id") {
@@ -190,6 +214,8 @@ impl<'v, 'a> Importer<'v, 'a> {
         let base = self.base.clone();
         let log_start = self.ref_log.len();
         let before = self.unenforced.len();
+        self.scope = self.entering(&Scope::default(), Some(0));
+        let root_scope = self.scope.clone();
         let mut root = self.compile(self.document, &base, 0, true)?;
         let root_refs = self.ref_log.get(log_start..).unwrap_or(&[]).to_vec();
         let root_skipped = self.unenforced.len() > before;
@@ -198,7 +224,8 @@ impl<'v, 'a> Importer<'v, 'a> {
         }
         // A `$ref` to the root (`#`, or its `$id`), from the root or from a definition compiled
         // since, made the root a definition: the root then refers to it.
-        if let Some(index) = self.targets.iter().position(|t| t.tokens.is_empty()) {
+        let in_place = |t: &Place| t.tokens.is_empty() && t.scope == root_scope;
+        if let Some(index) = self.targets.iter().position(in_place) {
             if let Some(target) = self.targets.get_mut(index) {
                 target.ty = Some(root);
                 target.refs = root_refs;
@@ -247,8 +274,8 @@ impl<'v, 'a> Importer<'v, 'a> {
     }
 
     fn compile_target(&mut self, index: usize) -> Result<(), LoadError> {
-        let tokens = match self.targets.get(index) {
-            Some(target) => target.tokens.clone(),
+        let (tokens, scope) = match self.targets.get(index) {
+            Some(target) => (target.tokens.clone(), target.scope.clone()),
             None => return Ok(()),
         };
         let path = path_of(&self.base, &tokens);
@@ -263,11 +290,14 @@ impl<'v, 'a> Importer<'v, 'a> {
         let log_start = self.ref_log.len();
         let before = self.unenforced.len();
         // A target's references resolve against the resource it stands in.
-        let base =
-            uri::around(&self.resources, &tokens).map_or_else(String::new, |r| r.uri.clone());
+        let base = uri::around(&self.resources, &tokens)
+            .and_then(|index| self.resources.get(index))
+            .map_or_else(String::new, |r| r.uri.clone());
         let outer = std::mem::replace(&mut self.base_uri, base);
+        let outer_scope = std::mem::replace(&mut self.scope, scope);
         let compiled = self.compile(value, &path, 0, false);
         self.base_uri = outer;
+        self.scope = outer_scope;
         let ty = compiled?;
         let refs = self.ref_log.get(log_start..).unwrap_or(&[]).to_vec();
         let skipped = self.unenforced.len() > before;
@@ -391,9 +421,13 @@ impl<'v, 'a> Importer<'v, 'a> {
             return self.compile_members(members, path, depth, is_root);
         };
         let base = uri::resolve(&self.base_uri, id);
+        let resource = self.resources.iter().position(|r| r.uri == base);
+        let scope = self.entering(&self.scope, resource);
         let outer = std::mem::replace(&mut self.base_uri, base);
+        let outer_scope = std::mem::replace(&mut self.scope, scope);
         let compiled = self.compile_members(members, path, depth, is_root);
         self.base_uri = outer;
+        self.scope = outer_scope;
         compiled
     }
 
@@ -536,6 +570,50 @@ impl<'v, 'a> Importer<'v, 'a> {
         })
     }
 
+    /// `scope` once resource `index` (if any) is entered.
+    fn entering(&self, scope: &Scope, index: Option<usize>) -> Scope {
+        match index.and_then(|i| Some((i, self.dynamic_anchors.get(i)?))) {
+            Some((index, declared)) => scope.entering(index, declared),
+            None => scope.clone(),
+        }
+    }
+
+    /// `$dynamicRef`: where its plain-name fragment leads in the dynamic scope of the
+    /// schema being compiled (see [`dynamic`](super::dynamic)); anything else about it (a
+    /// pointer fragment, a name no `$dynamicAnchor` in scope declares, the errors) is as
+    /// for `$ref`.
+    pub(super) fn dynamic_reference(
+        &mut self,
+        value: &Value<'_>,
+        path: &Path,
+        key: &str,
+    ) -> Result<Option<usize>, LoadError> {
+        if let Some(text) = value.as_str() {
+            if let Target::Anchor(start, name) = parse_ref(text, &self.base_uri, &self.resources) {
+                let initial = find_anchor(self.document, &start, &name, self.dialect);
+                let dynamic = initial.as_ref().is_some_and(|tokens| {
+                    anchors(self.document, tokens, self.dialect, &["$dynamicAnchor"])
+                        .iter()
+                        .any(|(anchor, at)| *anchor == name && at == tokens)
+                });
+                let outermost = self
+                    .scope
+                    .resource_for(&name)
+                    .and_then(|index| self.resources.get(index))
+                    .map(|resource| resource.tokens.clone());
+                if let (true, Some(start)) = (dynamic, outermost) {
+                    let target = anchors(self.document, &start, self.dialect, &["$dynamicAnchor"])
+                        .into_iter()
+                        .find(|(anchor, _)| *anchor == name);
+                    if let Some((_, tokens)) = target {
+                        return self.target_for(tokens, path, text).map(Some);
+                    }
+                }
+            }
+        }
+        self.reference(value, path, key)
+    }
+
     /// The definition for a place in the document, made (and queued) on first reference.
     fn target_for(
         &mut self,
@@ -543,9 +621,18 @@ impl<'v, 'a> Importer<'v, 'a> {
         path: &Path,
         text: &str,
     ) -> Result<usize, LoadError> {
-        if let Some(index) = self.targets.iter().position(|t| t.tokens == tokens) {
+        // Reached through this reference, the place's own resource is entered.
+        let scope = self.entering(&self.scope, uri::around(&self.resources, &tokens));
+        let same = |t: &Place| t.tokens == tokens && t.scope == scope;
+        if let Some(index) = self.targets.iter().position(same) {
             self.ref_log.push(index);
             return Ok(index);
+        }
+        if self.targets.iter().filter(|t| t.tokens == tokens).count() >= MAX_SCOPES_PER_PLACE {
+            return Err(LoadError::Unsupported {
+                path: path.to_string(),
+                keyword: "$dynamicRef".to_string(),
+            });
         }
         if let Err(missing) = resolve(self.document, &tokens, self.dialect) {
             return Err(LoadError::Reference {
@@ -559,9 +646,12 @@ impl<'v, 'a> Importer<'v, 'a> {
             });
         }
         let index = self.targets.len();
-        let is_root = tokens.is_empty();
+        // The root in its own scope is compiled in place (see `run`); in another, it is a
+        // definition like any place.
+        let is_root = tokens.is_empty() && scope == self.entering(&Scope::default(), Some(0));
         self.targets.push(Place {
             tokens,
+            scope,
             ty: None,
             refs: Vec::new(),
             skipped: false,

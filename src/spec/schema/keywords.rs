@@ -116,13 +116,17 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     kw("else", Enforced).slot(Slot::One),
     kw("dependentSchemas", Enforced).slot(Slot::Map),
     kw("$ref", Enforced),
+    // Resolved at load in the dynamic scope it is reached in (see `dynamic.rs`): a `$ref`
+    // from then on.
+    kw("$dynamicRef", Enforced),
     // Judged last, on what every other keyword (and every matching subschema applied to the
     // same value) left unevaluated: see `spec/validate/unevaluated.rs`.
     kw("unevaluatedItems", Enforced).slot(Slot::One),
     kw("unevaluatedProperties", Enforced).slot(Slot::One),
     // Draft 2020-12 section 8 (content) and 9 (meta-data) of the validation vocabulary:
-    // annotations, which assert nothing. `$anchor` only names a place: a `#name`
-    // reference is resolved to the one schema that declares it (see `find_anchor`).
+    // annotations, which assert nothing. `$anchor` and `$dynamicAnchor` only name a place:
+    // a `#name` reference is resolved to the one schema that declares it (see
+    // `find_anchor`), and a `$dynamicRef` by the dynamic scope (see `dynamic.rs`).
     kw("description", Annotation).keep(Keep::Field),
     kw("title", Annotation),
     kw("default", Annotation),
@@ -135,6 +139,7 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     kw("contentMediaType", Annotation),
     kw("contentSchema", Annotation).slot(Slot::One),
     kw("$anchor", Annotation),
+    kw("$dynamicAnchor", Annotation),
     // OpenAPI's annotations, which OpenAPI-generated schemas carry: `example` (3.0's
     // `examples`), `externalDocs`, `xml`, `discriminator` (a hint beside `oneOf` or
     // `anyOf`, which are enforced themselves), and the `x-…` extensions (this row stands
@@ -164,8 +169,6 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     // Known, and not enforced yet: refused by name.
     kw("additionalItems", Refused).slot(Slot::One),
     kw("dependencies", Refused),
-    kw("$dynamicRef", Refused),
-    kw("$dynamicAnchor", Refused),
     kw("$recursiveRef", Refused),
     kw("$recursiveAnchor", Refused),
     kw("$vocabulary", Refused),

@@ -15,6 +15,7 @@
 //! - `rules`: reading each enforced keyword's value into the rules of a type.
 //! - `graph`: checks over the compiled definitions (reference cycles, weakened branches).
 
+mod dynamic;
 mod graph;
 mod import;
 mod keywords;
@@ -59,8 +60,8 @@ pub const MAX_SCHEMA_DEPTH: usize = crate::json::Limits::DEFAULT_MAX_DEPTH / 2;
 pub enum LoadError {
     /// The text is not JSON.
     Syntax(ParseError),
-    /// A keyword that asserts something toolgate does not enforce (`$dynamicRef`,
-    /// `additionalItems`, …), or one toolgate does not know at all.
+    /// A keyword that asserts something toolgate does not enforce (`additionalItems`,
+    /// `$recursiveRef`, …), or one toolgate does not know at all.
     Unsupported {
         /// Where the keyword stands.
         path: String,
@@ -217,7 +218,7 @@ impl Schema {
     ///
     /// # Errors
     /// - [`LoadError::Unsupported`]: a keyword toolgate does not enforce
-    ///   (`$dynamicRef`, `additionalItems`, an unknown
+    ///   (`additionalItems`, `$recursiveRef`, an unknown
     ///   `$schema`, an unknown keyword…),
     ///   with where it stands.
     /// - [`LoadError::Pattern`]: a `pattern` or `patternProperties` name that does not

@@ -54,19 +54,43 @@ pub(super) fn parse_ref(reference: &str, base: &str, resources: &[Resource]) -> 
     Target::Local(tokens)
 }
 
-/// The place of the one schema whose `$anchor` is `name` inside the resource at `start` (what
-/// a `#name` reference names): every subschema is walked through the keywords' slots, except
-/// those with an `$id` of their own (other resources, whose anchors are their own). `None`
-/// when no schema, or more than one, has it. An explicit stack: the document is as deep as
-/// the parser allowed.
+/// The place of the one schema whose `$anchor` (or `$dynamicAnchor`) is `name` inside the
+/// resource at `start` (what a `#name` reference names). `None` when no schema, or more
+/// than one, has it.
 pub(super) fn find_anchor(
     document: &Value<'_>,
     start: &[String],
     name: &str,
     dialect: Dialect,
 ) -> Option<Vec<String>> {
-    let resource = resolve(document, start, dialect).ok()?;
-    let mut found = None;
+    let mut found: Vec<Vec<String>> =
+        anchors(document, start, dialect, &["$anchor", "$dynamicAnchor"])
+            .into_iter()
+            .filter(|(anchor, _)| anchor == name)
+            .map(|(_, tokens)| tokens)
+            .collect();
+    // One schema may declare the name both ways.
+    found.dedup();
+    match <[Vec<String>; 1]>::try_from(found) {
+        Ok([tokens]) => Some(tokens),
+        Err(_) => None,
+    }
+}
+
+/// Every anchor that one of `keywords` (`$anchor`, `$dynamicAnchor`) declares inside the
+/// resource at `start`, with the place of its schema: every subschema is walked through the
+/// keywords' slots, except those with an `$id` of their own (other resources, whose anchors
+/// are their own). An explicit stack: the document is as deep as the parser allowed.
+pub(super) fn anchors(
+    document: &Value<'_>,
+    start: &[String],
+    dialect: Dialect,
+    keywords: &[&str],
+) -> Vec<(String, Vec<String>)> {
+    let mut found = Vec::new();
+    let Ok(resource) = resolve(document, start, dialect) else {
+        return found;
+    };
     let mut stack: Vec<(&Value<'_>, Vec<String>)> = vec![(resource, start.to_vec())];
     while let Some((schema, tokens)) = stack.pop() {
         let Some(members) = schema.as_object() else {
@@ -75,14 +99,10 @@ pub(super) fn find_anchor(
         if tokens.len() > start.len() && members.iter().any(|(key, _)| key == "$id") {
             continue;
         }
-        let anchored = members
-            .iter()
-            .any(|(key, value)| key == "$anchor" && value.as_str() == Some(name));
-        if anchored {
-            if found.is_some() {
-                return None;
+        for (key, value) in members {
+            if let (true, Some(name)) = (keywords.contains(&key.as_ref()), value.as_str()) {
+                found.push((name.to_string(), tokens.clone()));
             }
-            found = Some(tokens.clone());
         }
         stack.extend(subschemas(members, &tokens, dialect));
     }

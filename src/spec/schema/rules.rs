@@ -119,6 +119,18 @@ impl<'v, 'a> Importer<'v, 'a> {
         if let Some((key, value)) = seen.get("$ref") {
             ty.reference = self.reference(value, path, key)?;
         }
+        if let Some((key, value)) = seen.get("$dynamicRef") {
+            // Resolved here, in the schema's dynamic scope: a plain reference from now on,
+            // beside a `$ref` if there is one (both apply, as `allOf` would).
+            let reference = self.dynamic_reference(value, path, key)?;
+            match ty.reference {
+                None => ty.reference = reference,
+                Some(_) => ty.all_of.push(Type {
+                    reference,
+                    ..Type::default()
+                }),
+            }
+        }
         // Last: what they refuse depends on what every keyword above evaluated.
         ty.unevaluated_properties =
             self.unevaluated(seen.get("unevaluatedProperties"), since, path, depth)?;

@@ -101,13 +101,15 @@ pub(super) fn find<'r>(resources: &'r [Resource], uri: &str) -> Option<&'r Resou
     named.next().is_none().then_some(first)
 }
 
-/// The innermost resource that holds the place at `tokens`: the base its `$ref`s resolve
-/// against.
-pub(super) fn around<'r>(resources: &'r [Resource], tokens: &[String]) -> Option<&'r Resource> {
+/// The innermost resource that holds the place at `tokens` (its index): the base its
+/// `$ref`s resolve against, and the resource a reference to it enters.
+pub(super) fn around(resources: &[Resource], tokens: &[String]) -> Option<usize> {
     resources
         .iter()
-        .filter(|resource| tokens.starts_with(&resource.tokens))
-        .max_by_key(|resource| resource.tokens.len())
+        .enumerate()
+        .filter(|(_, resource)| tokens.starts_with(&resource.tokens))
+        .max_by_key(|(_, resource)| resource.tokens.len())
+        .map(|(index, _)| index)
 }
 
 /// `reference` (without its fragment) resolved against `base` (RFC 3986 section 5.2.2),

@@ -682,7 +682,8 @@ impl Assertion {
                 "propertyNames",
                 "patternProperties",
             ],
-            Assertion::Ref(_) | Assertion::DanglingRef => &["$ref"],
+            // `$dynamicRef` is resolved at load: a reference like any other here.
+            Assertion::Ref(_) | Assertion::DanglingRef => &["$ref", "$dynamicRef"],
             Assertion::AllOf(_) => &["allOf"],
             Assertion::AnyOf(_) => &["anyOf"],
             Assertion::OneOf(_) => &["oneOf"],
@@ -764,6 +765,11 @@ mod tests {
                 r##"{"$defs": {"a": {"type": "null"}}, "$ref": "#/$defs/a"}"##,
                 "1",
             ),
+            "$dynamicRef" => (
+                r##"{"$defs": {"a": {"$dynamicAnchor": "a", "type": "null"}},
+                     "$dynamicRef": "#a"}"##,
+                "1",
+            ),
             "unevaluatedProperties" => (
                 r#"{"properties": {"a": true}, "unevaluatedProperties": false}"#,
                 r#"{"a": 1, "b": 2}"#,
@@ -805,7 +811,7 @@ mod tests {
                 "'{keyword}': {text} accepts {refused}"
             );
         }
-        assert_eq!(n_enforced, 40);
+        assert_eq!(n_enforced, 41);
     }
 
     /// The same walk for the export: a keyword the table marks enforced that the JSON
@@ -824,9 +830,11 @@ mod tests {
             let schema =
                 Schema::from_json_schema(&document).unwrap_or_else(|e| panic!("{text}: {e}"));
             let written = schema.to_json_schema();
-            // `nullable: true` is written as what it means, a `null` type.
+            // `nullable: true` is written as what it means, a `null` type; a `$dynamicRef`
+            // as the `$ref` it resolved to.
             let spelling = match keyword {
                 "nullable" => "null",
+                "$dynamicRef" => "$ref",
                 keyword => keyword,
             };
             assert!(
