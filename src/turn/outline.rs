@@ -78,7 +78,7 @@ pub(crate) fn read<'a>(
         function_call_next: false,
         envelope: Embedded::new(call_limits, &mut builder, raw),
         reading: None,
-        calls: Vec::with_capacity(CALLS_START),
+        calls: Vec::new(),
         max_depth: call_limits.max_depth,
     };
     let mut reader = Reader::new(limits);
@@ -111,9 +111,6 @@ pub(crate) fn read<'a>(
 /// its list of calls, each call and its function object), instead of growing four, eight,
 /// sixteen.
 const SPANS_START: usize = 16;
-
-/// Room for the values that may be calls in most turns, at once.
-const CALLS_START: usize = 8;
 
 /// The sink of the one pass.
 struct Pass<'a, 'd, 'k> {
