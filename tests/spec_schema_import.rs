@@ -477,3 +477,42 @@ fn a_dynamic_reference_to_a_plain_anchor_is_a_reference() {
     assert!(accepts(&loaded, r#"{"x": {"y": 1}}"#));
     assert!(!accepts(&loaded, r#"{"x": {"y": {}}}"#));
 }
+
+#[test]
+fn a_place_reached_in_too_many_dynamic_scopes_is_refused_by_name() {
+    // Nine resources declare the same dynamic anchor and each refers to one place, whose
+    // `$dynamicRef` leads to that anchor: the place would be compiled once per resource
+    // (each is outermost in its own scope). Past eight, the load stops with a clear refusal
+    // instead of growing.
+    let mut defs = vec![
+        r#""P": {"$dynamicRef": "x#a"}"#.to_string(),
+        r#""x": {"$id": "x", "$dynamicAnchor": "a"}"#.to_string(),
+    ];
+    let mut properties = Vec::new();
+    for i in 0..9 {
+        defs.push(format!(
+            r##""r{i}": {{"$id": "r{i}", "properties": {{"v": {{"$ref": "root#/$defs/P"}}}},
+                "$defs": {{"n": {{"$dynamicAnchor": "a", "type": "integer"}}}}}}"##
+        ));
+        properties.push(format!(r#""p{i}": {{"$ref": "r{i}"}}"#));
+    }
+    let text = format!(
+        r#"{{"$id": "https://example.com/root",
+            "properties": {{{}}}, "$defs": {{{}}}}}"#,
+        properties.join(", "),
+        defs.join(", ")
+    );
+    let refused = error(&text);
+    assert_eq!(
+        refused.unsupported_keyword(),
+        Some("$dynamicRef"),
+        "{refused}"
+    );
+    // Eight load.
+    let eight = text.replace(r#""p8": {"$ref": "r8"}"#, r#""p8": {}"#);
+    let value = parse(&eight).unwrap_or_else(|e| panic!("{e}"));
+    let loaded = Schema::from_json_schema(&value).unwrap_or_else(|e| panic!("{e}"));
+    // Each resource's own anchor is where its `v` leads.
+    assert!(accepts(&loaded, r#"{"p0": {"v": 1}, "p7": {"v": 2}}"#));
+    assert!(!accepts(&loaded, r#"{"p7": {"v": "x"}}"#));
+}

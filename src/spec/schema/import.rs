@@ -178,7 +178,8 @@ impl<'v, 'a> Importer<'v, 'a> {
             weak,
             tracks_evaluation: holds_member(document, &["unevaluatedProperties"]),
         };
-        if holds_member(document, &["$dynamicAnchor"]) {
+        // Scopes matter only to a `$dynamicRef`: without one, every place has one scope.
+        if holds_member(document, &["$dynamicRef"]) && holds_member(document, &["$dynamicAnchor"]) {
             importer.dynamic_anchors = importer
                 .resources
                 .iter()
