@@ -55,7 +55,9 @@ use crate::json::PREVIEW_CHARS;
 use crate::json::{self, Builder, ErrorKind, Kind, Limits, Reader, Sink, Stop, Value};
 use crate::rejection::{EnvelopeProblem, Part, Rejection};
 use read::Envelope;
+pub(crate) use read::Resume;
 use std::borrow::Cow;
+use std::ops::ControlFlow;
 pub(crate) use text::read_again;
 
 /// One tool call, whatever shape it arrived in.
@@ -133,6 +135,65 @@ pub(crate) fn read_str_with<'a, D: Downstream<'a>>(
     }
     let read = read.and_then(|()| reader.finish(&mut envelope));
     into_read(read, &mut envelope, raw.as_bytes())
+}
+
+/// A call's envelope read from the events of a larger text's one reader (a turn), by the
+/// same sink and rules as a call alone: each call of a turn is read while the turn is,
+/// instead of again from its own bytes afterwards. Fed the events of the call's value (it is
+/// a [`Sink`]), it answers what [`read_call`] answers on the call's own text: the events are
+/// the same, and nothing the envelope keeps depends on where the call stands, since an
+/// arguments literal is found again in `raw` (the whole text) by its own offset. Only a
+/// nesting limit depends on where the call starts: keeping the call within the limits as
+/// if alone is the feeder's to do. One reads the calls of a text one after the other.
+pub(crate) struct Embedded<'a, 'd> {
+    envelope: Envelope<'a, 'd, Builder<'a>>,
+    raw: &'a str,
+}
+
+impl<'a, 'd> Embedded<'a, 'd> {
+    /// A reader of calls whose arguments `builder` builds (it holds nothing at the start),
+    /// under the calls' `limits`; offsets count in `raw`.
+    pub(crate) fn new(limits: Limits, builder: &'d mut Builder<'a>, raw: &'a str) -> Self {
+        Embedded {
+            envelope: Envelope::new(limits, builder, Some(raw)),
+            raw,
+        }
+    }
+
+    /// A call's events come next (whatever became of the last one).
+    pub(crate) fn begin(&mut self) {
+        self.envelope.restart();
+    }
+
+    /// Where the reader goes on after the sink broke to read an arguments literal from
+    /// `raw` (see [`Reader::resume_after_literal`]), when it did.
+    pub(crate) fn take_resume(&mut self) -> Option<Resume> {
+        self.envelope.resume.take()
+    }
+
+    /// The call's value has ended: the call, or why it is refused (as [`read_call`]).
+    pub(crate) fn finish(&mut self) -> Result<Call<'a>, Rejection> {
+        let read = into_read(Ok(()), &mut self.envelope, self.raw.as_bytes());
+        // An arguments text that is not JSON leaves the builder inside a value, even where
+        // the shape does not use it (a plain `arguments` beside OpenAI's `function`).
+        if self.envelope.text_failed {
+            self.abandon();
+        }
+        read.map(Read::into_call)
+    }
+
+    /// Stops reading the call (before its end, unless [`Embedded::finish`] did): the
+    /// builder starts afresh, as for a call alone.
+    pub(crate) fn abandon(&mut self) {
+        *self.envelope.downstream() = Builder::new();
+    }
+}
+
+impl<'a> Sink<'a> for Embedded<'a, '_> {
+    #[inline(always)]
+    fn event(&mut self, event: json::Event<'a>, at: usize) -> ControlFlow<()> {
+        self.envelope.event(event, at)
+    }
 }
 
 /// What the envelope read of a call: its id and name, and what the [`Downstream`] sink kept

@@ -52,6 +52,8 @@ pub(crate) struct Envelope<'a, 'd, D: Downstream<'a>> {
     /// Where the call's reader goes on after the sink broke to read an arguments literal
     /// from `raw`.
     pub(crate) resume: Option<Resume>,
+    /// An arguments text was not JSON: the downstream sink stopped inside a value.
+    pub(crate) text_failed: bool,
 }
 
 /// Where the call's reader takes up again after an arguments literal read from the raw
@@ -138,7 +140,32 @@ impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
             limits,
             raw,
             resume: None,
+            text_failed: false,
         }
+    }
+
+    /// Makes the sink read a new call, as [`Envelope::new`] would (the builder of member
+    /// values kept unless it may hold part of one), without moving it: an envelope is
+    /// nearly two kilobytes, which the turn's pass would otherwise copy for each call.
+    pub(crate) fn restart(&mut self) {
+        if !matches!(self.doing, Doing::Members | Doing::Done) {
+            self.builder = None;
+        }
+        self.outer = Outer::default();
+        self.root = None;
+        self.depth = 0;
+        self.doing = Doing::Members;
+        self.keys = KeySet::new();
+        self.nested_keys = None;
+        self.nested = None;
+        self.text = None;
+        self.resume = None;
+        self.text_failed = false;
+    }
+
+    /// The downstream sink.
+    pub(crate) fn downstream(&mut self) -> &mut D {
+        self.downstream
     }
 
     /// An event of the envelope's own structure.
@@ -350,6 +377,7 @@ impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
     }
 
     fn store_text(&mut self, target: Target, text: TextArgs<D::Read>) {
+        self.text_failed |= text.is_err();
         self.store_args(target, Some(Arguments::Text(text)));
     }
 

@@ -57,7 +57,6 @@ mod write;
 pub use error::{ErrorKind, Inside, ParseError, Position};
 pub use event::{replay, Event, Sink};
 pub(crate) use keys::repeated_key;
-pub(crate) use parse::parse_with_spans;
 pub(crate) use parse::Builder;
 pub use parse::{parse, parse_bytes, parse_bytes_with, parse_with};
 pub use path::{Path, Segment};

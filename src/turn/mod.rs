@@ -82,6 +82,7 @@
 mod answer;
 mod dispatch;
 mod error;
+mod outline;
 mod read;
 mod reply;
 mod session;
@@ -96,6 +97,7 @@ use crate::gate::Gate;
 use crate::json::{self, Limits, Value};
 use crate::rejection::Rejection;
 use crate::spec::Provider;
+use outline::{Outline, ReadCall};
 use read::Element;
 use std::borrow::Cow;
 
@@ -240,8 +242,11 @@ impl Gate {
                 .min(Limits::DEPTH_CEILING),
             ..limits
         };
-        let (value, spans) =
-            json::parse_with_spans(raw, turn_limits, &read::NOT_READ).map_err(Box::new)?;
+        let Outline {
+            value,
+            spans,
+            calls: mut read_calls,
+        } = outline::read(raw, turn_limits, limits, &read::NOT_READ).map_err(Box::new)?;
         let parts = read::read(&value)?;
         let places = places_of(&value, &parts.calls);
         let calls = parts
@@ -252,8 +257,10 @@ impl Gate {
                 let own = place
                     .and_then(|index| spans.get(index))
                     .and_then(|span| raw.get(span.clone()));
+                let legacy = matches!(element, Element::LegacyFunctionCall(_));
+                let read = place.and_then(|place| take_read(&mut read_calls, place, legacy));
                 TurnCall {
-                    verdict: check_element(self, element, own),
+                    verdict: check_element(self, element, own, read),
                     corrects: None,
                 }
             })
@@ -272,13 +279,14 @@ impl From<Box<json::ParseError>> for TurnError {
     }
 }
 
-/// Checks one call element of a turn: the one place where a turn meets the envelope.
+/// Checks one call element of a turn: the one place where a turn meets the gates.
 ///
-/// The element is checked on the model's own bytes, `own`: the turn's parse noted where each
-/// of its containers stands (`json::parse_with_spans`), and the element's range of the turn
-/// goes through [`Gate::check_call`] exactly as if the call had come alone, so the call
-/// borrows from the turn's text and every position in a rejection (`cut off after 46 bytes`
-/// of an arguments text) is the model's. A legacy `function_call` is checked as
+/// The element's envelope was read in the turn's one pass ([`outline`]), from the model's
+/// own bytes, so the call borrows from the turn's text and every position in a rejection
+/// (`cut off after 46 bytes` of an arguments text) is the model's; `read` is that answer,
+/// and the gates after the envelope take it as [`Gate::check_call`] takes its own. An
+/// element the pass left unread goes through [`Gate::check_call`] on its range of the turn,
+/// `own`, exactly as if it had come alone. A legacy `function_call` is checked as
 /// `{"function_call": …}` around its own bytes, the shape the envelope reads. An element
 /// that is not a container (a string where a call belongs) has no range: it is written
 /// back as JSON, and refused as that.
@@ -286,14 +294,22 @@ fn check_element<'a>(
     gate: &Gate,
     element: Element<'_, 'a>,
     own: Option<&'a str>,
+    read: Option<Result<Call<'a>, Rejection>>,
 ) -> Result<Call<'a>, Rejection> {
+    if let Some(read) = read {
+        return read
+            .and_then(|call| gate.checked(call))
+            .map(|(_, call)| call);
+    }
     let legacy = matches!(element, Element::LegacyFunctionCall(_));
     if let (Some(own), false) = (own, legacy) {
         return gate.check_call(own);
     }
     let mut text = String::with_capacity(ELEMENT_START);
     if legacy {
-        text.push_str("{\"function_call\":");
+        text.push_str("{\"");
+        text.push_str(read::LEGACY_KEY);
+        text.push_str("\":");
     }
     match own {
         Some(own) => text.push_str(own),
@@ -303,6 +319,18 @@ fn check_element<'a>(
         text.push('}');
     }
     gate.check_call(&text).map(Call::into_owned)
+}
+
+/// The envelope's answer for the value at `place`, read as a legacy call or not, if the
+/// turn's pass has one.
+fn take_read<'a>(
+    calls: &mut [ReadCall<'a>],
+    place: usize,
+    legacy: bool,
+) -> Option<Result<Call<'a>, Rejection>> {
+    let index = calls.binary_search_by_key(&place, |call| call.place).ok()?;
+    let call = calls.get_mut(index).filter(|call| call.legacy == legacy)?;
+    call.read.take()
 }
 
 /// The index, among the containers of `value` in a depth-first walk (a container before its
@@ -319,7 +347,9 @@ fn places_of<'a>(value: &Value<'a>, elements: &[Element<'_, 'a>]) -> Vec<Option<
     wanted.sort_unstable();
     let mut places = vec![None; elements.len()];
     let mut count = 0;
-    let mut stack = vec![value];
+    // Room for a turn's outline without growing (see `outline::SPANS_START`).
+    let mut stack = Vec::with_capacity(32);
+    stack.push(value);
     while let Some(value) = stack.pop() {
         // Members pushed in reverse, so that they are taken in order.
         match value {

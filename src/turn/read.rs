@@ -65,10 +65,14 @@ impl<'v, 'a> Element<'v, 'a> {
     }
 }
 
-/// The members a turn's reading never looks into: the arguments of the calls, which are
-/// checked on their own bytes. [`Gate::check_turn`](crate::Gate::check_turn) builds them
-/// as empty values of their kind, so nothing in this file may read them.
+/// The members a turn's reading never looks into: the arguments of the calls, which the
+/// envelope reads in the turn's one pass ([`outline`](super::outline)). The outline holds
+/// them as empty values of their kind, so nothing in this file may read them.
 pub(crate) const NOT_READ: [&str; 3] = ["arguments", "input", "args"];
+
+/// The member of an OpenAI chat message that holds a legacy call: the call is the member
+/// itself, checked as `{"function_call": …}`, the shape the envelope reads.
+pub(crate) const LEGACY_KEY: &str = "function_call";
 
 /// Reads a parsed turn into its call elements and text.
 ///
@@ -219,7 +223,7 @@ fn read_chat_message<'v, 'a>(
             ))
         }
     }
-    if let Some(legacy) = member(message, path, "function_call")? {
+    if let Some(legacy) = member(message, path, LEGACY_KEY)? {
         parts.calls.push(Element::LegacyFunctionCall(legacy));
     }
     Ok(())

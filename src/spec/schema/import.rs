@@ -589,30 +589,43 @@ impl<'v, 'a> Importer<'v, 'a> {
         path: &Path,
         key: &str,
     ) -> Result<Option<usize>, LoadError> {
-        if let Some(text) = value.as_str() {
-            if let Target::Anchor(start, name) = parse_ref(text, &self.base_uri, &self.resources) {
-                let initial = find_anchor(self.document, &start, &name, self.dialect);
-                let dynamic = initial.as_ref().is_some_and(|tokens| {
-                    anchors(self.document, tokens, self.dialect, &["$dynamicAnchor"])
-                        .iter()
-                        .any(|(anchor, at)| *anchor == name && at == tokens)
-                });
-                let outermost = self
-                    .scope
-                    .resource_for(&name)
-                    .and_then(|index| self.resources.get(index))
-                    .map(|resource| resource.tokens.clone());
-                if let (true, Some(start)) = (dynamic, outermost) {
-                    let target = anchors(self.document, &start, self.dialect, &["$dynamicAnchor"])
-                        .into_iter()
-                        .find(|(anchor, _)| *anchor == name);
-                    if let Some((_, tokens)) = target {
-                        return self.target_for(tokens, path, text).map(Some);
-                    }
-                }
-            }
+        match value
+            .as_str()
+            .and_then(|text| Some((text, self.dynamic_target(text)?)))
+        {
+            Some((text, tokens)) => self.target_for(tokens, path, text).map(Some),
+            None => self.reference(value, path, key),
         }
-        self.reference(value, path, key)
+    }
+
+    /// The place a `$dynamicRef` of `text` leads to by the dynamic scope: when the schema
+    /// its `#name` first names declares `"$dynamicAnchor": name`, the schema that declares
+    /// it in the outermost resource in scope that has one. `None`: it is a `$ref`.
+    fn dynamic_target(&self, text: &str) -> Option<Vec<String>> {
+        let Target::Anchor(start, name) = parse_ref(text, &self.base_uri, &self.resources) else {
+            return None;
+        };
+        let initial = find_anchor(self.document, &start, &name, self.dialect)?;
+        let declares = |tokens: &[String]| {
+            resolve(self.document, tokens, self.dialect)
+                .ok()
+                .and_then(|schema| schema.get("$dynamicAnchor"))
+                .and_then(Value::as_str)
+                == Some(name.as_str())
+        };
+        if !declares(&initial) {
+            return None;
+        }
+        let outermost = self.resources.get(self.scope.resource_for(&name)?)?;
+        anchors(
+            self.document,
+            &outermost.tokens,
+            self.dialect,
+            &["$dynamicAnchor"],
+        )
+        .into_iter()
+        .find(|(anchor, _)| *anchor == name)
+        .map(|(_, tokens)| tokens)
     }
 
     /// The definition for a place in the document, made (and queued) on first reference.

@@ -14,6 +14,8 @@
 //! - `pointer`: `$ref` targets (JSON pointers) and the dotted paths errors show.
 //! - `rules`: reading each enforced keyword's value into the rules of a type.
 //! - `graph`: checks over the compiled definitions (reference cycles, weakened branches).
+//! - `uri`: base URIs (`$id`) and the resources a `$ref` resolves against.
+//! - `dynamic`: the dynamic scope a `$dynamicRef` resolves in, at load time.
 
 mod dynamic;
 mod graph;

@@ -1,0 +1,332 @@
+//! A turn's one pass: the reader reads the turn once, and its events build the turn's
+//! outline and, at the same time, read every call in it through the envelope.
+//!
+//! The outline is the turn's value without the calls' arguments: the value of a member
+//! named in `not_read` (`arguments`, `input`, `args`) is built as an empty value of its
+//! kind, and nothing inside it is built or spanned, since the form's reading
+//! ([`read`](super::read)) never looks into it. Every array and object of the outline
+//! has its byte range, in the order they open, which is the order a depth-first walk of
+//! the value meets them (a container before its members, members in order).
+//!
+//! Which values are calls is only known once the form is read, after the pass (a `type`
+//! may come last). So every array or object that may be one, an element of a list or the
+//! value of a `function_call` member (OpenAI's legacy call, read as `{"function_call": …}`,
+//! the shape the envelope reads), is read by an [`Embedded`] envelope as the events go by,
+//! and its answer is kept with its range; the turn takes the answers of the values that are
+//! calls and drops the others (a text block's). The envelope sees exactly the events it
+//! would see reading the call alone, so its answer is the one [`Gate::check_call`]'s
+//! envelope gives (`tests/turn_equivalence.rs` holds it to that).
+//!
+//! One envelope reads at a time. A value that may be a call inside one being read takes
+//! over from it: in every form the calls are the innermost such values (a choice holds its
+//! message's `tool_calls`, a candidate its content's `parts`), and a call holding a list of
+//! objects outside its arguments is rare. A `function_call` right inside the value read is
+//! one of its members (google-genai's Gemini part), not a call of its own. A value given up
+//! that way, or nested deeper than the call's limits allow alone (the turn is read with
+//! room for its own levels), has no answer: the turn checks it on its own bytes, as if it
+//! had come alone, which is the verdict by definition.
+//!
+//! [`Gate::check_call`]: crate::Gate::check_call
+
+use super::read::LEGACY_KEY;
+use crate::envelope::{Call, Embedded};
+use crate::json::{Builder, Event, Limits, ParseError, Reader, Sink, Stop, Value};
+use crate::rejection::Rejection;
+use std::borrow::Cow;
+use std::ops::{ControlFlow, Range};
+
+/// The turn, read once.
+pub(crate) struct Outline<'a> {
+    /// The turn's value, without the calls' arguments.
+    pub(crate) value: Value<'a>,
+    /// The byte range of each array and object of `value`, in depth-first order.
+    pub(crate) spans: Vec<Range<usize>>,
+    /// What the envelope read of each value that may be a call, in the order of `spans`.
+    pub(crate) calls: Vec<ReadCall<'a>>,
+}
+
+/// What the envelope read of a value of the turn that may be a call.
+pub(crate) struct ReadCall<'a> {
+    /// The value's index in [`Outline::spans`].
+    pub(crate) place: usize,
+    /// Read as the value of a legacy `function_call` member.
+    pub(crate) legacy: bool,
+    /// The envelope's answer (taken by the turn when the value is a call).
+    pub(crate) read: Option<Result<Call<'a>, Rejection>>,
+}
+
+/// Reads `raw` as a turn under `limits`, its calls under `call_limits` (see the module docs).
+///
+/// # Errors
+/// The [`ParseError`] of a text that is not JSON, as [`json::parse_with`] gives it.
+///
+/// [`json::parse_with`]: crate::json::parse_with
+pub(crate) fn read<'a>(
+    raw: &'a str,
+    limits: Limits,
+    call_limits: Limits,
+    not_read: &[&str],
+) -> Result<Outline<'a>, ParseError> {
+    let mut builder = Builder::new();
+    let mut pass = Pass {
+        outline: Builder::new(),
+        spans: Vec::with_capacity(SPANS_START),
+        open: Vec::with_capacity(SPANS_START),
+        not_read,
+        skip_next: false,
+        skipping: 0,
+        function_call_next: false,
+        envelope: Embedded::new(call_limits, &mut builder, raw),
+        reading: None,
+        calls: Vec::new(),
+        max_depth: call_limits.max_depth,
+    };
+    let mut reader = Reader::new(limits);
+    let mut read = reader.feed_str(raw, &mut pass);
+    // The envelope broke to read an arguments literal from the turn's text: the reader
+    // goes on where the literal's reading stopped (as for a call alone).
+    while let Err(Stop::Sink) = read {
+        let Some(resume) = pass.envelope.take_resume() else {
+            break;
+        };
+        reader.resume_after_literal(resume.quote, resume.at, resume.closed);
+        if resume.closed {
+            // The outline skips the literal, and waits for its end.
+            pass.skipped(&Event::StringEnd, resume.at);
+        }
+        read = reader.feed_str(raw.get(resume.at..).unwrap_or_default(), &mut pass);
+    }
+    match read.and_then(|()| reader.finish(&mut pass)) {
+        // Only the envelope breaks, and the reader went on after each break.
+        Ok(()) | Err(Stop::Sink) => Ok(Outline {
+            value: pass.outline.take_value(),
+            spans: pass.spans,
+            calls: pass.calls,
+        }),
+        Err(Stop::Invalid(error)) => Err(error.locate(raw.as_bytes())),
+    }
+}
+
+/// Room for the ranges of a turn's containers, and for its open ones, at once (a message,
+/// its list of calls, each call and its function object), instead of growing four, eight,
+/// sixteen.
+const SPANS_START: usize = 16;
+
+/// The sink of the one pass.
+struct Pass<'a, 'd, 'k> {
+    /// Builds the outline.
+    outline: Builder<'a>,
+    spans: Vec<Range<usize>>,
+    /// The open containers of the outline: their indices into `spans`, and whether each is
+    /// an array; innermost last.
+    open: Vec<(usize, bool)>,
+    not_read: &'k [&'k str],
+    /// The last key was one of `not_read`: its value is not built.
+    skip_next: bool,
+    /// Inside a value not built: how many of its containers and strings are open.
+    skipping: usize,
+    /// The last key of the outline was `function_call`.
+    function_call_next: bool,
+    /// Reads the values that may be calls, one at a time.
+    envelope: Embedded<'a, 'd>,
+    /// The value being read, if any.
+    reading: Option<Reading>,
+    calls: Vec<ReadCall<'a>>,
+    /// The calls' nesting limit.
+    max_depth: usize,
+}
+
+/// A value that may be a call, being read.
+#[derive(Clone, Copy)]
+struct Reading {
+    place: usize,
+    legacy: bool,
+    /// Its containers open, itself included; with the one a legacy call is read inside,
+    /// this is its nesting as a call alone.
+    depth: usize,
+}
+
+impl<'a> Sink<'a> for Pass<'a, '_, '_> {
+    /// Inside a value the outline does not build (most of a turn: the arguments), the
+    /// event goes to the envelope, if it reads, and is only counted here; the rest of the
+    /// turn takes the way out of line.
+    #[inline(always)]
+    fn event(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
+        if self.skipping == 0 {
+            return self.structure(event, at);
+        }
+        let Some(call) = &mut self.reading else {
+            self.skipped(&event, at);
+            return ControlFlow::Continue(());
+        };
+        match event {
+            Event::ArrayStart | Event::ObjectStart => {
+                call.depth += 1;
+                if call.depth > self.max_depth {
+                    self.stop_reading(false);
+                    self.skipped(&event, at);
+                    return ControlFlow::Continue(());
+                }
+            }
+            Event::ArrayEnd | Event::ObjectEnd => call.depth = call.depth.saturating_sub(1),
+            _ => {}
+        }
+        self.skipped(&event, at);
+        self.envelope.event(event, at)
+    }
+}
+
+impl<'a> Pass<'a, '_, '_> {
+    /// An event outside the values not built: the outline builds it, and an envelope
+    /// starts reading at an array or object that may be a call.
+    #[inline(never)]
+    fn structure(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
+        let opens = matches!(event, Event::ArrayStart | Event::ObjectStart);
+        if opens && !self.skip_next {
+            self.may_begin();
+        }
+        let Some(call) = &mut self.reading else {
+            self.build(event, at);
+            return ControlFlow::Continue(());
+        };
+        match event {
+            Event::ArrayStart | Event::ObjectStart => call.depth += 1,
+            Event::ArrayEnd | Event::ObjectEnd => call.depth = call.depth.saturating_sub(1),
+            _ => {}
+        }
+        if call.depth > self.max_depth {
+            self.stop_reading(false);
+            self.build(event, at);
+            return ControlFlow::Continue(());
+        }
+        let ends = call.depth == usize::from(call.legacy)
+            && matches!(event, Event::ArrayEnd | Event::ObjectEnd);
+        let flow = self.envelope.event(event.clone(), at);
+        self.build(event, at);
+        if ends {
+            self.stop_reading(true);
+        }
+        flow
+    }
+
+    /// An array or object opens outside the values not built: an envelope starts reading
+    /// it when it may be a call (see the module docs).
+    fn may_begin(&mut self) {
+        let legacy = match self.open.last() {
+            Some(&(_, true)) => false,
+            // A `function_call` right inside the value read is one of its members.
+            Some(&(_, false))
+                if self.function_call_next && self.reading.map_or(true, |call| call.depth != 1) =>
+            {
+                true
+            }
+            _ => return,
+        };
+        self.stop_reading(false);
+        self.envelope.begin();
+        if legacy {
+            let _ = self.envelope.event(Event::ObjectStart, 0);
+            let _ = self
+                .envelope
+                .event(Event::Key(Cow::Borrowed(LEGACY_KEY)), 0);
+        }
+        self.reading = Some(Reading {
+            place: self.spans.len(),
+            legacy,
+            depth: usize::from(legacy),
+        });
+    }
+
+    /// Stops reading the current value, keeping its answer when it `ended`.
+    fn stop_reading(&mut self, ended: bool) {
+        let Some(call) = self.reading.take() else {
+            return;
+        };
+        if !ended {
+            self.envelope.abandon();
+            return;
+        }
+        if call.legacy {
+            let _ = self.envelope.event(Event::ObjectEnd, 0);
+        }
+        let read = self.envelope.finish();
+        self.calls.push(ReadCall {
+            place: call.place,
+            legacy: call.legacy,
+            read: Some(read),
+        });
+    }
+
+    /// An event inside a value the outline does not build: counted, and at the value's end
+    /// its span and an empty value of its kind.
+    #[inline(always)]
+    fn skipped(&mut self, event: &Event<'a>, at: usize) {
+        match event {
+            Event::ArrayStart | Event::ObjectStart | Event::StringStart => self.skipping += 1,
+            Event::ArrayEnd | Event::ObjectEnd | Event::StringEnd => {
+                self.skipping -= 1;
+                if self.skipping == 0 {
+                    self.skipped_value_ends(event, at);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    #[inline(never)]
+    fn skipped_value_ends(&mut self, end: &Event<'a>, at: usize) {
+        let end = match end {
+            Event::StringEnd => {
+                let _ = self.outline.event(Event::String(""), at);
+                return;
+            }
+            Event::ArrayEnd => Event::ArrayEnd,
+            _ => Event::ObjectEnd,
+        };
+        self.close_span(at);
+        let _ = self.outline.event(end, at);
+    }
+
+    /// The innermost open container closes at `at`.
+    fn close_span(&mut self, at: usize) {
+        let span = self
+            .open
+            .pop()
+            .and_then(|(index, _)| self.spans.get_mut(index));
+        if let Some(span) = span {
+            span.end = at.saturating_add(1);
+        }
+    }
+
+    /// An event the outline builds, or the first of a value it does not build.
+    fn build(&mut self, event: Event<'a>, at: usize) {
+        if std::mem::take(&mut self.skip_next) {
+            match event {
+                Event::StringStart => {
+                    self.skipping = 1;
+                    return;
+                }
+                Event::String(_) => {
+                    let _ = self.outline.event(Event::String(""), at);
+                    return;
+                }
+                Event::ArrayStart | Event::ObjectStart => self.skipping = 1,
+                _ => {}
+            }
+        }
+        match &event {
+            Event::Key(key) => {
+                self.skip_next = self.not_read.contains(&&**key);
+                self.function_call_next = key == LEGACY_KEY;
+            }
+            Event::ArrayStart | Event::ObjectStart => {
+                let is_array = matches!(event, Event::ArrayStart);
+                self.open.push((self.spans.len(), is_array));
+                self.spans.push(at..at);
+            }
+            Event::ArrayEnd | Event::ObjectEnd => self.close_span(at),
+            _ => {}
+        }
+        let _ = self.outline.event(event, at);
+    }
+}
