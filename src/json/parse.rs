@@ -190,18 +190,22 @@ impl<'a> Builder<'a> {
             Value::Array(items.map(|(_, item)| item).collect())
         };
         if let Some((_, place)) = self.members.last_mut() {
-            // The slot holds the `Null` placeholder, which owns nothing: replacing it
-            // without running its destructor keeps a call to `drop_in_place` off this path.
-            let placeholder = std::mem::replace(place, value);
-            if matches!(placeholder, Value::Null) {
-                std::mem::forget(placeholder);
+            // The slot holds the `Null` placeholder, which owns nothing: matched as such,
+            // it needs no destructor call on this path.
+            match std::mem::replace(place, value) {
+                Value::Null => {}
+                other => drop(other),
             }
         }
     }
 }
 
-/// Room reserved on the first member: a call's arguments rarely hold more.
-const INITIAL_MEMBERS: usize = 16;
+/// Room reserved on the first member. The top-level container keeps the stack as its
+/// `Vec`, so this is also the room every call's arguments carry: 8 members (448 bytes) hold
+/// nearly every call's arguments and their nested members at once. 16 held them all, but
+/// at twice the memory, and validating 20,000 arguments kept in memory (the corpus) took
+/// twice as long for it.
+const INITIAL_MEMBERS: usize = 8;
 
 impl<'a> Sink<'a> for Builder<'a> {
     // Inlined into the reader's call sites, where the event's variant is known, so each
