@@ -479,11 +479,11 @@ fn a_dynamic_reference_to_a_plain_anchor_is_a_reference() {
 }
 
 #[test]
-fn a_place_reached_in_too_many_dynamic_scopes_is_refused_by_name() {
+fn a_place_reached_in_too_many_dynamic_scopes_is_refused_with_the_limit() {
     // Nine resources declare the same dynamic anchor and each refers to one place, whose
     // `$dynamicRef` leads to that anchor: the place would be compiled once per resource
-    // (each is outermost in its own scope). Past eight, the load stops with a clear refusal
-    // instead of growing.
+    // (each is outermost in its own scope). Past eight, the load stops with an error that
+    // names the reference and the limit, instead of growing.
     let mut defs = vec![
         r#""P": {"$dynamicRef": "x#a"}"#.to_string(),
         r#""x": {"$id": "x", "$dynamicAnchor": "a"}"#.to_string(),
@@ -502,11 +502,21 @@ fn a_place_reached_in_too_many_dynamic_scopes_is_refused_by_name() {
         properties.join(", "),
         defs.join(", ")
     );
+    // The work list takes the last place queued first, so `r0`'s reference is the ninth.
     let refused = error(&text);
     assert_eq!(
-        refused.unsupported_keyword(),
-        Some("$dynamicRef"),
-        "{refused}"
+        refused,
+        LoadError::DynamicScopes {
+            path: "$defs.r0.properties.v".into(),
+            reference: "root#/$defs/P".into(),
+            limit: 8
+        }
+    );
+    assert_eq!(
+        refused.to_string(),
+        "$defs.r0.properties.v: the reference to 'root#/$defs/P' reaches a schema in more than \
+         8 dynamic scopes (the resources that declare a '$dynamicAnchor' it leads to); \
+         toolgate compiles a schema once per scope, at most 8 times"
     );
     // Eight load.
     let eight = text.replace(r#""p8": {"$ref": "r8"}"#, r#""p8": {}"#);

@@ -228,8 +228,9 @@ fn the_json_schema_export_writes_what_the_rule_reads() {
 #[test]
 fn judgments_inside_judgments_stop_at_a_limit() {
     // Each level holds a judgment, and judging it asks whether the level below matches,
-    // which holds a judgment of its own: one level deeper each time. Past the nesting
-    // limit the value is refused as too complex, never accepted unchecked, and nothing
+    // which holds a judgment of its own: one level deeper each time, and the work doubles
+    // with each level. The value is refused as too complex (at the nesting limit or the
+    // step budget, whichever comes first), never accepted unchecked, and nothing
     // overflows.
     let nested = |levels: usize| {
         let mut text = String::from(r#"{"properties": {"x": {}}}"#);

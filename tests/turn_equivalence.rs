@@ -73,6 +73,14 @@ fn assert_alone(gate: &Gate, raw: &str, alone: &[String], context: &str) {
     }
 }
 
+/// The corpus lines that are JSON (a turn holding one that is not would not be JSON).
+fn json_lines(calls: &str) -> Vec<&str> {
+    calls
+        .lines()
+        .filter(|line| json::parse(line).is_ok())
+        .collect()
+}
+
 fn corpus_gate() -> Option<(Gate, String)> {
     let dir = corpus()?;
     let gate = Gate::from_tools_json(&read(&dir, "tools.json")).expect("tools.json loads");
@@ -84,10 +92,7 @@ fn every_corpus_call_in_a_turn_gets_its_verdict_alone() {
     let Some((gate, calls)) = corpus_gate() else {
         return;
     };
-    let lines: Vec<&str> = calls
-        .lines()
-        .filter(|line| json::parse(line).is_ok())
-        .collect();
+    let lines = json_lines(&calls);
     assert!(lines.len() > 19_000);
     let mut rng = Rng::from_env();
     let mut rest = &lines[..];
@@ -110,10 +115,7 @@ fn edited_calls_that_stay_json_get_their_verdict_alone_in_a_turn() {
     let Some((gate, calls)) = corpus_gate() else {
         return;
     };
-    let lines: Vec<&str> = calls
-        .lines()
-        .filter(|line| json::parse(line).is_ok())
-        .collect();
+    let lines = json_lines(&calls);
     let edits = [Edit::Delete(3), Edit::Insert, Edit::Copy(30), Edit::Swap];
     let tokens = [
         "[{}]",
@@ -190,10 +192,7 @@ fn a_turn_that_is_not_json_is_refused_with_the_parsers_error() {
     let Some((gate, calls)) = corpus_gate() else {
         return;
     };
-    let lines: Vec<&str> = calls
-        .lines()
-        .filter(|line| json::parse(line).is_ok())
-        .collect();
+    let lines = json_lines(&calls);
     let edits = [
         Edit::Delete(4),
         Edit::Insert,

@@ -41,5 +41,6 @@ impl Scope {
 }
 
 /// A place is compiled under at most this many scopes; a document that would need more
-/// (resources declaring the same dynamic anchors, entered in ever new orders) is refused.
+/// (resources declaring the same dynamic anchors, entered in ever new orders) is refused
+/// ([`LoadError::DynamicScopes`](crate::spec::LoadError::DynamicScopes)).
 pub(super) const MAX_SCOPES_PER_PLACE: usize = 8;

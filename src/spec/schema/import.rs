@@ -643,9 +643,10 @@ impl<'v, 'a> Importer<'v, 'a> {
             return Ok(index);
         }
         if self.targets.iter().filter(|t| t.tokens == tokens).count() >= MAX_SCOPES_PER_PLACE {
-            return Err(LoadError::Unsupported {
+            return Err(LoadError::DynamicScopes {
                 path: path.to_string(),
-                keyword: "$dynamicRef".to_string(),
+                reference: text.to_string(),
+                limit: MAX_SCOPES_PER_PLACE,
             });
         }
         if let Err(missing) = resolve(self.document, &tokens, self.dialect) {

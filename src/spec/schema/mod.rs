@@ -112,6 +112,16 @@ pub enum LoadError {
         /// Why it is refused.
         error: crate::pattern::PatternError,
     },
+    /// A place in the document that references reach in more dynamic scopes than toolgate
+    /// compiles (a place is compiled once per scope a `$dynamicRef` can tell apart).
+    DynamicScopes {
+        /// Where the reference that would pass the limit stands.
+        path: String,
+        /// The reference, as written.
+        reference: String,
+        /// The scopes a place may be compiled in.
+        limit: usize,
+    },
     /// Schemas nested deeper than [`MAX_SCHEMA_DEPTH`].
     TooDeep {
         /// Where the limit was crossed.
@@ -197,7 +207,9 @@ impl Schema {
     /// `minContains`, `maxContains`, `properties`, `required`, `additionalProperties`,
     /// `propertyNames`, `patternProperties`, `minProperties`, `maxProperties`,
     /// `dependentRequired`, `dependentSchemas`, `anyOf`, `oneOf`, `allOf`, `not`, `if`,
-    /// `then`, `else`, OpenAPI's `nullable` (adds `null` to the kinds `type` names), and
+    /// `then`, `else`, `unevaluatedProperties`, `unevaluatedItems`, OpenAPI's `nullable`
+    /// (adds `null` to the kinds `type` names), `$dynamicRef` (resolved at load in the
+    /// dynamic scope each place is reached in), and
     /// `$ref` to a JSON pointer or an `$anchor` inside the document (`#`,
     /// `#/$defs/NAME`, `#/definitions/NAME`, `#name`, …), recursion included, resolved
     /// against the base URI the nearest `$id` around it gives (RFC 3986: `{"$id":
@@ -207,7 +219,7 @@ impl Schema {
     /// [`Schema::without_format_assertions`]. Accepted as annotations: `description`
     /// (kept), `title`, `default`,
     /// `examples`, `$comment`, `deprecated`, `readOnly`, `writeOnly`, `contentEncoding`,
-    /// `contentMediaType`, `contentSchema`, `$anchor`, OpenAPI's `example`,
+    /// `contentMediaType`, `contentSchema`, `$anchor`, `$dynamicAnchor`, OpenAPI's `example`,
     /// `discriminator` and `x-…` extensions (kept as written, for export), `externalDocs`
     /// and `xml`, a known `$schema`, and `$id` (which names a base URI for references).
     /// `$defs` and `definitions` count only where a `$ref` reaches them. A keyword
@@ -230,6 +242,8 @@ impl Schema {
     /// - [`LoadError::RefSibling`]: an asserting keyword beside `$ref` in a draft-07 schema.
     /// - [`LoadError::Invalid`]: a keyword whose value JSON Schema does not allow.
     /// - [`LoadError::TooDeep`]: nesting beyond [`MAX_SCHEMA_DEPTH`].
+    /// - [`LoadError::DynamicScopes`]: a place references reach in more dynamic scopes than
+    ///   toolgate compiles.
     pub fn from_json_schema(schema: &Value<'_>) -> Result<Schema, LoadError> {
         import_schema(schema, &Path::root(), Dialect::JsonSchema, false).map(|(schema, _)| schema)
     }
@@ -321,6 +335,7 @@ impl LoadError {
             | LoadError::Invalid { path, .. }
             | LoadError::Pattern { path, .. }
             | LoadError::TooDeep { path, .. }
+            | LoadError::DynamicScopes { path, .. }
             | LoadError::Shape { path, .. }
             | LoadError::BuiltIn { path, .. }
             | LoadError::DuplicateTool { path, .. }
@@ -457,6 +472,18 @@ impl fmt::Display for LoadError {
                 f,
                 "{}: schemas nest deeper than {limit} levels",
                 place(path)
+            ),
+            LoadError::DynamicScopes {
+                path,
+                reference,
+                limit,
+            } => write!(
+                f,
+                "{}: the reference to {} reaches a schema in more than {limit} dynamic \
+                 scopes (the resources that declare a '$dynamicAnchor' it leads to); toolgate \
+                 compiles a schema once per scope, at most {limit} times",
+                place(path),
+                Quoted(reference)
             ),
             LoadError::Shape {
                 path,
