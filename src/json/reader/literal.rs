@@ -1,18 +1,20 @@
 //! A text read through a string literal's escapes (OpenAI's arguments text): the literal's
-//! body walked escape by escape ([`Reader::feed_literal`]), and the fast steps such a text
-//! takes at nearly every `\"`, without a turn of the byte machine.
+//! body read by the byte machine itself in stretches that hold no escape but `\"` and `\\`
+//! ([`Reader::feed_literal`], [`Literal`] chunks), and the fast steps a text fed as the
+//! literal's pieces takes at nearly every `\"`, without a turn of the byte machine.
 
-use super::escape::{self, scan_plain, Escape};
-use super::{emit, Cut, Expect, Reader, Stop, Str, Text};
+use super::escape::{self, scan_literal, scan_plain, Escape};
+use super::{emit, Cut, Expect, Input, Literal, Reader, Stop, Str, CUT};
 use crate::json::event::{Event, Sink};
 use std::borrow::Cow;
 
 impl Reader {
     /// Reads the text a JSON string literal holds, from the literal's body as it stands in
     /// the input (`literal`: its bytes after the opening quote, escapes and all), as one
-    /// step: each run between two escapes and the character the escape after it stands for
-    /// go in as [`Reader::feed_str_then`] takes them, so that a string or key of the text
-    /// between two `\"` comes whole, borrowed from `literal`. No unescaped copy is made.
+    /// step: the stretches that hold no escape but `\"` and `\\` are read by the byte
+    /// machine itself, as chunks of its own kind (so a string or key of the text between two
+    /// `\"` comes whole, borrowed from `literal`), and the character any other escape
+    /// stands for goes in as [`Reader::feed_char`] takes it. No unescaped copy is made.
     ///
     /// Reading stops at the literal's closing quote, and before anything that would end it
     /// otherwise or make it invalid: a control character, an escape that is not valid, or
@@ -58,117 +60,120 @@ impl Reader {
         let bytes = literal.as_bytes();
         let mut pos = 0;
         loop {
-            // The commonest steps between two strings, `:\"` and `,\"`, and an object's or an
-            // array's start, `{\"` and `[\"`.
-            match bytes.get(pos..pos + 3) {
-                // (The guard takes the step when it can.)
-                Some(&[punctuation @ (b':' | b','), b'\\', b'"'])
-                    if self.punctuation_then_quote(&[punctuation]) =>
-                {
-                    pos += 3;
-                    continue;
+            // The stretch up to the next byte that is neither plain, `\"` nor `\\`.
+            let stop = scan_literal(bytes, pos);
+            // A stretch is read as a chunk where nothing but a string is cut (the rest a
+            // chunk can cut is carried as the text's own bytes), and where its bytes fit the
+            // limit as they stand (the text's are fewer). Else its first run and escape go
+            // in as pieces, and the rest is tried again. (Positions at ASCII bytes or at
+            // the end are character boundaries.)
+            let fits = self
+                .offset
+                .checked_add(stop - pos)
+                .is_some_and(|end| end <= self.max_bytes);
+            if stop > pos && (!fits || !matches!(self.cut, None | Some(Cut::Str(_)))) {
+                let run_end = scan_plain(bytes, pos);
+                self.feed_str(literal.get(pos..run_end).unwrap_or_default(), sink)?;
+                pos = run_end;
+                if run_end < stop {
+                    let escaped = bytes.get(run_end + 1).copied().unwrap_or_default();
+                    self.feed_char(char::from(escaped), sink)?;
+                    pos += 2;
                 }
-                Some(&[bracket @ (b'{' | b'['), b'\\', b'"']) => {
-                    if let Some(read) = self.open_then_quote(bracket == b'{', literal, pos, sink) {
-                        read?;
-                        pos += 3;
-                        continue;
-                    }
-                }
-                _ => {}
+                continue;
             }
-            let stop = scan_plain(bytes, pos);
-            // `stop` stands at an ASCII byte or at the end: a character boundary.
-            let run = literal.get(pos..stop).unwrap_or_default();
+            if stop > pos {
+                let stretch = literal.get(pos..stop).unwrap_or_default();
+                self.run(Literal(stretch), &mut None, sink)?;
+            }
             let Some((c, len)) = literal_escape(bytes, stop) else {
-                if !run.is_empty() {
-                    self.feed_str(run, sink)?;
-                }
                 return Ok(stop);
             };
-            let mut after = stop + len;
-            let rest = bytes.get(after..).unwrap_or_default();
-            match self.body_step(run, c, rest, sink) {
-                Some((read, used)) => {
-                    read?;
-                    after += used;
-                }
-                None => self.feed_str_then(run, c, sink)?,
-            }
-            pos = after;
+            self.feed_char(c, sink)?;
+            pos = stop + len;
         }
     }
 
-    /// Inside the body of a string or key that is open with nothing cut in it: `run` (which
-    /// holds nothing that would end or escape it) then `c`, the character a literal's escape
-    /// stands for, when that is `"`, which closes the string, or `\`, which begins an
-    /// escape of the text whose code the literal's next bytes `rest` give (`\\n` in the
-    /// literal is `\n` in the text, `\\\"` is `\"`, `\\u00e9` is `\u00e9`). The answer,
-    /// and how many bytes of `rest` it took; `None` for anything else, which takes the byte
-    /// machine's way (the property tests feed texts both ways).
-    #[inline]
-    fn body_step<'a, S: Sink<'a>>(
+    /// One of the text's escapes in a string of a [`Literal`] chunk: its backslash is the
+    /// literal's `\\` at chunk position `stop`, and its code follows, itself escaped where
+    /// it is `"` or `\` (`\\\"` in the literal is `\"` in the text, `\\n` is `\n`,
+    /// `\\u00e9` is `\u00e9`). The chunk position after it, or [`CUT`] when the chunk ends
+    /// inside it (carried as the text's bytes so far, as a chunk of the text would be);
+    /// with the string.
+    pub(super) fn literal_text_escape<'a, I: Input<'a>, S: Sink<'a>>(
         &mut self,
-        run: &'a str,
-        c: char,
-        rest: &[u8],
+        input: I,
+        stop: usize,
+        mut string: Str,
         sink: &mut S,
-    ) -> Option<(Result<(), Stop>, usize)> {
-        let mut string = match &self.cut {
-            Some(Cut::Str(string)) if self.stopped.is_none() => *string,
-            _ => return None,
+    ) -> Result<(usize, Str), Stop> {
+        let bytes = input.bytes();
+        let at = self.at(stop);
+        // The commonest: a one-letter code, or `"` or `\` escaped in the literal.
+        let quick = match bytes.get(stop + 2) {
+            Some(b'\\') => bytes.get(stop + 3).map(|&code| (char::from(code), 4)),
+            Some(&code) => escape::short(code).map(|c| (c, 3)),
+            None => None,
         };
-        let (read, used) = match c {
-            '"' => {
-                let end = self.offset.checked_add(run.len())?.checked_add(1)?;
-                if end > self.max_bytes {
-                    return None;
-                }
-                let read = self.end_string(string, run, 0, run.len(), sink);
-                self.cut = None;
-                self.offset = end;
-                (read, 0)
-            }
-            '\\' => {
-                // The text's escape: its character, how many bytes of `rest` spell the rest
-                // of it (its code is itself escaped in the literal when it is `"` or `\`),
-                // and its length in the text.
-                let (escaped, used, len) = match rest {
-                    [b'\\', b'"', ..] => ('"', 2, 2),
-                    [b'\\', b'\\', ..] => ('\\', 2, 2),
-                    // `\u` with four hex digits, not a surrogate (a pair's second backslash
-                    // is escaped in the literal: the byte machine reads pairs).
-                    [b'u', digits @ ..] => {
-                        let mut unicode = [b'\\', b'u', 0, 0, 0, 0];
-                        unicode.get_mut(2..)?.copy_from_slice(digits.get(..4)?);
-                        match escape::decode(&unicode, false) {
-                            Escape::Char(c, 6) => (c, 5, 6),
-                            _ => return None,
-                        }
-                    }
-                    // A bare `"` ends the literal; a backslash begins one of its escapes.
-                    [b'"' | b'\\', ..] | [] => return None,
-                    [code, ..] => (escape::short(*code)?, 1, 2),
-                };
-                let end = self.offset.checked_add(run.len())?.checked_add(len)?;
-                if end > self.max_bytes {
-                    return None;
-                }
-                let at = self.offset + run.len();
-                let mut read = self.string_run(&mut string, run, self.offset, sink);
-                if read.is_ok() {
-                    read = self.string_char(&mut string, escaped, at, sink);
-                }
-                self.cut = Some(Cut::Str(string));
-                self.offset = end;
-                (read, used)
-            }
-            _ => return None,
-        };
-        if let Err(stop) = &read {
-            self.stopped = Some(stop.clone());
+        if let Some((c, len)) = quick {
+            self.string_char(&mut string, c, at, sink)?;
+            // Two bytes of the text.
+            self.offset = self.offset.wrapping_sub(len - 2);
+            return Ok((stop + len, string));
         }
-        Some((read, used))
+        // The text's bytes from its backslash, as many as an escape can take, and the chunk
+        // position each begins at (a chunk of a literal holds no other escape than `\"`
+        // and `\\`, each standing for its second byte).
+        let mut text = [0; 12];
+        let mut starts = [stop; 13];
+        let mut n_text = 0;
+        let mut pos = stop;
+        while let (Some(slot), Some(&byte)) = (text.get_mut(n_text), bytes.get(pos)) {
+            let (byte, len) = match byte {
+                b'\\' => (bytes.get(pos + 1).copied().unwrap_or(byte), 2),
+                _ => (byte, 1),
+            };
+            *slot = byte;
+            pos += len;
+            n_text += 1;
+            if let Some(start) = starts.get_mut(n_text) {
+                *start = pos;
+            }
+        }
+        let start_of = |n: usize| starts.get(n).copied().unwrap_or(pos);
+        let text = text.get(..n_text).unwrap_or_default();
+        // Steps `offset` to the text byte `n` of the escape, at chunk position `start_of(n)`.
+        let shift = |reader: &mut Reader, n: usize| {
+            reader.offset = reader.offset.wrapping_sub(start_of(n) - stop - n);
+        };
+        match escape::decode(text, false) {
+            Escape::Char(c, len) => {
+                self.string_char(&mut string, c, at, sink)?;
+                shift(self, len);
+                Ok((start_of(len), string))
+            }
+            Escape::NeedMore => {
+                // Every byte of the chunk is in it.
+                if let Some(carry) = self.carry.escape.get_mut(..n_text) {
+                    carry.copy_from_slice(text);
+                }
+                self.cut = Some(Cut::Escape {
+                    string,
+                    at,
+                    len: n_text,
+                });
+                shift(self, n_text);
+                Ok((CUT, string))
+            }
+            Escape::Broken(broken) => {
+                let decided = broken.decided.map(|n| {
+                    shift(self, n);
+                    start_of(n)
+                });
+                self.broken_escape(broken, at, decided, string, input)
+                    .map(|step| (step, string))
+            }
+        }
     }
 
     /// Takes reading up again after the sink broke at the [`Event::StringStart`] of a string
@@ -305,51 +310,6 @@ impl Reader {
         self.expect = expect;
         self.offset += chunk.len();
         self.open_quote()
-    }
-
-    /// `{` (`is_object`) or `[` at chunk position `pos` of `literal`, then the quote that
-    /// opens the first key or element, where a value may begin and nothing is cut: opens
-    /// both. `None` when that is not the case, or when the bracket would be too deep (the
-    /// byte machine's to refuse).
-    #[inline]
-    fn open_then_quote<'a, S: Sink<'a>>(
-        &mut self,
-        is_object: bool,
-        literal: &'a str,
-        pos: usize,
-        sink: &mut S,
-    ) -> Option<Result<(), Stop>> {
-        let fits = self
-            .offset
-            .checked_add(2)
-            .is_some_and(|end| end <= self.max_bytes);
-        if self.stopped.is_some()
-            || self.cut.is_some()
-            || !matches!(self.expect, Expect::Value | Expect::FirstElement)
-            || self.open.len() >= self.max_depth
-            || !fits
-        {
-            return None;
-        }
-        let at = self.offset;
-        // The chunk is `literal` from `pos`, so that its positions are the reader's.
-        let chunk = literal.get(pos..).unwrap_or_default();
-        if let Err(stop) = self.open(is_object, at, 0, Text(chunk), sink) {
-            self.stopped = Some(stop.clone());
-            return Some(Err(stop));
-        }
-        self.offset += 1;
-        self.expect = if is_object {
-            Expect::FirstKey
-        } else {
-            Expect::FirstElement
-        };
-        // A key or value may begin and the quote fits, so it opens here; the byte machine's
-        // way otherwise.
-        if self.open_quote() {
-            return Some(Ok(()));
-        }
-        Some(self.feed_char('"', sink))
     }
 
     /// `run` then `"`, right after a quote opened a string or key: its whole body, when

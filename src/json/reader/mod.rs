@@ -381,11 +381,38 @@ trait Input<'a>: Copy {
     /// the end follow it; or the position where it stops being UTF-8.
     fn tail(self, start: usize) -> Result<(&'a str, usize), usize>;
 
+    /// How many bytes a quote of the text takes in the input: `"` is one, and `\"` in the
+    /// body of a string literal that holds the text is two ([`Literal`]).
+    const QUOTE: usize = 1;
+
+    /// Whether a quote of the text stands at `pos`, whose byte is `byte`.
+    #[inline(always)]
+    fn is_quote(self, byte: u8, _pos: usize) -> bool {
+        byte == b'"'
+    }
+
+    /// The byte at `pos` where a token begins, `byte`, as the token's first byte: `"` where
+    /// a quote of the text stands.
+    #[inline(always)]
+    fn token(self, byte: u8, pos: usize) -> u8 {
+        if Self::QUOTE > 1 && self.is_quote(byte, pos) {
+            b'"'
+        } else {
+            byte
+        }
+    }
+
+    /// The character of the text at `pos`, as far as the chunk shows it.
+    #[inline]
+    fn char_at(self, pos: usize) -> CharAt {
+        char_at(self.bytes().get(pos..).unwrap_or_default())
+    }
+
     /// The text between `start` and a closing quote at `stop`, when it is one plain run:
     /// no escape, no control character, UTF-8.
     #[inline]
     fn plain(self, start: usize, stop: usize) -> Option<&'a str> {
-        if self.bytes().get(stop) != Some(&b'"') {
+        if !self.is_quote(*self.bytes().get(stop)?, stop) {
             return None;
         }
         self.text(start, stop).ok()
@@ -404,6 +431,53 @@ impl<'a> Input<'a> for Text<'a> {
     #[inline]
     fn bytes(self) -> &'a [u8] {
         self.0.as_bytes()
+    }
+
+    #[inline(always)]
+    fn text(self, start: usize, end: usize) -> Result<&'a str, usize> {
+        self.0.get(start..end).ok_or(start)
+    }
+
+    #[inline]
+    fn tail(self, start: usize) -> Result<(&'a str, usize), usize> {
+        self.0.get(start..).map(|text| (text, 0)).ok_or(start)
+    }
+}
+
+/// A piece of the body of a JSON string literal that holds the text, where the only
+/// escapes are the literal's `\"` and `\\` (see [`Reader::feed_literal`]): `\"` is the
+/// text's quote, and `\\` the text's backslash, which begins one of the text's escapes in a
+/// string and is an error anywhere else. The rest stands for itself, so a string of the text
+/// between two `\"` goes out whole, borrowed from the literal, from the same loops that
+/// read a text as it stands.
+///
+/// Positions in it are not offsets in the text: each `\"` or `\\` is two bytes of the
+/// literal for one of the text. The reader lowers its `offset` by one as it steps past each,
+/// so that `offset + position` stays the text's offset of what follows (see
+/// [`Reader::at`]), and the offset is the text's again at the chunk's end.
+#[derive(Clone, Copy)]
+struct Literal<'a>(&'a str);
+
+impl<'a> Input<'a> for Literal<'a> {
+    const QUOTE: usize = 2;
+
+    #[inline(always)]
+    fn bytes(self) -> &'a [u8] {
+        self.0.as_bytes()
+    }
+
+    #[inline(always)]
+    fn is_quote(self, byte: u8, pos: usize) -> bool {
+        byte == b'\\' && self.bytes().get(pos + 1) == Some(&b'"')
+    }
+
+    /// The character of the text: an escape of the literal stands for its second byte.
+    #[inline]
+    fn char_at(self, pos: usize) -> CharAt {
+        match self.bytes().get(pos..) {
+            Some([b'\\', code, ..]) => CharAt::Valid(char::from(*code)),
+            rest => char_at(rest.unwrap_or_default()),
+        }
     }
 
     #[inline(always)]
@@ -519,19 +593,46 @@ impl Reader {
                 return Err(invalid(self.error(kind, self.max_bytes, "")));
             }
         };
-        // The character after the chunk counts once it has been read with it.
+        // The character after the chunk counts once it has been read with it. (A literal's
+        // `offset` was lowered for each of its escapes: see [`Literal`].)
         let chunk_end = end - extra;
+        let len = input.bytes().len();
         let mut pos = 0;
         if let Some(cut) = self.cut.take() {
             pos = self.resume(cut, input, next, sink)?;
             if pos == CUT {
-                self.offset = if next.is_none() { end } else { chunk_end };
+                self.offset = if I::QUOTE > 1 {
+                    self.at(len)
+                } else if next.is_none() {
+                    end
+                } else {
+                    chunk_end
+                };
                 return Ok(());
             }
         }
         self.tokens(input, pos, next, sink)?;
-        self.offset = if next.is_none() { end } else { chunk_end };
+        self.offset = if I::QUOTE > 1 {
+            self.at(len)
+        } else if next.is_none() {
+            end
+        } else {
+            chunk_end
+        };
         Ok(())
+    }
+
+    /// The offset in the text of chunk position `pos` (see [`Literal`] for why it may
+    /// wrap in between).
+    #[inline(always)]
+    fn at(&self, pos: usize) -> usize {
+        self.offset.wrapping_add(pos)
+    }
+
+    /// Steps `offset` past a quote of the text that took `I::QUOTE` bytes of the input.
+    #[inline(always)]
+    fn pass_quote<'a, I: Input<'a>>(&mut self) {
+        self.offset = self.offset.wrapping_sub(I::QUOTE - 1);
     }
 
     /// The tokens of a chunk from `pos`, until it ends.
@@ -582,17 +683,19 @@ impl Reader {
                     };
                     return Ok(());
                 };
-                let at = self.offset + pos;
-                let step = match byte {
+                let at = self.at(pos);
+                let step = match input.token(byte, pos) {
                     b'"' => {
                         // A string without escapes that the chunk holds whole: the commonest
                         // value, read here in one scan.
-                        let body = pos + 1;
+                        let body = pos + I::QUOTE;
                         let stop = scan_plain(bytes, body);
+                        self.pass_quote::<I>();
                         match input.plain(body, stop) {
                             Some(text) => {
                                 emit(sink, Event::String(text), at)?;
-                                stop + 1
+                                self.pass_quote::<I>();
+                                stop + I::QUOTE
                             }
                             None => {
                                 let string = Str {
@@ -651,7 +754,7 @@ impl Reader {
                     return Ok(());
                 };
                 let Some(top) = self.open.last() else {
-                    let error = self.error(ErrorKind::TrailingCharacters, self.offset + pos, "");
+                    let error = self.error(ErrorKind::TrailingCharacters, self.at(pos), "");
                     return self.fail_at(error, input, pos);
                 };
                 match (byte, top & 1 == 1) {
@@ -668,7 +771,7 @@ impl Reader {
                         KeyStep::Cut => return Ok(()),
                     },
                     (b']', false) | (b'}', true) => {
-                        self.close(self.offset + pos, sink)?;
+                        self.close(self.at(pos), sink)?;
                         pos += 1;
                     }
                     (_, false) => {
@@ -701,15 +804,17 @@ impl Reader {
             self.expect = if first { Expect::FirstKey } else { Expect::Key };
             return Ok(KeyStep::Cut);
         };
-        let at = self.offset + pos;
-        match byte {
+        let at = self.at(pos);
+        match input.token(byte, pos) {
             b'"' => {
-                let body = pos + 1;
+                let body = pos + I::QUOTE;
                 let stop = scan_plain(bytes, body);
+                self.pass_quote::<I>();
                 let after = match input.plain(body, stop) {
                     Some(key) => {
                         emit(sink, Event::Key(Cow::Borrowed(key)), at)?;
-                        stop + 1
+                        self.pass_quote::<I>();
+                        stop + I::QUOTE
                     }
                     None => {
                         let string = Str {
@@ -790,7 +895,7 @@ impl Reader {
             Some(&byte) => match grammar.end_at(byte) {
                 End::Complete => true,
                 End::Broken(detail) => {
-                    let error = self.error(ErrorKind::InvalidNumber, self.offset + end, detail);
+                    let error = self.error(ErrorKind::InvalidNumber, self.at(end), detail);
                     return self.fail_at(error, input, end).map(|()| CUT);
                 }
             },
@@ -800,7 +905,7 @@ impl Reader {
                     && next.is_some_and(|c| !matches!(c, '0'..='9' | '.' | 'e' | 'E' | '+' | '-'))
             }
         };
-        let start = self.offset + pos;
+        let start = self.at(pos);
         if complete {
             // Number bytes are ASCII, so this check cannot fail.
             let text = input.text(pos, end).unwrap_or_default();
@@ -838,10 +943,10 @@ impl Reader {
         let text = word.text();
         let end = pos + text.len();
         if input.bytes().get(pos..end) == Some(text) {
-            emit(sink, word.event(), self.offset + pos)?;
+            emit(sink, word.event(), self.at(pos))?;
             return Ok(end);
         }
-        self.literal_rest(word, self.offset + pos, 0, input, pos, sink)
+        self.literal_rest(word, self.at(pos), 0, input, pos, sink)
     }
 
     /// The rest of a literal that starts at `start`, `matched` bytes read, from chunk
@@ -1025,9 +1130,9 @@ impl Reader {
         input: impl Input<'a>,
         decided: usize,
     ) -> Result<(), Stop> {
-        let at = self.offset + decided;
+        let at = self.at(decided);
         let found = match input.bytes().get(decided..) {
-            Some(rest) if !rest.is_empty() => char_at(rest),
+            Some(rest) if !rest.is_empty() => input.char_at(decided),
             _ => return Err(invalid(error)),
         };
         match found {
@@ -1066,7 +1171,7 @@ impl Reader {
             expected,
             found: '\u{FFFD}',
         };
-        let error = self.error(kind, self.offset + pos, "");
+        let error = self.error(kind, self.at(pos), "");
         self.fail_at(error, input, pos)
     }
 

@@ -70,8 +70,7 @@ impl Reader {
                             Ok(end)
                         }
                         End::Broken(detail) => {
-                            let error =
-                                self.error(ErrorKind::InvalidNumber, self.offset + end, detail);
+                            let error = self.error(ErrorKind::InvalidNumber, self.at(end), detail);
                             self.fail_at(error, input, end).map(|()| CUT)
                         }
                     },
@@ -163,10 +162,27 @@ impl Reader {
                     self.end_string(string, run, pos, stop, sink)?;
                     return Ok(stop + 1);
                 }
+                Some(b'\\') if input.is_quote(b'\\', stop) => {
+                    let run = self.run_text(input, pos, stop)?;
+                    self.end_string(string, run, pos, stop, sink)?;
+                    self.pass_quote::<I>();
+                    return Ok(stop + I::QUOTE);
+                }
+                Some(b'\\') if I::QUOTE > 1 => {
+                    let run = self.run_text(input, pos, stop)?;
+                    self.string_run(&mut string, run, self.at(pos), sink)?;
+                    match self.literal_text_escape(input, stop, string, sink)? {
+                        (CUT, _) => return Ok(CUT),
+                        (after, updated) => {
+                            string = updated;
+                            pos = after;
+                        }
+                    }
+                }
                 Some(b'\\') => {
                     let run = self.run_text(input, pos, stop)?;
-                    self.string_run(&mut string, run, self.offset + pos, sink)?;
-                    let at = self.offset + stop;
+                    self.string_run(&mut string, run, self.at(pos), sink)?;
+                    let at = self.at(stop);
                     // The one-letter escapes, nearly all of them, without the general decoder.
                     if let Some(c) = bytes.get(stop + 1).and_then(|&code| escape::short(code)) {
                         self.string_char(&mut string, c, at, sink)?;
@@ -197,7 +213,7 @@ impl Reader {
                     // Bytes that are not UTF-8 before it come first.
                     self.run_text(input, pos, stop)?;
                     let kind = ErrorKind::ControlCharacter { byte };
-                    let error = self.error(kind, self.offset + stop, "");
+                    let error = self.error(kind, self.at(stop), "");
                     return self.fail_at(error, input, stop).map(|()| CUT);
                 }
                 None => return self.string_cut(input, pos, string, next, sink),
@@ -220,7 +236,7 @@ impl Reader {
         let (text, n_cut) = match input.tail(pos) {
             Ok(tail) => tail,
             Err(bad) => {
-                let at = self.offset + bad;
+                let at = self.at(bad);
                 return Err(invalid(self.error(ErrorKind::InvalidUtf8, at, "")));
             }
         };
@@ -229,7 +245,7 @@ impl Reader {
             self.end_string(string, text, pos, len, sink)?;
             return Ok(len);
         }
-        self.string_run(&mut string, text, self.offset + pos, sink)?;
+        self.string_run(&mut string, text, self.at(pos), sink)?;
         if n_cut == 0 {
             self.cut = Some(Cut::Str(string));
         } else {
@@ -237,7 +253,7 @@ impl Reader {
             if let Some(carry) = self.carry.char.get_mut(..n_cut) {
                 carry.copy_from_slice(partial);
             }
-            let at = self.offset + len - n_cut;
+            let at = self.at(len - n_cut);
             self.cut = Some(Cut::Char {
                 string,
                 at,
@@ -269,9 +285,9 @@ impl Reader {
             return emit(sink, Event::String(run), string.quote);
         }
         if !run.is_empty() {
-            emit(sink, Event::StringPart(run), self.offset + run_pos)?;
+            emit(sink, Event::StringPart(run), self.at(run_pos))?;
         }
-        emit(sink, Event::StringEnd, self.offset + close)
+        emit(sink, Event::StringEnd, self.at(close))
     }
 
     /// A run of a string's text that stands in the input as itself.
@@ -339,7 +355,7 @@ impl Reader {
     ) -> Result<&'a str, Stop> {
         input
             .text(start, end)
-            .map_err(|bad| invalid(self.error(ErrorKind::InvalidUtf8, self.offset + bad, "")))
+            .map_err(|bad| invalid(self.error(ErrorKind::InvalidUtf8, self.at(bad), "")))
     }
 
     /// An escape that is not valid, at the backslash `at`; `decided` is the chunk position
