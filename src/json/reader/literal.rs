@@ -84,7 +84,7 @@ impl Reader {
             }
             if stop > pos {
                 let stretch = literal.get(pos..stop).unwrap_or_default();
-                self.run(Literal(stretch), &mut None, sink)?;
+                self.feed_stretch(stretch, sink)?;
             }
             let Some((c, len)) = literal_escape(bytes, stop) else {
                 return Ok(stop);
@@ -92,6 +92,18 @@ impl Reader {
             self.feed_char(c, sink)?;
             pos = stop + len;
         }
+    }
+
+    /// A stretch of a literal, as a [`Literal`] chunk. Out of line, so that the byte
+    /// machine it inlines is laid out as a text's is (inlined into `feed_literal`, it
+    /// measured slower: its scans were then called, not inlined).
+    #[inline(never)]
+    fn feed_stretch<'a, S: Sink<'a>>(
+        &mut self,
+        stretch: &'a str,
+        sink: &mut S,
+    ) -> Result<(), Stop> {
+        self.run(Literal(stretch), &mut None, sink)
     }
 
     /// One of the text's escapes in a string of a [`Literal`] chunk: its backslash is the
@@ -120,6 +132,14 @@ impl Reader {
             // Two bytes of the text.
             self.offset = self.offset.wrapping_sub(len - 2);
             return Ok((stop + len, string));
+        }
+        // `\u` and four hex digits that are not a surrogate, as they stand in the literal.
+        if let Some(&[b'u', d0, d1, d2, d3]) = bytes.get(stop + 2..stop + 7) {
+            if let Escape::Char(c, 6) = escape::decode(&[b'\\', b'u', d0, d1, d2, d3], false) {
+                self.string_char(&mut string, c, at, sink)?;
+                self.offset = self.offset.wrapping_sub(1);
+                return Ok((stop + 7, string));
+            }
         }
         // The text's bytes from its backslash, as many as an escape can take, and the chunk
         // position each begins at (a chunk of a literal holds no other escape than `\"`
