@@ -1,12 +1,12 @@
 //! A text read through a string literal's escapes (OpenAI's arguments text): the literal's
 //! body read by the byte machine itself in stretches that hold no escape but `\"` and `\\`
 //! ([`Reader::feed_literal`], [`Literal`] chunks), and the fast steps a text fed as the
-//! literal's pieces takes at nearly every `\"`, without a turn of the byte machine.
+//! literal's pieces takes at nearly every escaped character, without a turn of the byte
+//! machine.
 
 use super::escape::{self, scan_literal, scan_plain, Escape};
-use super::{emit, Cut, Expect, Input, Literal, Reader, Stop, Str, CUT};
-use crate::json::event::{Event, Sink};
-use std::borrow::Cow;
+use super::{Cut, Expect, Input, Literal, Reader, Stop, Str, CUT};
+use crate::json::event::Sink;
 
 impl Reader {
     /// Reads the text a JSON string literal holds, from the literal's body as it stands in
@@ -196,7 +196,7 @@ impl Reader {
         }
     }
 
-    /// Takes reading up again after the sink broke at the [`Event::StringStart`] of a string
+    /// Takes reading up again after the sink broke at the [`Event::StringStart`](crate::json::Event::StringStart) of a string
     /// value whose literal (opened at offset `quote`) it read on its own, through
     /// [`Reader::feed_literal`], up to offset `at`: just past the literal's closing quote
     /// when `closed`, else inside its body, where the reader goes on with it (sending its
@@ -233,11 +233,10 @@ fn literal_escape(bytes: &[u8], at: usize) -> Option<(char, usize)> {
     }
 }
 
-/// The steps a text read through a literal's escapes takes at nearly every `\"`, taken
-/// without a turn of the byte machine, which would do the same (the property tests feed
-/// texts both ways): a quote that opens a string or key, a run that is a whole string's or
-/// key's body closed by the quote after it, a character of a body, and the punctuation
-/// between strings.
+/// The steps a text fed as a literal's pieces ([`Reader::feed_char`]) takes at nearly every
+/// escaped character, taken without a turn of the byte machine, which would do the same (the
+/// property tests feed texts both ways): a quote that opens a string or key, and a character
+/// of a body.
 impl Reader {
     /// A `"` where a string or key may begin and no token is cut: opens it.
     #[inline]
@@ -295,70 +294,6 @@ impl Reader {
         }
         let emitted = self.string_char(&mut string, c, at, sink);
         self.cut = Some(Cut::Str(string));
-        if let Err(stop) = &emitted {
-            self.stopped = Some(stop.clone());
-        }
-        Some(emitted)
-    }
-
-    /// A chunk of nothing but whitespace and the `:` or `,` that may come next (between two
-    /// `\"` of a text read through a literal's escapes), then the quote that opens a string
-    /// or key: steps over both, or over neither.
-    #[inline]
-    pub(super) fn punctuation_then_quote(&mut self, chunk: &[u8]) -> bool {
-        if self.stopped.is_some() || self.cut.is_some() {
-            return false;
-        }
-        // The quote counts with the chunk.
-        match self.offset.checked_add(chunk.len()) {
-            Some(end) if end < self.max_bytes => {}
-            _ => return false,
-        }
-        let mut expect = self.expect;
-        for &byte in chunk {
-            expect = match (byte, expect) {
-                (b' ' | b'\n' | b'\r' | b'\t', expect) => expect,
-                (b':', Expect::Colon) => Expect::Value,
-                (b',', Expect::AfterValue) if self.in_object() => Expect::Key,
-                (b',', Expect::AfterValue) => Expect::Value,
-                _ => return false,
-            };
-        }
-        if !matches!(expect, Expect::Value | Expect::Key) {
-            return false;
-        }
-        self.expect = expect;
-        self.offset += chunk.len();
-        self.open_quote()
-    }
-
-    /// `run` then `"`, right after a quote opened a string or key: its whole body, when
-    /// `run` holds nothing that would end or escape it. `None` when that is not the case.
-    #[inline]
-    pub(super) fn close_run<'a, S: Sink<'a>>(
-        &mut self,
-        run: &'a str,
-        sink: &mut S,
-    ) -> Option<Result<(), Stop>> {
-        let string = match &self.cut {
-            Some(Cut::Str(string)) if self.stopped.is_none() => *string,
-            _ => return None,
-        };
-        if string.started || (string.key && !self.carry.key.is_empty()) {
-            return None;
-        }
-        let end = self.offset.checked_add(run.len())?.checked_add(1)?;
-        if end > self.max_bytes || scan_plain(run.as_bytes(), 0) != run.len() {
-            return None;
-        }
-        self.cut = None;
-        self.offset = end;
-        let event = if string.key {
-            Event::Key(Cow::Borrowed(run))
-        } else {
-            Event::String(run)
-        };
-        let emitted = emit(sink, event, string.quote);
         if let Err(stop) = &emitted {
             self.stopped = Some(stop.clone());
         }

@@ -221,14 +221,6 @@ impl Reader {
         next: char,
         sink: &mut S,
     ) -> Result<(), Stop> {
-        if next == '"' {
-            if let Some(read) = self.close_run(chunk, sink) {
-                return read;
-            }
-            if self.punctuation_then_quote(chunk.as_bytes()) {
-                return Ok(());
-            }
-        }
         let mut next = Some(next);
         self.run(Text(chunk), &mut next, sink)?;
         match next {
@@ -1020,11 +1012,6 @@ impl Reader {
             _ => Event::ArrayEnd,
         };
         emit(sink, event, at)
-    }
-
-    #[inline]
-    fn in_object(&self) -> bool {
-        self.open.last().is_some_and(|entry| entry & 1 == 1)
     }
 
     /// What follows a complete value.
