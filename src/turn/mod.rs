@@ -246,8 +246,16 @@ impl Gate {
             value,
             spans,
             calls: mut read_calls,
-        } = outline::read(raw, turn_limits, limits, &read::NOT_READ).map_err(Box::new)?;
-        let parts = read::read(&value)?;
+        } = outline::read(raw, turn_limits, limits).map_err(Box::new)?;
+        let parts = match read::read(&value) {
+            Ok(parts) => parts,
+            // The outline holds only what the form's reading reads: the error, which shows
+            // what arrived, comes from the whole value.
+            Err(error) => {
+                let whole = json::parse_with(raw, turn_limits).map_err(Box::new)?;
+                return Err(read::read(&whole).err().unwrap_or(error));
+            }
+        };
         let places = places_of(&value, &parts.calls);
         let calls = parts
             .calls

@@ -1,12 +1,13 @@
 //! A turn's one pass: the reader reads the turn once, and its events build the turn's
 //! outline and, at the same time, read every call in it through the envelope.
 //!
-//! The outline is the turn's value without the calls' arguments: the value of a member
-//! named in `not_read` (`arguments`, `input`, `args`) is built as an empty value of its
-//! kind, and nothing inside it is built or spanned, since the form's reading
-//! ([`read`](super::read)) never looks into it. Every array and object of the outline
-//! has its byte range, in the order they open, which is the order a depth-first walk of
-//! the value meets them (a container before its members, members in order).
+//! The outline is the turn's value as far as the form's reading ([`read`](super::read))
+//! looks into it: a member it never asks for (a call's id, its arguments) is left out, key
+//! and all, and one it only asks is there (a call's `name`, `function`) is built as an
+//! empty value of its kind ([`kept`]); nothing inside either is built or spanned. Every
+//! array and object of the outline has its byte range, in the order they open, which is
+//! the order a depth-first walk of the value meets them (a container before its members,
+//! members in order).
 //!
 //! Which values are calls is only known once the form is read, after the pass (a `type`
 //! may come last). So every array or object that may be one, an element of a list or the
@@ -28,7 +29,7 @@
 //!
 //! [`Gate::check_call`]: crate::Gate::check_call
 
-use super::read::LEGACY_KEY;
+use super::read::{kept, Kept, LEGACY_KEY};
 use crate::envelope::{Call, Embedded};
 use crate::json::{Builder, Event, Limits, ParseError, Reader, Sink, Stop, Value};
 use crate::rejection::Rejection;
@@ -37,7 +38,7 @@ use std::ops::{ControlFlow, Range};
 
 /// The turn, read once.
 pub(crate) struct Outline<'a> {
-    /// The turn's value, without the calls' arguments.
+    /// The turn's value, as far as the form's reading looks into it.
     pub(crate) value: Value<'a>,
     /// The byte range of each array and object of `value`, in depth-first order.
     pub(crate) spans: Vec<Range<usize>>,
@@ -65,16 +66,15 @@ pub(crate) fn read<'a>(
     raw: &'a str,
     limits: Limits,
     call_limits: Limits,
-    not_read: &[&str],
 ) -> Result<Outline<'a>, ParseError> {
     let mut builder = Builder::new();
     let mut pass = Pass {
         outline: Builder::new(),
         spans: Vec::with_capacity(SPANS_START),
         open: Vec::with_capacity(SPANS_START),
-        not_read,
-        skip_next: false,
+        keep_next: Kept::Whole,
         skipping: 0,
+        dropping: false,
         function_call_next: false,
         envelope: Embedded::new(call_limits, &mut builder, raw),
         reading: None,
@@ -113,18 +113,20 @@ pub(crate) fn read<'a>(
 const SPANS_START: usize = 16;
 
 /// The sink of the one pass.
-struct Pass<'a, 'd, 'k> {
+struct Pass<'a, 'd> {
     /// Builds the outline.
     outline: Builder<'a>,
     spans: Vec<Range<usize>>,
     /// The open containers of the outline: their indices into `spans`, and whether each is
     /// an array; innermost last.
     open: Vec<(usize, bool)>,
-    not_read: &'k [&'k str],
-    /// The last key was one of `not_read`: its value is not built.
-    skip_next: bool,
+    /// What the outline keeps of the value that comes next (its key's [`kept`]).
+    keep_next: Kept,
     /// Inside a value not built: how many of its containers and strings are open.
     skipping: usize,
+    /// The value not built is left out whole ([`Kept::Nothing`]), not kept as an empty
+    /// value of its kind.
+    dropping: bool,
     /// The last key of the outline was `function_call`.
     function_call_next: bool,
     /// Reads the values that may be calls, one at a time.
@@ -146,7 +148,7 @@ struct Reading {
     depth: usize,
 }
 
-impl<'a> Sink<'a> for Pass<'a, '_, '_> {
+impl<'a> Sink<'a> for Pass<'a, '_> {
     /// Inside a value the outline does not build (most of a turn: the arguments), the
     /// event goes to the envelope, if it reads, and is only counted here; the rest of the
     /// turn takes the way out of line.
@@ -176,13 +178,13 @@ impl<'a> Sink<'a> for Pass<'a, '_, '_> {
     }
 }
 
-impl<'a> Pass<'a, '_, '_> {
+impl<'a> Pass<'a, '_> {
     /// An event outside the values not built: the outline builds it, and an envelope
     /// starts reading at an array or object that may be a call.
     #[inline(never)]
     fn structure(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
         let opens = matches!(event, Event::ArrayStart | Event::ObjectStart);
-        if opens && !self.skip_next {
+        if opens && self.keep_next == Kept::Whole {
             self.may_begin();
         }
         let Some(call) = &mut self.reading else {
@@ -275,6 +277,9 @@ impl<'a> Pass<'a, '_, '_> {
 
     #[inline(never)]
     fn skipped_value_ends(&mut self, end: &Event<'a>, at: usize) {
+        if self.dropping {
+            return;
+        }
         let end = match end {
             Event::StringEnd => {
                 let _ = self.outline.event(Event::String(""), at);
@@ -300,24 +305,35 @@ impl<'a> Pass<'a, '_, '_> {
 
     /// An event the outline builds, or the first of a value it does not build.
     fn build(&mut self, event: Event<'a>, at: usize) {
-        if std::mem::take(&mut self.skip_next) {
+        let keep = std::mem::replace(&mut self.keep_next, Kept::Whole);
+        if keep != Kept::Whole {
+            self.dropping = keep == Kept::Nothing;
             match event {
                 Event::StringStart => {
                     self.skipping = 1;
                     return;
                 }
-                Event::String(_) => {
+                Event::String(_) if !self.dropping => {
                     let _ = self.outline.event(Event::String(""), at);
                     return;
                 }
-                Event::ArrayStart | Event::ObjectStart => self.skipping = 1,
+                Event::ArrayStart | Event::ObjectStart => {
+                    self.skipping = 1;
+                    if self.dropping {
+                        return;
+                    }
+                }
+                _ if self.dropping => return,
                 _ => {}
             }
         }
         match &event {
             Event::Key(key) => {
-                self.skip_next = self.not_read.contains(&&**key);
+                self.keep_next = kept(key);
                 self.function_call_next = key == LEGACY_KEY;
+                if self.keep_next == Kept::Nothing {
+                    return;
+                }
             }
             Event::ArrayStart | Event::ObjectStart => {
                 let is_array = matches!(event, Event::ArrayStart);
