@@ -31,7 +31,7 @@
 
 use super::read::{kept, Kept, LEGACY_KEY};
 use crate::envelope::{Call, Embedded};
-use crate::json::{Builder, Event, Limits, ParseError, Reader, Sink, Stop, Value};
+use crate::json::{Builder, Event, Limits, ParseError, Reader, Sink, Stack, Stop, Value};
 use crate::rejection::Rejection;
 use std::borrow::Cow;
 use std::ops::{ControlFlow, Range};
@@ -71,7 +71,7 @@ pub(crate) fn read<'a>(
     let mut pass = Pass {
         outline: Builder::new(),
         spans: Vec::with_capacity(SPANS_START),
-        open: Vec::with_capacity(SPANS_START),
+        open: Stack::new(),
         keep_next: Kept::Whole,
         skipping: 0,
         dropping: false,
@@ -117,9 +117,10 @@ struct Pass<'a, 'd> {
     /// Builds the outline.
     outline: Builder<'a>,
     spans: Vec<Range<usize>>,
-    /// The open containers of the outline: their indices into `spans`, and whether each is
-    /// an array; innermost last.
-    open: Vec<(usize, bool)>,
+    /// The open containers of the outline, innermost last: each one's index into `spans`,
+    /// times two, plus one for an array ([`Pass::opens`]). A [`Stack`], whose first levels
+    /// are inline: a turn's nesting costs no allocation.
+    open: Stack,
     /// What the outline keeps of the value that comes next (its key's [`kept`]).
     keep_next: Kept,
     /// Inside a value not built: how many of its containers and strings are open.
@@ -214,10 +215,10 @@ impl<'a> Pass<'a, '_> {
     /// An array or object opens outside the values not built: an envelope starts reading
     /// it when it may be a call (see the module docs).
     fn may_begin(&mut self) {
-        let legacy = match self.open.last() {
-            Some(&(_, true)) => false,
+        let legacy = match self.open.last().map(|entry| entry % 2 == 1) {
+            Some(true) => false,
             // A `function_call` right inside the value read is one of its members.
-            Some(&(_, false))
+            Some(false)
                 if self.function_call_next && self.reading.map_or(true, |call| call.depth != 1) =>
             {
                 true
@@ -292,12 +293,19 @@ impl<'a> Pass<'a, '_> {
         let _ = self.outline.event(end, at);
     }
 
+    /// A container of the outline opens at `at`.
+    fn opens(&mut self, is_array: bool, at: usize) {
+        let entry = self.spans.len().saturating_mul(2);
+        self.open.push(entry.saturating_add(usize::from(is_array)));
+        self.spans.push(at..at);
+    }
+
     /// The innermost open container closes at `at`.
     fn close_span(&mut self, at: usize) {
         let span = self
             .open
             .pop()
-            .and_then(|(index, _)| self.spans.get_mut(index));
+            .and_then(|entry| self.spans.get_mut(entry / 2));
         if let Some(span) = span {
             span.end = at.saturating_add(1);
         }
@@ -337,8 +345,7 @@ impl<'a> Pass<'a, '_> {
             }
             Event::ArrayStart | Event::ObjectStart => {
                 let is_array = matches!(event, Event::ArrayStart);
-                self.open.push((self.spans.len(), is_array));
-                self.spans.push(at..at);
+                self.opens(is_array, at);
             }
             Event::ArrayEnd | Event::ObjectEnd => self.close_span(at),
             _ => {}
