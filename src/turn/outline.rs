@@ -3,8 +3,8 @@
 //!
 //! The outline is the turn's value as far as the form's reading ([`read`](super::read))
 //! looks into it: a member it never asks for (a call's id, its arguments) is left out, key
-//! and all, and one it only asks is there (a call's `name`, `function`) is built as an
-//! empty value of its kind ([`kept`]); nothing inside either is built or spanned. Every
+//! and all, and one it only asks is there (a call's `name`, `function`) holds `true` (or
+//! `null`) ([`kept`]); nothing inside either is built or spanned. Every
 //! array and object of the outline has its byte range, in the order they open, which is
 //! the order a depth-first walk of the value meets them (a container before its members,
 //! members in order).
@@ -74,7 +74,6 @@ pub(crate) fn read<'a>(
         open: Stack::new(),
         keep_next: Kept::Whole,
         skipping: 0,
-        dropping: false,
         function_call_next: false,
         envelope: Embedded::new(call_limits, &mut builder, raw),
         reading: None,
@@ -92,7 +91,7 @@ pub(crate) fn read<'a>(
         reader.resume_after_literal(resume.quote, resume.at, resume.closed);
         if resume.closed {
             // The outline skips the literal, and waits for its end.
-            pass.skipped(&Event::StringEnd, resume.at);
+            pass.skipped(&Event::StringEnd);
         }
         read = reader.feed_str(raw.get(resume.at..).unwrap_or_default(), &mut pass);
     }
@@ -125,9 +124,6 @@ struct Pass<'a, 'd> {
     keep_next: Kept,
     /// Inside a value not built: how many of its containers and strings are open.
     skipping: usize,
-    /// The value not built is left out whole ([`Kept::Nothing`]), not kept as an empty
-    /// value of its kind.
-    dropping: bool,
     /// The last key of the outline was `function_call`.
     function_call_next: bool,
     /// Reads the values that may be calls, one at a time.
@@ -159,7 +155,7 @@ impl<'a> Sink<'a> for Pass<'a, '_> {
             return self.structure(event, at);
         }
         let Some(call) = &mut self.reading else {
-            self.skipped(&event, at);
+            self.skipped(&event);
             return ControlFlow::Continue(());
         };
         match event {
@@ -167,14 +163,14 @@ impl<'a> Sink<'a> for Pass<'a, '_> {
                 call.depth += 1;
                 if call.depth > self.max_depth {
                     self.stop_reading(false);
-                    self.skipped(&event, at);
+                    self.skipped(&event);
                     return ControlFlow::Continue(());
                 }
             }
             Event::ArrayEnd | Event::ObjectEnd => call.depth = call.depth.saturating_sub(1),
             _ => {}
         }
-        self.skipped(&event, at);
+        self.skipped(&event);
         self.envelope.event(event, at)
     }
 }
@@ -260,37 +256,14 @@ impl<'a> Pass<'a, '_> {
         });
     }
 
-    /// An event inside a value the outline does not build: counted, and at the value's end
-    /// its span and an empty value of its kind.
+    /// An event inside a value the outline does not build: counted, to know where it ends.
     #[inline(always)]
-    fn skipped(&mut self, event: &Event<'a>, at: usize) {
+    fn skipped(&mut self, event: &Event<'a>) {
         match event {
             Event::ArrayStart | Event::ObjectStart | Event::StringStart => self.skipping += 1,
-            Event::ArrayEnd | Event::ObjectEnd | Event::StringEnd => {
-                self.skipping -= 1;
-                if self.skipping == 0 {
-                    self.skipped_value_ends(event, at);
-                }
-            }
+            Event::ArrayEnd | Event::ObjectEnd | Event::StringEnd => self.skipping -= 1,
             _ => {}
         }
-    }
-
-    #[inline(never)]
-    fn skipped_value_ends(&mut self, end: &Event<'a>, at: usize) {
-        if self.dropping {
-            return;
-        }
-        let end = match end {
-            Event::StringEnd => {
-                let _ = self.outline.event(Event::String(""), at);
-                return;
-            }
-            Event::ArrayEnd => Event::ArrayEnd,
-            _ => Event::ObjectEnd,
-        };
-        self.close_span(at);
-        let _ = self.outline.event(end, at);
     }
 
     /// A container of the outline opens at `at`.
@@ -315,25 +288,22 @@ impl<'a> Pass<'a, '_> {
     fn build(&mut self, event: Event<'a>, at: usize) {
         let keep = std::mem::replace(&mut self.keep_next, Kept::Whole);
         if keep != Kept::Whole {
-            self.dropping = keep == Kept::Nothing;
-            match event {
-                Event::StringStart => {
-                    self.skipping = 1;
-                    return;
-                }
-                Event::String(_) if !self.dropping => {
-                    let _ = self.outline.event(Event::String(""), at);
-                    return;
-                }
-                Event::ArrayStart | Event::ObjectStart => {
-                    self.skipping = 1;
-                    if self.dropping {
-                        return;
-                    }
-                }
-                _ if self.dropping => return,
-                _ => {}
+            // The first event of a value the outline does not build: the outline holds
+            // whether it is there, or nothing, and the rest of it is only counted.
+            if keep == Kept::Presence {
+                let present = match event {
+                    Event::Null => Event::Null,
+                    _ => Event::Bool(true),
+                };
+                let _ = self.outline.event(present, at);
             }
+            if matches!(
+                event,
+                Event::StringStart | Event::ArrayStart | Event::ObjectStart
+            ) {
+                self.skipping = 1;
+            }
+            return;
         }
         match &event {
             Event::Key(key) => {

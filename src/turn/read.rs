@@ -71,9 +71,9 @@ impl<'v, 'a> Element<'v, 'a> {
 pub(crate) enum Kept {
     /// The whole value: a member whose value this file reads.
     Whole,
-    /// An empty value of its kind: a member this file only asks is there (not `null`),
-    /// to tell a call from a text block.
-    Kind,
+    /// `true`, or `null` for a `null`: a member this file only asks is there (not
+    /// `null`), to tell a call from a text block.
+    Presence,
     /// Nothing, not even the key: a member this file never asks for, the calls' ids and
     /// arguments above all (the envelope reads those in the same pass). A
     /// [`TurnError`] that shows what arrived is read again from the whole value.
@@ -85,7 +85,7 @@ pub(crate) fn kept(key: &str) -> Kept {
     match key {
         "choices" | "candidates" | "output" | "parts" | "message" | "content" | "tool_calls"
         | LEGACY_KEY | "role" | "type" | "text" | "thought" => Kept::Whole,
-        "name" | "function" | "functionCall" => Kept::Kind,
+        "name" | "function" | "functionCall" => Kept::Presence,
         _ => Kept::Nothing,
     }
 }
