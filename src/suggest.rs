@@ -100,6 +100,8 @@ fn distance(a: &[char], b: &[char], stop_at: u8) -> Option<u8> {
     for (j, cell) in previous.iter_mut().enumerate().take(b.len() + 1) {
         *cell = small(j);
     }
+    // The least cell of row i-1 (row 0 holds 0).
+    let mut previous_min = 0;
     let mut a_before = None;
     for (i, &a_char) in a.iter().enumerate() {
         current[0] = small(i + 1);
@@ -123,15 +125,10 @@ fn distance(a: &[char], b: &[char], stop_at: u8) -> Option<u8> {
         // step costs 0 or 1) and skips at most one row at a time (a swap), so it passes
         // through this row or the one before. Once both are at least `stop_at`, so is the
         // answer.
-        let previous_min = previous
-            .iter()
-            .take(b.len() + 1)
-            .copied()
-            .min()
-            .unwrap_or(0);
         if row_min >= stop_at && previous_min >= stop_at {
             return None;
         }
+        previous_min = row_min;
         (two_back, previous, current) = (previous, current, two_back);
     }
     let found = previous[b.len()];

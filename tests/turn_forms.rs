@@ -460,3 +460,25 @@ fn each_call_is_checked_on_its_own_bytes_of_the_turn() {
     assert_eq!(rejection.kind(), toolgate::RejectionKind::TruncatedJson);
     assert!(rejection.to_string().contains("12 bytes"), "{rejection}");
 }
+
+#[test]
+fn members_the_form_does_not_read_may_hold_anything() {
+    // Citations, cache controls and extra fields holding lists of objects stand before and
+    // inside the calls: the text and every call, with its id and verdict, are still found
+    // (each call's place among the turn's values is counted past what is not read).
+    check(
+        r#"{"role":"assistant","usage":{"list":[{"a":[{}]},{"b":{"c":[1,{}]}}]},"content":[
+            {"type":"text","text":"First.","citations":[{"type":"char_location","cited_text":"x"},{"type":"web"}]},
+            {"type":"tool_use","id":"toolu_1","name":"get_weather","input":{"city":"Oslo"},
+             "cache_control":{"type":"ephemeral","ttl":[{"x":1}]}},
+            {"type":"text","text":"Then.","extra":[[{"name":"not_a_call"}]]},
+            {"type":"tool_use","id":"toolu_2","name":"get_weather","input":{"city":""},"meta":[{"name":"x"}]},
+            {"type":"tool_use","id":"toolu_3","name":"serch_orders","input":{"customer_id":"C-1"}}]}"#,
+        "Anthropic\n\
+         text First.\n\
+         text Then.\n\
+         ok get_weather toolu_1\n\
+         schema_violation get_weather toolu_2\n\
+         unknown_tool serch_orders toolu_3",
+    );
+}

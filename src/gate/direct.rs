@@ -38,9 +38,16 @@ use std::ops::{ControlFlow, Range};
 /// The gate's downstream sink for a verdict.
 pub(crate) struct Direct<'g, 'a> {
     gate: &'g Gate,
-    /// The place being read: the index of the spec it is checked against, and its check,
-    /// when the envelope named a registered tool at its start.
-    check: Option<(usize, Check<'g, 'a>)>,
+    /// The place being read: the index of the spec it is checked against, and which check
+    /// runs, when the envelope named a registered tool at its start.
+    check: Option<(usize, Check)>,
+    /// The place's quick path, or its full validation, each kept in its own field and set
+    /// up where it stays: both are large (most of a kilobyte, and kilobytes), and a check
+    /// built as one value and then moved into place cost two copies of the larger at every
+    /// call (1,300 instructions a verdict, a seventh of it). Boxing would cost a heap
+    /// allocation, which a check-only verdict promises not to make.
+    quick: Option<Quick<'g>>,
+    full: Option<Validation<'g, 'a>>,
     /// The kind of the place's value, known from its first event.
     kind: Option<Kind>,
     /// Where the place's value starts in the raw call, and where its last event starts;
@@ -50,13 +57,13 @@ pub(crate) struct Direct<'g, 'a> {
     literal: Option<usize>,
 }
 
-/// One place's arguments checked against a spec.
-// One check lives at a time, in place in the sink; boxing the large variant would cost a
-// heap allocation per call, which a check-only verdict promises not to make.
-#[allow(clippy::large_enum_variant)]
-enum Check<'g, 'a> {
-    Quick(Quick<'g>),
-    Full(Validation<'g, 'a>),
+/// Which check runs on one place's arguments.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Check {
+    /// The quick path, in `Direct::quick`.
+    Quick,
+    /// The full validation, in `Direct::full`.
+    Full,
     /// The quick path gave up: nothing more is fed.
     Unknown,
 }
@@ -79,6 +86,8 @@ impl<'g, 'a> Direct<'g, 'a> {
         Direct {
             gate,
             check: None,
+            quick: None,
+            full: None,
             kind: None,
             span: None,
             literal: None,
@@ -95,18 +104,22 @@ impl<'g, 'a> Sink<'a> for Direct<'g, 'a> {
         if let Some((_, last)) = &mut self.span {
             *last = at;
         }
-        if let Some((_, check)) = &mut self.check {
-            match check {
-                Check::Quick(quick) => {
-                    if quick.event(event, at).is_break() {
-                        *check = Check::Unknown;
-                    }
+        match &mut self.check {
+            Some((_, check @ Check::Quick)) => {
+                let gave_up = match &mut self.quick {
+                    Some(quick) => quick.event(event, at).is_break(),
+                    None => true,
+                };
+                if gave_up {
+                    *check = Check::Unknown;
                 }
-                Check::Full(validation) => {
+            }
+            Some((_, Check::Full)) => {
+                if let Some(validation) = &mut self.full {
                     let _ = validation.event(event, at);
                 }
-                Check::Unknown => {}
             }
+            Some((_, Check::Unknown)) | None => {}
         }
         ControlFlow::Continue(())
     }
@@ -117,9 +130,10 @@ impl<'g, 'a> Downstream<'a> for Direct<'g, 'a> {
 
     fn begin(&mut self, name: Option<&str>, at: usize, in_text: bool) {
         let gate = self.gate;
-        self.check = name
+        let spec = name
             .and_then(|name| gate.index_of(name))
-            .and_then(|index| Some((index, check(gate.specs.get(index)?))));
+            .and_then(|index| Some((index, gate.specs.get(index)?)));
+        self.check = spec.map(|(index, spec)| (index, self.set_up(spec)));
         self.kind = None;
         (self.span, self.literal) = if in_text {
             (None, Some(at))
@@ -130,13 +144,13 @@ impl<'g, 'a> Downstream<'a> for Direct<'g, 'a> {
 
     fn end(&mut self) -> Checked {
         // Read in place: a validation is kilobytes, moving it out would copy them all.
-        let verdict = self.check.as_ref().map(|(index, check)| {
+        let verdict = self.check.map(|(index, check)| {
             let accepted = match check {
-                Check::Quick(quick) => quick.accepted(),
-                Check::Full(validation) => validation.finish().is_ok(),
+                Check::Quick => self.quick.as_ref().is_some_and(Quick::accepted),
+                Check::Full => self.full.as_ref().is_some_and(|v| v.finish().is_ok()),
                 Check::Unknown => false,
             };
-            (*index, accepted)
+            (index, accepted)
         });
         self.check = None;
         let kind = self.kind.take();
@@ -154,13 +168,21 @@ impl<'g, 'a> Downstream<'a> for Direct<'g, 'a> {
     }
 }
 
-/// The check of a place's arguments against `spec`: its quick path when its types allow.
-fn check<'g, 'a>(spec: &'g ToolSpec) -> Check<'g, 'a> {
-    let program = spec.params().program();
-    if program.node(Program::ROOT).quick {
-        Check::Quick(Quick::new(program))
-    } else {
-        Check::Full(spec.params().validation())
+impl<'g, 'a> Direct<'g, 'a> {
+    /// Sets up the check of a place's arguments against `spec`, in place: its quick path
+    /// when its types allow (the one kept from an earlier place restarted), else its full
+    /// validation.
+    fn set_up(&mut self, spec: &'g ToolSpec) -> Check {
+        let program = spec.params().program();
+        if !program.node(Program::ROOT).quick {
+            self.full = Some(spec.params().validation());
+            return Check::Full;
+        }
+        match &mut self.quick {
+            Some(quick) => quick.restart(program),
+            None => self.quick = Some(Quick::new(program)),
+        }
+        Check::Quick
     }
 }
 

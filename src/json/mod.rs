@@ -61,6 +61,7 @@ pub(crate) use parse::Builder;
 pub use parse::{parse, parse_bytes, parse_bytes_with, parse_with};
 pub use path::{Path, Segment};
 pub use reader::{Limits, Reader, Stop};
+pub(crate) use stack::Stack;
 pub use value::{Kind, Member, Number, Value};
 pub(crate) use write::write_compact;
 pub use write::{preview, to_pretty_string, write_escaped_str, PREVIEW_CHARS};

@@ -356,16 +356,21 @@ impl<'g> CallStream<'g> {
             }
         }
         let plain;
-        let raw = match self.form {
-            Form::Unset | Form::Raw => self.kept.as_slice(),
-            Form::Name | Form::Arguments => {
-                plain = plain_call(&self.name, &self.arguments);
-                plain.as_bytes()
+        let call = match self.provider_call() {
+            Some(call) => call,
+            None => {
+                let raw = match self.form {
+                    Form::Unset | Form::Raw => self.kept.as_slice(),
+                    Form::Name | Form::Arguments => {
+                        plain = plain_call(&self.name, &self.arguments);
+                        plain.as_bytes()
+                    }
+                };
+                match envelope::read_call_bytes(raw, self.gate.limits()) {
+                    Ok(call) => call,
+                    Err(rejection) => return Err(whole_size(rejection, self.dropped)),
+                }
             }
-        };
-        let call = match envelope::read_call_bytes(raw, self.gate.limits()) {
-            Ok(call) => call,
-            Err(rejection) => return Err(whole_size(rejection, self.dropped)),
         };
         let validated = match self.refused {
             None => self.probe.validated(self.gate, &call),
@@ -378,6 +383,39 @@ impl<'g> CallStream<'g> {
             None => self.gate.checked(call)?.1,
         };
         Ok(call.into_owned())
+    }
+
+    /// The provider form's call read straight from its two parts, when that is sure to be
+    /// the call the envelope reads from the plain call they stand for: the name is a tool's
+    /// (so the envelope takes it as it is), the arguments text is one JSON text under the
+    /// limits (read by the same reader the envelope reads an arguments text with, under
+    /// the same limits), and the plain call cannot be too large. The plain call, written
+    /// and then read back through its string literal's escapes, would give the same call
+    /// at several times the cost; it is kept for every other case, where the envelope's
+    /// own rules decide the answer (an unknown name, a text that is not JSON, a size near
+    /// the limit).
+    fn provider_call(&self) -> Option<Call<'_>> {
+        if !matches!(self.form, Form::Name | Form::Arguments) || self.cut {
+            return None;
+        }
+        let limits = self.gate.limits();
+        // At worst each byte is escaped as `\u00XX`, six bytes, beside the envelope's own.
+        let longest = self
+            .name
+            .len()
+            .checked_add(self.arguments.len())?
+            .checked_mul(6)?
+            .checked_add(PLAIN_CALL_BYTES)?;
+        if longest > limits.max_bytes {
+            return None;
+        }
+        self.gate.spec(&self.name)?;
+        let args = crate::json::parse_with(&self.arguments, limits).ok()?;
+        Some(Call {
+            id: None,
+            name: std::borrow::Cow::Borrowed(&self.name),
+            args,
+        })
     }
 
     /// Starts or continues the raw form with `chunk`, kept; false if the stream is in the
@@ -576,6 +614,9 @@ fn kept_end(kept: usize, chunk: &[u8], max_bytes: usize) -> usize {
     }
     end
 }
+
+/// The bytes [`plain_call`] adds to its name and arguments text (written as JSON strings).
+const PLAIN_CALL_BYTES: usize = r#"{"name":"","arguments":""}"#.len();
 
 /// The plain call the provider form stands for.
 fn plain_call(name: &str, arguments: &str) -> String {

@@ -246,8 +246,16 @@ impl Gate {
             value,
             spans,
             calls: mut read_calls,
-        } = outline::read(raw, turn_limits, limits, &read::NOT_READ).map_err(Box::new)?;
-        let parts = read::read(&value)?;
+        } = outline::read(raw, turn_limits, limits).map_err(Box::new)?;
+        let parts = match read::read(&value) {
+            Ok(parts) => parts,
+            // The outline holds only what the form's reading reads: the error, which shows
+            // what arrived, comes from the whole value.
+            Err(error) => {
+                let whole = json::parse_with(raw, turn_limits).map_err(Box::new)?;
+                return Err(read::read(&whole).err().unwrap_or(error));
+            }
+        };
         let places = places_of(&value, &parts.calls);
         let calls = parts
             .calls
@@ -335,17 +343,22 @@ fn take_read<'a>(
 
 /// The index, among the containers of `value` in a depth-first walk (a container before its
 /// members, members in order: the order the parse noted their ranges in), of each element's
-/// value; `None` for one that is not a container. Elements are told by address, which
-/// identifies a part of this one tree while it lives; the arguments inside the calls were
-/// not built, so the walk is over the turn's outline only.
-fn places_of<'a>(value: &Value<'a>, elements: &[Element<'_, 'a>]) -> Vec<Option<usize>> {
-    let address = |element: &Element<'_, 'a>| element.value() as *const Value<'a>;
-    // Sorted addresses (each element is a value of its own), with the position of their
-    // element, for a binary search per container.
-    let mut wanted: Vec<(*const Value<'a>, usize)> =
-        elements.iter().map(address).zip(0..).collect();
-    wanted.sort_unstable();
-    let mut places = vec![None; elements.len()];
+/// value, in the elements' order; `None` for one that is not a container. Elements are told
+/// by address, which identifies a part of this one tree while it lives; the arguments inside
+/// the calls were not built, so the walk is over the turn's outline only.
+fn places_of<'a>(
+    value: &Value<'a>,
+    elements: &[Element<'_, 'a>],
+) -> impl Iterator<Item = Option<usize>> {
+    // Each element's address, position and place, sorted by address for a binary search
+    // per container, then back in the elements' order: one allocation for all.
+    let address = |value: &Value<'a>| value as *const Value<'a> as usize;
+    let mut wanted: Vec<(usize, usize, Option<usize>)> = elements
+        .iter()
+        .enumerate()
+        .map(|(index, element)| (address(element.value()), index, None))
+        .collect();
+    wanted.sort_unstable_by_key(|&(address, _, _)| address);
     let mut count = 0;
     // Room for a turn's outline without growing (see `outline::SPANS_START`).
     let mut stack = Vec::with_capacity(32);
@@ -357,18 +370,16 @@ fn places_of<'a>(value: &Value<'a>, elements: &[Element<'_, 'a>]) -> Vec<Option<
             Value::Object(members) => stack.extend(members.iter().rev().map(|(_, member)| member)),
             _ => continue,
         }
-        let here = value as *const Value<'a>;
-        if let Ok(found) = wanted.binary_search_by(|(address, _)| address.cmp(&here)) {
-            let place = wanted
-                .get(found)
-                .and_then(|&(_, index)| places.get_mut(index));
-            if let Some(place) = place {
+        let here = address(value);
+        if let Ok(found) = wanted.binary_search_by_key(&here, |&(address, _, _)| address) {
+            if let Some((_, _, place)) = wanted.get_mut(found) {
                 *place = Some(count);
             }
         }
         count += 1;
     }
-    places
+    wanted.sort_unstable_by_key(|&(_, index, _)| index);
+    wanted.into_iter().map(|(_, _, place)| place)
 }
 
 /// Room for an element's text when it is written back: most calls fit in one allocation.

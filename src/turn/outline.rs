@@ -1,12 +1,13 @@
 //! A turn's one pass: the reader reads the turn once, and its events build the turn's
 //! outline and, at the same time, read every call in it through the envelope.
 //!
-//! The outline is the turn's value without the calls' arguments: the value of a member
-//! named in `not_read` (`arguments`, `input`, `args`) is built as an empty value of its
-//! kind, and nothing inside it is built or spanned, since the form's reading
-//! ([`read`](super::read)) never looks into it. Every array and object of the outline
-//! has its byte range, in the order they open, which is the order a depth-first walk of
-//! the value meets them (a container before its members, members in order).
+//! The outline is the turn's value as far as the form's reading ([`read`](super::read))
+//! looks into it: a member it never asks for (a call's id, its arguments) is left out, key
+//! and all, and one it only asks is there (a call's `name`, `function`) holds `true` (or
+//! `null`) ([`kept`]); nothing inside either is built or spanned. Every
+//! array and object of the outline has its byte range, in the order they open, which is
+//! the order a depth-first walk of the value meets them (a container before its members,
+//! members in order).
 //!
 //! Which values are calls is only known once the form is read, after the pass (a `type`
 //! may come last). So every array or object that may be one, an element of a list or the
@@ -28,16 +29,16 @@
 //!
 //! [`Gate::check_call`]: crate::Gate::check_call
 
-use super::read::LEGACY_KEY;
+use super::read::{kept, Kept, LEGACY_KEY};
 use crate::envelope::{Call, Embedded};
-use crate::json::{Builder, Event, Limits, ParseError, Reader, Sink, Stop, Value};
+use crate::json::{Builder, Event, Limits, ParseError, Reader, Sink, Stack, Stop, Value};
 use crate::rejection::Rejection;
 use std::borrow::Cow;
 use std::ops::{ControlFlow, Range};
 
 /// The turn, read once.
 pub(crate) struct Outline<'a> {
-    /// The turn's value, without the calls' arguments.
+    /// The turn's value, as far as the form's reading looks into it.
     pub(crate) value: Value<'a>,
     /// The byte range of each array and object of `value`, in depth-first order.
     pub(crate) spans: Vec<Range<usize>>,
@@ -65,15 +66,13 @@ pub(crate) fn read<'a>(
     raw: &'a str,
     limits: Limits,
     call_limits: Limits,
-    not_read: &[&str],
 ) -> Result<Outline<'a>, ParseError> {
     let mut builder = Builder::new();
     let mut pass = Pass {
         outline: Builder::new(),
         spans: Vec::with_capacity(SPANS_START),
-        open: Vec::with_capacity(SPANS_START),
-        not_read,
-        skip_next: false,
+        open: Stack::new(),
+        keep_next: Kept::Whole,
         skipping: 0,
         function_call_next: false,
         envelope: Embedded::new(call_limits, &mut builder, raw),
@@ -92,7 +91,7 @@ pub(crate) fn read<'a>(
         reader.resume_after_literal(resume.quote, resume.at, resume.closed);
         if resume.closed {
             // The outline skips the literal, and waits for its end.
-            pass.skipped(&Event::StringEnd, resume.at);
+            pass.skipped(&Event::StringEnd);
         }
         read = reader.feed_str(raw.get(resume.at..).unwrap_or_default(), &mut pass);
     }
@@ -113,16 +112,16 @@ pub(crate) fn read<'a>(
 const SPANS_START: usize = 16;
 
 /// The sink of the one pass.
-struct Pass<'a, 'd, 'k> {
+struct Pass<'a, 'd> {
     /// Builds the outline.
     outline: Builder<'a>,
     spans: Vec<Range<usize>>,
-    /// The open containers of the outline: their indices into `spans`, and whether each is
-    /// an array; innermost last.
-    open: Vec<(usize, bool)>,
-    not_read: &'k [&'k str],
-    /// The last key was one of `not_read`: its value is not built.
-    skip_next: bool,
+    /// The open containers of the outline, innermost last: each one's index into `spans`,
+    /// times two, plus one for an array ([`Pass::opens`]). A [`Stack`], whose first levels
+    /// are inline: a turn's nesting costs no allocation.
+    open: Stack,
+    /// What the outline keeps of the value that comes next (its key's [`kept`]).
+    keep_next: Kept,
     /// Inside a value not built: how many of its containers and strings are open.
     skipping: usize,
     /// The last key of the outline was `function_call`.
@@ -146,7 +145,7 @@ struct Reading {
     depth: usize,
 }
 
-impl<'a> Sink<'a> for Pass<'a, '_, '_> {
+impl<'a> Sink<'a> for Pass<'a, '_> {
     /// Inside a value the outline does not build (most of a turn: the arguments), the
     /// event goes to the envelope, if it reads, and is only counted here; the rest of the
     /// turn takes the way out of line.
@@ -156,7 +155,7 @@ impl<'a> Sink<'a> for Pass<'a, '_, '_> {
             return self.structure(event, at);
         }
         let Some(call) = &mut self.reading else {
-            self.skipped(&event, at);
+            self.skipped(&event);
             return ControlFlow::Continue(());
         };
         match event {
@@ -164,25 +163,25 @@ impl<'a> Sink<'a> for Pass<'a, '_, '_> {
                 call.depth += 1;
                 if call.depth > self.max_depth {
                     self.stop_reading(false);
-                    self.skipped(&event, at);
+                    self.skipped(&event);
                     return ControlFlow::Continue(());
                 }
             }
             Event::ArrayEnd | Event::ObjectEnd => call.depth = call.depth.saturating_sub(1),
             _ => {}
         }
-        self.skipped(&event, at);
+        self.skipped(&event);
         self.envelope.event(event, at)
     }
 }
 
-impl<'a> Pass<'a, '_, '_> {
+impl<'a> Pass<'a, '_> {
     /// An event outside the values not built: the outline builds it, and an envelope
     /// starts reading at an array or object that may be a call.
     #[inline(never)]
     fn structure(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
         let opens = matches!(event, Event::ArrayStart | Event::ObjectStart);
-        if opens && !self.skip_next {
+        if opens && self.keep_next == Kept::Whole {
             self.may_begin();
         }
         let Some(call) = &mut self.reading else {
@@ -212,10 +211,10 @@ impl<'a> Pass<'a, '_, '_> {
     /// An array or object opens outside the values not built: an envelope starts reading
     /// it when it may be a call (see the module docs).
     fn may_begin(&mut self) {
-        let legacy = match self.open.last() {
-            Some(&(_, true)) => false,
+        let legacy = match self.open.last().map(|entry| entry % 2 == 1) {
+            Some(true) => false,
             // A `function_call` right inside the value read is one of its members.
-            Some(&(_, false))
+            Some(false)
                 if self.function_call_next && self.reading.map_or(true, |call| call.depth != 1) =>
             {
                 true
@@ -257,34 +256,21 @@ impl<'a> Pass<'a, '_, '_> {
         });
     }
 
-    /// An event inside a value the outline does not build: counted, and at the value's end
-    /// its span and an empty value of its kind.
+    /// An event inside a value the outline does not build: counted, to know where it ends.
     #[inline(always)]
-    fn skipped(&mut self, event: &Event<'a>, at: usize) {
+    fn skipped(&mut self, event: &Event<'a>) {
         match event {
             Event::ArrayStart | Event::ObjectStart | Event::StringStart => self.skipping += 1,
-            Event::ArrayEnd | Event::ObjectEnd | Event::StringEnd => {
-                self.skipping -= 1;
-                if self.skipping == 0 {
-                    self.skipped_value_ends(event, at);
-                }
-            }
+            Event::ArrayEnd | Event::ObjectEnd | Event::StringEnd => self.skipping -= 1,
             _ => {}
         }
     }
 
-    #[inline(never)]
-    fn skipped_value_ends(&mut self, end: &Event<'a>, at: usize) {
-        let end = match end {
-            Event::StringEnd => {
-                let _ = self.outline.event(Event::String(""), at);
-                return;
-            }
-            Event::ArrayEnd => Event::ArrayEnd,
-            _ => Event::ObjectEnd,
-        };
-        self.close_span(at);
-        let _ = self.outline.event(end, at);
+    /// A container of the outline opens at `at`.
+    fn opens(&mut self, is_array: bool, at: usize) {
+        let entry = self.spans.len().saturating_mul(2);
+        self.open.push(entry.saturating_add(usize::from(is_array)));
+        self.spans.push(at..at);
     }
 
     /// The innermost open container closes at `at`.
@@ -292,7 +278,7 @@ impl<'a> Pass<'a, '_, '_> {
         let span = self
             .open
             .pop()
-            .and_then(|(index, _)| self.spans.get_mut(index));
+            .and_then(|entry| self.spans.get_mut(entry / 2));
         if let Some(span) = span {
             span.end = at.saturating_add(1);
         }
@@ -300,29 +286,36 @@ impl<'a> Pass<'a, '_, '_> {
 
     /// An event the outline builds, or the first of a value it does not build.
     fn build(&mut self, event: Event<'a>, at: usize) {
-        if std::mem::take(&mut self.skip_next) {
-            match event {
-                Event::StringStart => {
-                    self.skipping = 1;
-                    return;
-                }
-                Event::String(_) => {
-                    let _ = self.outline.event(Event::String(""), at);
-                    return;
-                }
-                Event::ArrayStart | Event::ObjectStart => self.skipping = 1,
-                _ => {}
+        let keep = std::mem::replace(&mut self.keep_next, Kept::Whole);
+        if keep != Kept::Whole {
+            // The first event of a value the outline does not build: the outline holds
+            // whether it is there, or nothing, and the rest of it is only counted.
+            if keep == Kept::Presence {
+                let present = match event {
+                    Event::Null => Event::Null,
+                    _ => Event::Bool(true),
+                };
+                let _ = self.outline.event(present, at);
             }
+            if matches!(
+                event,
+                Event::StringStart | Event::ArrayStart | Event::ObjectStart
+            ) {
+                self.skipping = 1;
+            }
+            return;
         }
         match &event {
             Event::Key(key) => {
-                self.skip_next = self.not_read.contains(&&**key);
+                self.keep_next = kept(key);
                 self.function_call_next = key == LEGACY_KEY;
+                if self.keep_next == Kept::Nothing {
+                    return;
+                }
             }
             Event::ArrayStart | Event::ObjectStart => {
                 let is_array = matches!(event, Event::ArrayStart);
-                self.open.push((self.spans.len(), is_array));
-                self.spans.push(at..at);
+                self.opens(is_array, at);
             }
             Event::ArrayEnd | Event::ObjectEnd => self.close_span(at),
             _ => {}

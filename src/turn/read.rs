@@ -65,10 +65,30 @@ impl<'v, 'a> Element<'v, 'a> {
     }
 }
 
-/// The members a turn's reading never looks into: the arguments of the calls, which the
-/// envelope reads in the turn's one pass ([`outline`](super::outline)). The outline holds
-/// them as empty values of their kind, so nothing in this file may read them.
-pub(crate) const NOT_READ: [&str; 3] = ["arguments", "input", "args"];
+/// How much of a member's value the turn's outline holds ([`outline`](super::outline)),
+/// told by its key: the outline is built for this file, and holds only what it reads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kept {
+    /// The whole value: a member whose value this file reads.
+    Whole,
+    /// `true`, or `null` for a `null`: a member this file only asks is there (not
+    /// `null`), to tell a call from a text block.
+    Presence,
+    /// Nothing, not even the key: a member this file never asks for, the calls' ids and
+    /// arguments above all (the envelope reads those in the same pass). A
+    /// [`TurnError`] that shows what arrived is read again from the whole value.
+    Nothing,
+}
+
+/// What the outline keeps of the member named `key`: every key this file reads is here.
+pub(crate) fn kept(key: &str) -> Kept {
+    match key {
+        "choices" | "candidates" | "output" | "parts" | "message" | "content" | "tool_calls"
+        | LEGACY_KEY | "role" | "type" | "text" | "thought" => Kept::Whole,
+        "name" | "function" | "functionCall" => Kept::Presence,
+        _ => Kept::Nothing,
+    }
+}
 
 /// The member of an OpenAI chat message that holds a legacy call: the call is the member
 /// itself, checked as `{"function_call": …}`, the shape the envelope reads.

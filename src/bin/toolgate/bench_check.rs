@@ -12,7 +12,8 @@
 //! in 16-byte chunks, finish included, on the accepted and rejected calls (to compare with
 //! the first two rows), and the share of each rejected call's bytes received before the
 //! stream refused it (the whole call when it was only refused at the end), in both the raw
-//! form and the provider form (the name, then the arguments text in 16-byte chunks).
+//! form and the provider form (the name, then the arguments text in 16-byte chunks); and the
+//! provider form's cost on the accepted calls.
 //!
 //! With `--turns N`, [`Gate::check_turn`] on turns of N calls (each a JSON array of N
 //! consecutive lines that are JSON: a list of calls is a turn form), timed per call against
@@ -214,6 +215,7 @@ pub fn run(options: &Options) -> ExitCode {
             passes,
             Run::Stream,
         ));
+        measures.push(measure_provider_stream(&gate, &accepted, passes));
     }
     let mut turn_ratio = None;
     if let Some(per_turn) = options.turns {
@@ -404,6 +406,31 @@ fn measure(gate: &Gate, label: &'static str, calls: &[&str], passes: usize, run:
         }
     };
     timed(label, calls.len(), passes, one_pass)
+}
+
+/// The streaming check in the provider form on the accepted calls: the name, then the
+/// arguments text (the arguments written compactly, as a provider's deltas spell them) in
+/// 16-byte chunks, then finished. Compare with the `accepted` row: the same calls checked
+/// whole, each in the shape it was logged in.
+fn measure_provider_stream(gate: &Gate, calls: &[&str], passes: usize) -> Measure {
+    let parts: Vec<(String, String)> = calls
+        .iter()
+        .filter_map(|raw| {
+            let call = toolgate::envelope::read_call(raw, gate.limits()).ok()?;
+            Some((call.name.into_owned(), call.args.to_string()))
+        })
+        .collect();
+    let one_pass = || {
+        for (name, arguments) in &parts {
+            let mut stream = gate.stream_call();
+            let _ = black_box(stream.feed_name(black_box(name)));
+            let _ = black_box(feed_chunks(black_box(arguments), |chunk| {
+                stream.feed_arguments(chunk)
+            }));
+            let _ = black_box(stream.finish());
+        }
+    };
+    timed("provider stream accepted", parts.len(), passes, one_pass)
 }
 
 /// The validator alone: `ToolSpec::validate` on the accepted calls' arguments, parsed

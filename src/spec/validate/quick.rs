@@ -211,6 +211,20 @@ impl<'s> Quick<'s> {
         }
     }
 
+    /// Starts this quick path again, on a new value against `program`'s root, where it
+    /// stands: the frames of containers it closed are left as they are, since a frame is
+    /// written when its container opens, before it is read.
+    pub(crate) fn restart(&mut self, program: &'s Program) {
+        self.program = program;
+        self.depth = 0;
+        self.next = Some(program.node(Program::ROOT));
+        self.string = None;
+        self.values = 0;
+        self.state = State::Reading;
+        self.gathering = false;
+        self.text.clear();
+    }
+
     /// A quick path for a value that streams in, whose prefixes the full validation is
     /// asked about ([`Validation::refused`](super::Validation::refused)): it gives up at
     /// the first event after which the full validation may refuse the prefix, so that while
