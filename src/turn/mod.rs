@@ -316,7 +316,7 @@ fn check_element<'a>(
     let mut text = String::with_capacity(ELEMENT_START);
     if legacy {
         text.push_str("{\"");
-        text.push_str(read::LEGACY_KEY);
+        text.push_str(read::Key::FunctionCall.name());
         text.push_str("\":");
     }
     match own {

@@ -29,7 +29,7 @@
 //!
 //! [`Gate::check_call`]: crate::Gate::check_call
 
-use super::read::{kept, Kept, LEGACY_KEY};
+use super::read::{kept, Kept, Key};
 use crate::envelope::{Call, Embedded};
 use crate::json::{Builder, Event, Limits, ParseError, Reader, Sink, Stack, Stop, Value};
 use crate::rejection::Rejection;
@@ -227,7 +227,7 @@ impl<'a> Pass<'a, '_> {
             let _ = self.envelope.event(Event::ObjectStart, 0);
             let _ = self
                 .envelope
-                .event(Event::Key(Cow::Borrowed(LEGACY_KEY)), 0);
+                .event(Event::Key(Cow::Borrowed(Key::FunctionCall.name())), 0);
         }
         self.reading = Some(Reading {
             place: self.spans.len(),
@@ -308,7 +308,7 @@ impl<'a> Pass<'a, '_> {
         match &event {
             Event::Key(key) => {
                 self.keep_next = kept(key);
-                self.function_call_next = key == LEGACY_KEY;
+                self.function_call_next = key == Key::FunctionCall.name();
                 if self.keep_next == Kept::Nothing {
                     return;
                 }

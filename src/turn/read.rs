@@ -80,19 +80,105 @@ pub(crate) enum Kept {
     Nothing,
 }
 
-/// What the outline keeps of the member named `key`: every key this file reads is here.
-pub(crate) fn kept(key: &str) -> Kept {
-    match key {
-        "choices" | "candidates" | "output" | "parts" | "message" | "content" | "tool_calls"
-        | LEGACY_KEY | "role" | "type" | "text" | "thought" => Kept::Whole,
-        "name" | "function" | "functionCall" => Kept::Presence,
-        _ => Kept::Nothing,
+/// Every member this file reads, by key: the one list the outline keeps members by
+/// ([`kept`]). Each lookup below names its member by a `Key`, so a member this file reads
+/// cannot be missing from the outline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Key {
+    Choices,
+    Candidates,
+    Output,
+    Parts,
+    Message,
+    Content,
+    ToolCalls,
+    /// OpenAI chat's legacy call, `function_call`, whose call is the member itself: it is
+    /// checked as `{"function_call": …}`, the shape the envelope reads.
+    FunctionCall,
+    Role,
+    Type,
+    Text,
+    Thought,
+    Name,
+    Function,
+    FunctionCallCamel,
+}
+
+impl Key {
+    #[cfg(test)]
+    const ALL: [Key; 15] = [
+        Key::Choices,
+        Key::Candidates,
+        Key::Output,
+        Key::Parts,
+        Key::Message,
+        Key::Content,
+        Key::ToolCalls,
+        Key::FunctionCall,
+        Key::Role,
+        Key::Type,
+        Key::Text,
+        Key::Thought,
+        Key::Name,
+        Key::Function,
+        Key::FunctionCallCamel,
+    ];
+
+    /// The member's key.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Key::Choices => "choices",
+            Key::Candidates => "candidates",
+            Key::Output => "output",
+            Key::Parts => "parts",
+            Key::Message => "message",
+            Key::Content => "content",
+            Key::ToolCalls => "tool_calls",
+            Key::FunctionCall => "function_call",
+            Key::Role => "role",
+            Key::Type => "type",
+            Key::Text => "text",
+            Key::Thought => "thought",
+            Key::Name => "name",
+            Key::Function => "function",
+            Key::FunctionCallCamel => "functionCall",
+        }
+    }
+
+    /// The member named `key`, if this file reads one so named (the inverse of
+    /// [`Key::name`], which a test holds it to).
+    fn of(key: &str) -> Option<Key> {
+        Some(match key {
+            "choices" => Key::Choices,
+            "candidates" => Key::Candidates,
+            "output" => Key::Output,
+            "parts" => Key::Parts,
+            "message" => Key::Message,
+            "content" => Key::Content,
+            "tool_calls" => Key::ToolCalls,
+            "function_call" => Key::FunctionCall,
+            "role" => Key::Role,
+            "type" => Key::Type,
+            "text" => Key::Text,
+            "thought" => Key::Thought,
+            "name" => Key::Name,
+            "function" => Key::Function,
+            "functionCall" => Key::FunctionCallCamel,
+            _ => return None,
+        })
     }
 }
 
-/// The member of an OpenAI chat message that holds a legacy call: the call is the member
-/// itself, checked as `{"function_call": …}`, the shape the envelope reads.
-pub(crate) const LEGACY_KEY: &str = "function_call";
+/// What the outline keeps of the member named `key`: its presence for the members this
+/// file only asks are there (a call's `name`, `function` and `functionCall`), the whole
+/// value for every other member it reads, nothing for the rest.
+pub(crate) fn kept(key: &str) -> Kept {
+    match Key::of(key) {
+        Some(Key::Name | Key::Function | Key::FunctionCallCamel) => Kept::Presence,
+        Some(_) => Kept::Whole,
+        None => Kept::Nothing,
+    }
+}
 
 /// Reads a parsed turn into its call elements and text.
 ///
@@ -141,17 +227,17 @@ enum Class<'v, 'a> {
 
 /// Reads a top-level object in whichever form its members tell (see the module docs).
 fn read_object<'v, 'a>(turn: &'v Value<'a>, parts: &mut Parts<'v, 'a>) -> Result<(), TurnError> {
-    if let Some(choices) = member(turn, "", "choices")? {
+    if let Some(choices) = member(turn, "", Key::Choices)? {
         parts.form = TurnForm::OpenAiChat;
         let choice = first(choices, "choices", "a list of choices", "a choice")?;
         let choice = object(choice, "choices.0", "a choice object")?;
-        let message = member(choice, "choices.0", "message")?.ok_or(TurnError::Missing {
+        let message = member(choice, "choices.0", Key::Message)?.ok_or(TurnError::Missing {
             path: "choices.0.message".into(),
             expected: "the choice's assistant message",
         })?;
         return read_chat_message(message, "choices.0.message", parts);
     }
-    if let Some(candidates) = member(turn, "", "candidates")? {
+    if let Some(candidates) = member(turn, "", Key::Candidates)? {
         parts.form = TurnForm::Gemini;
         let candidate = first(
             candidates,
@@ -161,7 +247,7 @@ fn read_object<'v, 'a>(turn: &'v Value<'a>, parts: &mut Parts<'v, 'a>) -> Result
         )?;
         return read_candidate(candidate, "candidates.0", parts);
     }
-    if let Some(output) = member(turn, "", "output")? {
+    if let Some(output) = member(turn, "", Key::Output)? {
         parts.form = TurnForm::Responses;
         let Value::Array(items) = output else {
             return Err(wrong_type("output", "a list of output items", output));
@@ -169,20 +255,20 @@ fn read_object<'v, 'a>(turn: &'v Value<'a>, parts: &mut Parts<'v, 'a>) -> Result
         read_items(items, Fallback::Call, parts);
         return Ok(());
     }
-    if member(turn, "", "parts")?.is_some() {
+    if member(turn, "", Key::Parts)?.is_some() {
         parts.form = TurnForm::Gemini;
         return read_content(turn, "", parts);
     }
-    if let Some(message @ Value::Object(_)) = member(turn, "", "message")? {
+    if let Some(message @ Value::Object(_)) = member(turn, "", Key::Message)? {
         parts.form = TurnForm::OpenAiChat;
         return read_chat_message(message, "message", parts);
     }
-    let content = member(turn, "", "content")?;
+    let content = member(turn, "", Key::Content)?;
     if let Some(Value::Object(_)) = content {
         parts.form = TurnForm::Gemini;
         return read_candidate(turn, "", parts);
     }
-    if has_key(turn, "tool_calls") || has_key(turn, "function_call") {
+    if has_key(turn, Key::ToolCalls) || has_key(turn, Key::FunctionCall) {
         parts.form = TurnForm::OpenAiChat;
         return read_chat_message(turn, "", parts);
     }
@@ -191,7 +277,7 @@ fn read_object<'v, 'a>(turn: &'v Value<'a>, parts: &mut Parts<'v, 'a>) -> Result
         read_items(blocks, Fallback::Call, parts);
         return Ok(());
     }
-    match member(turn, "", "role")?.and_then(Value::as_str) {
+    match member(turn, "", Key::Role)?.and_then(Value::as_str) {
         Some("assistant") => {
             parts.form = TurnForm::OpenAiChat;
             read_chat_message(turn, "", parts)
@@ -214,36 +300,36 @@ fn read_chat_message<'v, 'a>(
     parts: &mut Parts<'v, 'a>,
 ) -> Result<(), TurnError> {
     let message = object(message, path, "an assistant message object")?;
-    match member(message, path, "content")? {
+    match member(message, path, Key::Content)? {
         None => {}
         Some(Value::String(text)) => parts.text.push(text.clone()),
         Some(Value::Array(content_parts)) => {
             for part in content_parts {
-                if part.get("type").and_then(Value::as_str) == Some("text") {
+                if get(part, Key::Type).and_then(Value::as_str) == Some("text") {
                     parts.text.extend(text_of(part));
                 }
             }
         }
         Some(other) => {
             return Err(wrong_type(
-                &join(path, "content"),
+                &join(path, Key::Content.name()),
                 "a string, null or a list of content parts",
                 other,
             ))
         }
     }
-    match member(message, path, "tool_calls")? {
+    match member(message, path, Key::ToolCalls)? {
         None => {}
         Some(Value::Array(calls)) => parts.calls.extend(calls.iter().map(Element::Call)),
         Some(other) => {
             return Err(wrong_type(
-                &join(path, "tool_calls"),
+                &join(path, Key::ToolCalls.name()),
                 "a list of tool calls",
                 other,
             ))
         }
     }
-    if let Some(legacy) = member(message, path, LEGACY_KEY)? {
+    if let Some(legacy) = member(message, path, Key::FunctionCall)? {
         parts.calls.push(Element::LegacyFunctionCall(legacy));
     }
     Ok(())
@@ -257,9 +343,9 @@ fn read_candidate<'v, 'a>(
     parts: &mut Parts<'v, 'a>,
 ) -> Result<(), TurnError> {
     let candidate = object(candidate, path, "a candidate object")?;
-    match member(candidate, path, "content")? {
+    match member(candidate, path, Key::Content)? {
         None => Ok(()),
-        Some(content) => read_content(content, &join(path, "content"), parts),
+        Some(content) => read_content(content, &join(path, Key::Content.name()), parts),
     }
 }
 
@@ -270,13 +356,17 @@ fn read_content<'v, 'a>(
     parts: &mut Parts<'v, 'a>,
 ) -> Result<(), TurnError> {
     let content = object(content, path, "a content object with parts")?;
-    match member(content, path, "parts")? {
+    match member(content, path, Key::Parts)? {
         None => Ok(()),
         Some(Value::Array(items)) => {
             read_items(items, Fallback::Other, parts);
             Ok(())
         }
-        Some(other) => Err(wrong_type(&join(path, "parts"), "a list of parts", other)),
+        Some(other) => Err(wrong_type(
+            &join(path, Key::Parts.name()),
+            "a list of parts",
+            other,
+        )),
     }
 }
 
@@ -286,12 +376,12 @@ fn read_items<'v, 'a>(items: &'v [Value<'a>], fallback: Fallback, parts: &mut Pa
         match classify(item, fallback) {
             Class::Call => parts.calls.push(Element::Call(item)),
             Class::Text(text) => parts.text.push(text),
-            Class::Message(message) => match message.get("content") {
+            Class::Message(message) => match get(message, Key::Content) {
                 Some(Value::String(text)) => parts.text.push(text.clone()),
                 Some(Value::Array(content_parts)) => {
                     let is_text = |part: &&Value<'a>| {
                         matches!(
-                            part.get("type").and_then(Value::as_str),
+                            get(part, Key::Type).and_then(Value::as_str),
                             Some("output_text" | "text")
                         )
                     };
@@ -314,7 +404,7 @@ fn classify<'v, 'a>(item: &'v Value<'a>, fallback: Fallback) -> Class<'v, 'a> {
     if !matches!(item, Value::Object(_)) {
         return otherwise;
     }
-    match item.get("type") {
+    match get(item, Key::Type) {
         Some(Value::String(kind)) => match kind.as_ref() {
             "tool_use" | "function_call" | "function" => Class::Call,
             "text" => text_of(item).map_or(Class::Other, Class::Text),
@@ -322,11 +412,16 @@ fn classify<'v, 'a>(item: &'v Value<'a>, fallback: Fallback) -> Class<'v, 'a> {
             _ => Class::Other,
         },
         None | Some(Value::Null) => {
-            let holds = |key: &&str| item.get(key).is_some_and(|value| !value.is_null());
-            let call_keys = ["name", "function", "functionCall", "function_call"];
+            let holds = |key: &Key| get(item, *key).is_some_and(|value| !value.is_null());
+            let call_keys = [
+                Key::Name,
+                Key::Function,
+                Key::FunctionCallCamel,
+                Key::FunctionCall,
+            ];
             if call_keys.iter().any(holds) {
                 Class::Call
-            } else if item.get("thought") == Some(&Value::Bool(true)) {
+            } else if get(item, Key::Thought) == Some(&Value::Bool(true)) {
                 Class::Other
             } else if let Some(text) = text_of(item) {
                 Class::Text(text)
@@ -342,7 +437,7 @@ fn classify<'v, 'a>(item: &'v Value<'a>, fallback: Fallback) -> Class<'v, 'a> {
 /// The form of a bare list: from its first element whose `type` only one provider uses.
 fn list_form(items: &[Value<'_>]) -> TurnForm {
     for item in items {
-        match item.get("type").and_then(Value::as_str) {
+        match get(item, Key::Type).and_then(Value::as_str) {
             Some("text" | "tool_use" | "thinking" | "redacted_thinking" | "server_tool_use") => {
                 return TurnForm::Anthropic
             }
@@ -355,7 +450,7 @@ fn list_form(items: &[Value<'_>]) -> TurnForm {
 
 /// The `text` member, when it is a string.
 fn text_of<'a>(item: &Value<'a>) -> Option<Cow<'a, str>> {
-    match item.get("text") {
+    match get(item, Key::Text) {
         Some(Value::String(text)) => Some(text.clone()),
         _ => None,
     }
@@ -368,8 +463,9 @@ fn text_of<'a>(item: &Value<'a>) -> Option<Cow<'a, str>> {
 fn member<'v, 'a>(
     object: &'v Value<'a>,
     path: &str,
-    key: &str,
+    key: Key,
 ) -> Result<Option<&'v Value<'a>>, TurnError> {
+    let key = key.name();
     let mut found = object
         .as_object()
         .unwrap_or_default()
@@ -385,8 +481,14 @@ fn member<'v, 'a>(
     Ok(value.filter(|value| !value.is_null()))
 }
 
+/// The first member named `key` of `object`, if it is an object with one.
+fn get<'v, 'a>(object: &'v Value<'a>, key: Key) -> Option<&'v Value<'a>> {
+    object.get(key.name())
+}
+
 /// True if `object` has a member named `key`, even `null`.
-fn has_key(object: &Value<'_>, key: &str) -> bool {
+fn has_key(object: &Value<'_>, key: Key) -> bool {
+    let key = key.name();
     object
         .as_object()
         .is_some_and(|members| members.iter().any(|(name, _)| name == key))
@@ -467,4 +569,34 @@ fn describe(value: &Value<'_>) -> String {
             json::preview(other, PREVIEW_CHARS)
         ),
     }
+}
+
+#[cfg(test)]
+#[test]
+fn every_key_is_named_and_found_by_its_name() {
+    // Lists every variant: one added to `Key` stops this from compiling until it is added
+    // here and to `Key::ALL`.
+    let listed = |key: Key| match key {
+        Key::Choices
+        | Key::Candidates
+        | Key::Output
+        | Key::Parts
+        | Key::Message
+        | Key::Content
+        | Key::ToolCalls
+        | Key::FunctionCall
+        | Key::Role
+        | Key::Type
+        | Key::Text
+        | Key::Thought
+        | Key::Name
+        | Key::Function
+        | Key::FunctionCallCamel => Key::ALL.contains(&key),
+    };
+    for key in Key::ALL {
+        assert!(listed(key));
+        assert_eq!(Key::of(key.name()), Some(key));
+    }
+    assert_eq!(Key::of("arguments"), None);
+    assert_eq!(Key::of("id"), None);
 }
