@@ -17,8 +17,10 @@
 //!   type with combinators, `$ref`, `uniqueItems`, `propertyNames`, an `enum` or `const`
 //!   met by a container, a member its type does not declare (only the full validation keeps
 //!   the keys a repeat check needs), a container whose items or members are not described,
-//!   a string in parts whose type asks more of it than its kind and length, nesting past
-//!   [`QUICK_DEPTH`] levels.
+//!   nesting past [`QUICK_DEPTH`] levels. A string that arrives in parts (it holds an
+//!   escape, or a chunk cut it) and whose type reads it whole (`enum`, `const`, `format`,
+//!   `pattern`) is joined as it comes (in place while it is short) and decided at its end,
+//!   as the same string whole is.
 //!
 //! What a container needs of its node (where its object rules stand, its item type, its
 //! count bounds) is read off the node's assertions once, when it is compiled ([`Outline`]),
@@ -33,6 +35,7 @@
 //! validation also applies, and a property test holds the two to each other
 //! (`quick_acceptance_is_full_acceptance` in `quick_tests.rs`).
 
+use super::joined::Joined;
 use super::kinds::Shape;
 use super::members::field_index;
 use super::program::{AdditionalRule, Assertion, Node, NodeId, ObjectRules, Program};
@@ -182,10 +185,11 @@ pub(crate) struct Quick<'s> {
     /// Give up as soon as the full validation could refuse the value read so far (see
     /// [`Quick::eager`]), not only at what the verdict on the whole needs.
     eager: bool,
-    /// The eager path's string in parts whose type reads it whole (an `enum`, `const`,
-    /// `format` or `pattern`): its text so far, decided at its end as a whole string is.
+    /// A string in parts whose type reads it whole (an `enum`, `const`, `format` or
+    /// `pattern`): its text so far, joined in place while it is short (so a check-only
+    /// verdict allocates nothing for it), decided at its end as a whole string is.
     gathering: bool,
-    text: String,
+    text: Joined,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -207,7 +211,7 @@ impl<'s> Quick<'s> {
             state: State::Reading,
             eager: false,
             gathering: false,
-            text: String::new(),
+            text: Joined::new(),
         }
     }
 
@@ -232,8 +236,6 @@ impl<'s> Quick<'s> {
     /// verdict needs, where the full validation refuses before the value ends: an array
     /// item past `maxItems`, and a string in parts past `maxLength`, no longer the start of
     /// any value its `enum` or `const` allows, or longer than its `format`'s longest value.
-    /// And since a chunk may cut any string, it decides strings in parts whose type reads
-    /// them whole, keeping their text (at most the call's own size) until they end.
     pub(crate) fn eager(program: &'s Program) -> Quick<'s> {
         Quick {
             eager: true,
@@ -388,8 +390,8 @@ impl<'s> Quick<'s> {
         let Some(node) = self.begin() else {
             return self.give_up();
         };
-        // Only the kind and the length can be decided from parts without keeping them; the
-        // eager path keeps the text of a string whose type reads it whole.
+        // The kind and the length are decided from parts without keeping them; the text of
+        // a string whose type reads it whole is kept, and decided at its end.
         let mut whole = false;
         for assertion in &node.assertions {
             match assertion {
@@ -397,26 +399,17 @@ impl<'s> Quick<'s> {
                     return self.give_up()
                 }
                 Assertion::Enum(choices) | Assertion::Const(choices) => {
-                    if !self.eager || choices.none_left(choices.all_strings()) {
+                    if choices.none_left(choices.all_strings()) {
                         return self.give_up();
                     }
                     whole = true;
                 }
-                assertion if assertion.reads_whole_string() => {
-                    if !self.eager {
-                        return self.give_up();
-                    }
-                    whole = true;
-                }
+                assertion if assertion.reads_whole_string() => whole = true,
                 _ => {}
             }
         }
         self.string = Some((node, 0));
         self.text.clear();
-        if whole {
-            // Room for a typical value at once (an `enum`'s, a date), not growth from 8.
-            self.text.reserve(32);
-        }
         self.gathering = whole;
         ControlFlow::Continue(())
     }
@@ -426,14 +419,14 @@ impl<'s> Quick<'s> {
             return self.give_up();
         };
         *count = count.saturating_add(to_u64(part.chars().count()));
-        if !self.eager {
-            return ControlFlow::Continue(());
-        }
         if self.gathering {
             self.text.push_str(part);
         }
+        if !self.eager {
+            return ControlFlow::Continue(());
+        }
         // Where the full validation refuses a string in parts before it ends.
-        let (chars, bytes) = (*count, self.text.as_bytes());
+        let (chars, bytes) = (*count, self.text.as_str().as_bytes());
         let refused = node.assertions.iter().any(|assertion| match assertion {
             Assertion::Enum(choices) | Assertion::Const(choices) => {
                 choices.none_left(choices.narrow(choices.all_strings(), 0, bytes))
@@ -452,7 +445,7 @@ impl<'s> Quick<'s> {
         };
         if self.gathering {
             self.gathering = false;
-            return match Scalar::string(&self.text).first_failure(node) {
+            return match Scalar::string(self.text.as_str()).first_failure(node) {
                 None => self.done(),
                 Some(_) => self.give_up(),
             };
