@@ -426,7 +426,7 @@ impl<'s> Quick<'s> {
             return ControlFlow::Continue(());
         }
         // Where the full validation refuses a string in parts before it ends.
-        let (chars, bytes) = (*count, self.text.as_str().as_bytes());
+        let (chars, bytes) = (*count, self.text.as_bytes());
         let refused = node.assertions.iter().any(|assertion| match assertion {
             Assertion::Enum(choices) | Assertion::Const(choices) => {
                 choices.none_left(choices.narrow(choices.all_strings(), 0, bytes))
