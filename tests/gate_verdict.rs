@@ -283,3 +283,34 @@ fn arguments_that_are_not_an_object_under_a_schema_that_takes_anything() {
         ));
     }
 }
+
+/// An arguments text the call's shape does not read (a top-level `arguments` beside OpenAI
+/// chat's `"type": "function"`), cut off or not JSON, before or after the one it reads: the
+/// call is the one its shape names, with the arguments its shape reads. (The builder the
+/// unread text stopped inside once built the read arguments into what it held, and
+/// `check_call` refused a valid call with "received null" while the verdict accepted it.)
+#[test]
+fn an_unread_arguments_text_that_is_not_json_spoils_nothing() {
+    let gate = gate();
+    let read = r#""function":{"name":"issue_refund","arguments":"{\"order_id\":\"ORD-1\",\"amount_cents\":100}"}"#;
+    for unread in [
+        r#"{"#,
+        r#"{\"order_id\":"#,
+        r#"{\"order_id\":\"OR"#,
+        r#"[1,{\"a\":[2"#,
+        r#"{\"a\":}"#,
+        r#"{\"a\":1}}"#,
+        r#""#,
+    ] {
+        for raw in [
+            format!(r#"{{"id":"c1","arguments":"{unread}","type":"function",{read}}}"#),
+            format!(r#"{{"id":"c1","type":"function",{read},"arguments":"{unread}"}}"#),
+        ] {
+            assert!(check(&gate, &raw, "unread text"), "refused: {raw}");
+            let call = gate.check_call(&raw).unwrap();
+            assert_eq!(call.name, "issue_refund", "{raw}");
+            let order = call.args.get("order_id").and_then(Value::as_str);
+            assert_eq!(order, Some("ORD-1"), "{raw}");
+        }
+    }
+}

@@ -173,13 +173,7 @@ impl<'a, 'd> Embedded<'a, 'd> {
 
     /// The call's value has ended: the call, or why it is refused (as [`read_call`]).
     pub(crate) fn finish(&mut self) -> Result<Call<'a>, Rejection> {
-        let read = into_read(Ok(()), &mut self.envelope, self.raw.as_bytes());
-        // An arguments text that is not JSON leaves the builder inside a value, even where
-        // the shape does not use it (a plain `arguments` beside OpenAI's `function`).
-        if self.envelope.text_failed {
-            self.abandon();
-        }
-        read.map(Read::into_call)
+        into_read(Ok(()), &mut self.envelope, self.raw.as_bytes()).map(Read::into_call)
     }
 
     /// Stops reading the call (before its end, unless [`Embedded::finish`] did): the
@@ -234,7 +228,12 @@ pub(crate) trait Downstream<'a>: Sink<'a> {
 
 impl<'a> Downstream<'a> for Builder<'a> {
     type Read = Value<'a>;
-    fn begin(&mut self, _name: Option<&str>, _at: usize, _in_text: bool) {}
+    /// An arguments text that was not JSON stops the builder inside a value, even where
+    /// the shape does not use it (a plain `arguments` beside OpenAI's `function`): the next
+    /// place is not built into it.
+    fn begin(&mut self, _name: Option<&str>, _at: usize, _in_text: bool) {
+        self.drop_unfinished();
+    }
     fn end(&mut self) -> Value<'a> {
         self.take_value()
     }

@@ -52,8 +52,6 @@ pub(crate) struct Envelope<'a, 'd, D: Downstream<'a>> {
     /// Where the call's reader goes on after the sink broke to read an arguments literal
     /// from `raw`.
     pub(crate) resume: Option<Resume>,
-    /// An arguments text was not JSON: the downstream sink stopped inside a value.
-    pub(crate) text_failed: bool,
 }
 
 /// Where the call's reader takes up again after an arguments literal read from the raw
@@ -140,7 +138,6 @@ impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
             limits,
             raw,
             resume: None,
-            text_failed: false,
         }
     }
 
@@ -160,7 +157,6 @@ impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
         self.nested = None;
         self.text = None;
         self.resume = None;
-        self.text_failed = false;
     }
 
     /// The downstream sink.
@@ -377,7 +373,6 @@ impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
     }
 
     fn store_text(&mut self, target: Target, text: TextArgs<D::Read>) {
-        self.text_failed |= text.is_err();
         self.store_args(target, Some(Arguments::Text(text)));
     }
 

@@ -138,6 +138,18 @@ impl<'a> Builder<'a> {
         self.root.take().unwrap_or(Value::Null)
     }
 
+    /// Drops what the builder holds of a value it stopped inside (a text that was not
+    /// JSON), so that the next value is not built into it.
+    #[inline]
+    pub(crate) fn drop_unfinished(&mut self) {
+        if self.depth != 0 {
+            self.members.clear();
+            self.key = Cow::Borrowed("");
+            self.depth = 0;
+            self.slots = Stack::new();
+        }
+    }
+
     /// A finished value: a member's, an element, or the root.
     #[inline(always)]
     fn value(&mut self, value: Value<'a>) {
