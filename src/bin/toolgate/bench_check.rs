@@ -42,8 +42,9 @@ usage: toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl
   --passes N          timed passes over the log (default 21, at least 1); the median is shown
   --verdicts          also time Gate::verdict (check only, no call returned) and the
                       validator alone on already-parsed arguments
-  --stream            also time the streaming check fed 16-byte chunks, and report the
-                      share of rejected calls' bytes received before their refusal
+  --stream            also time the streaming check fed 16-byte chunks (the raw call, and
+                      the provider form: the name, then the arguments text), and report
+                      the share of rejected calls' bytes received before their refusal
   --turns N           also time Gate::check_turn on turns of N calls (JSON arrays of N
                       consecutive lines) against the same calls checked one by one
   CALLS.jsonl         one raw call per line
