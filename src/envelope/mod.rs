@@ -177,9 +177,9 @@ impl<'a, 'd> Embedded<'a, 'd> {
     }
 
     /// Stops reading the call (before its end, unless [`Embedded::finish`] did): the
-    /// builder starts afresh, as for a call alone.
+    /// builder drops what it held of the arguments, as for a call alone.
     pub(crate) fn abandon(&mut self) {
-        *self.envelope.downstream() = Builder::new();
+        self.envelope.downstream().drop_unfinished();
     }
 }
 

@@ -472,14 +472,15 @@ impl<'a> Input<'a> for Literal<'a> {
         }
     }
 
+    // Its runs are text as they stand, as a text's are.
     #[inline(always)]
     fn text(self, start: usize, end: usize) -> Result<&'a str, usize> {
-        self.0.get(start..end).ok_or(start)
+        Text(self.0).text(start, end)
     }
 
     #[inline]
     fn tail(self, start: usize) -> Result<(&'a str, usize), usize> {
-        self.0.get(start..).map(|text| (text, 0)).ok_or(start)
+        Text(self.0).tail(start)
     }
 }
 
