@@ -185,7 +185,7 @@ impl<'a> Pass<'a, '_> {
             self.may_begin();
         }
         let Some(call) = &mut self.reading else {
-            self.build(event, at);
+            self.build(&event, at);
             return ControlFlow::Continue(());
         };
         match event {
@@ -195,13 +195,15 @@ impl<'a> Pass<'a, '_> {
         }
         if call.depth > self.max_depth {
             self.stop_reading(false);
-            self.build(event, at);
+            self.build(&event, at);
             return ControlFlow::Continue(());
         }
         let ends = call.depth == usize::from(call.legacy)
             && matches!(event, Event::ArrayEnd | Event::ObjectEnd);
-        let flow = self.envelope.event(event.clone(), at);
-        self.build(event, at);
+        // The outline first, which copies only what it keeps (most keys and strings of a
+        // call it does not), then the envelope, which takes the event.
+        self.build(&event, at);
+        let flow = self.envelope.event(event, at);
         if ends {
             self.stop_reading(true);
         }
@@ -285,7 +287,7 @@ impl<'a> Pass<'a, '_> {
     }
 
     /// An event the outline builds, or the first of a value it does not build.
-    fn build(&mut self, event: Event<'a>, at: usize) {
+    fn build(&mut self, event: &Event<'a>, at: usize) {
         let keep = std::mem::replace(&mut self.keep_next, Kept::Whole);
         if keep != Kept::Whole {
             // The first event of a value the outline does not build: the outline holds
@@ -305,7 +307,7 @@ impl<'a> Pass<'a, '_> {
             }
             return;
         }
-        match &event {
+        match event {
             Event::Key(key) => {
                 self.keep_next = kept(key);
                 self.function_call_next = key == Key::FunctionCall.name();
@@ -320,6 +322,6 @@ impl<'a> Pass<'a, '_> {
             Event::ArrayEnd | Event::ObjectEnd => self.close_span(at),
             _ => {}
         }
-        let _ = self.outline.event(event, at);
+        let _ = self.outline.event(event.clone(), at);
     }
 }
