@@ -148,7 +148,7 @@ struct Reading {
 impl<'a> Sink<'a> for Pass<'a, '_> {
     /// Inside a value the outline does not build (most of a turn: the arguments), the
     /// event goes to the envelope, if it reads, and is only counted here; the rest of the
-    /// turn takes the way out of line.
+    /// turn ([`Pass::structure`]) is inlined too, where the reader knows the event's kind.
     #[inline(always)]
     fn event(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
         if self.skipping == 0 {
@@ -178,7 +178,11 @@ impl<'a> Sink<'a> for Pass<'a, '_> {
 impl<'a> Pass<'a, '_> {
     /// An event outside the values not built: the outline builds it, and an envelope
     /// starts reading at an array or object that may be a call.
-    #[inline(never)]
+    ///
+    /// Inlined at each of the reader's sites, where the event's kind is known and the
+    /// matches below fold: called out of line, the event's copy and the call cost a turn
+    /// of four 1.2% more instructions (callgrind).
+    #[inline(always)]
     fn structure(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
         let opens = matches!(event, Event::ArrayStart | Event::ObjectStart);
         if opens && self.keep_next == Kept::Whole {
