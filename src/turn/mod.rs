@@ -257,12 +257,11 @@ impl Gate {
                 return Err(read::read(&whole).err().unwrap_or(error));
             }
         };
-        let places = places_of(&value, &parts.calls);
-        let calls = parts
-            .calls
-            .iter()
-            .zip(places)
-            .map(|(&element, place)| {
+        let mut elements = parts.calls;
+        places_of(&value, &mut elements);
+        let calls = elements
+            .into_iter()
+            .map(|(element, place)| {
                 let own = place
                     .and_then(|index| spans.get(index))
                     .and_then(|span| raw.get(span.clone()));
@@ -342,49 +341,46 @@ fn take_read<'a>(
     call.read.take()
 }
 
-/// The index, among the containers of `value` in a depth-first walk (a container before its
-/// members, members in order: the order the parse noted their ranges in), of each element's
-/// value, in the elements' order; `None` for one that is not a container. Elements are told
-/// by address, which identifies a part of this one tree while it lives; the arguments inside
-/// the calls were not built, so the walk is over the turn's outline only.
+/// Fills in each element's place: the index, among the containers of `value` in a
+/// depth-first walk (a container before its members, members in order: the order the parse
+/// noted their ranges in), of the element's value; `None` for one that is not a container.
+/// Elements are told by address, which identifies a part of this one tree while it lives;
+/// the arguments inside the calls were not built, so the walk is over the turn's outline
+/// only.
 ///
 /// The elements nearly always come in the walk's order (a list's calls, then a legacy
 /// `function_call` after `tool_calls`), so one walk meets them one after the other and stops
 /// at the last; one that it passed by (a `function_call` written before `tool_calls`) is
-/// looked for again on its own. Measured with callgrind: the sorted table by address this
-/// replaces, and its stack, cost three allocations and two sorts a turn.
-fn places_of<'a>(value: &Value<'a>, elements: &[Element<'_, 'a>]) -> Vec<Option<usize>> {
-    let mut places = vec![None; elements.len()];
+/// looked for again on its own. Measured with callgrind: the table sorted by address this
+/// replaces, with its own list of places and its stack, cost three allocations and two
+/// sorts a turn.
+fn places_of<'a>(value: &Value<'a>, elements: &mut [(Element<'_, 'a>, Option<usize>)]) {
     let mut walk = Walk {
         elements,
         next: 0,
-        places: &mut places,
         count: 0,
     };
     walk.skip_scalars();
     let _ = walk.visit(value);
-    for (index, element) in elements.iter().enumerate().skip(walk.next) {
-        if let Some(place) = places.get_mut(index) {
-            *place = place_of(value, element.value());
-        }
+    let met = walk.next;
+    for (element, place) in elements.iter_mut().skip(met) {
+        *place = place_of(value, element.value());
     }
-    places
 }
 
 /// The walk of [`places_of`], meeting the elements in order.
-struct Walk<'e, 'v, 'a, 'p> {
-    elements: &'e [Element<'v, 'a>],
+struct Walk<'e, 'v, 'a> {
+    elements: &'e mut [(Element<'v, 'a>, Option<usize>)],
     /// The element to meet next.
     next: usize,
-    places: &'p mut [Option<usize>],
     /// Containers met so far.
     count: usize,
 }
 
-impl<'a> Walk<'_, '_, 'a, '_> {
+impl<'a> Walk<'_, '_, 'a> {
     /// Passes the elements that are not containers, which have no place.
     fn skip_scalars(&mut self) {
-        while let Some(element) = self.elements.get(self.next) {
+        while let Some((element, _)) = self.elements.get(self.next) {
             if matches!(element.value(), Value::Array(_) | Value::Object(_)) {
                 break;
             }
@@ -395,17 +391,16 @@ impl<'a> Walk<'_, '_, 'a, '_> {
     /// Walks `value`; breaks once every element has been met. The recursion is as deep as
     /// the outline, which the turn's limits bound (as they bound dropping it).
     fn visit(&mut self, value: &Value<'a>) -> ControlFlow<()> {
-        let next = self.elements.get(self.next).map(|element| element.value());
         match value {
             Value::Array(_) | Value::Object(_) => {}
             _ => return ControlFlow::Continue(()),
         }
-        if next.is_some_and(|next| std::ptr::eq(next, value)) {
-            if let Some(place) = self.places.get_mut(self.next) {
+        if let Some((element, place)) = self.elements.get_mut(self.next) {
+            if std::ptr::eq(element.value(), value) {
                 *place = Some(self.count);
+                self.next += 1;
+                self.skip_scalars();
             }
-            self.next += 1;
-            self.skip_scalars();
         }
         if self.next >= self.elements.len() {
             return ControlFlow::Break(());
@@ -423,17 +418,15 @@ impl<'a> Walk<'_, '_, 'a, '_> {
 
 /// The place of the container `wanted` in `value`'s walk (see [`places_of`]), if it is one.
 fn place_of<'a>(value: &Value<'a>, wanted: &Value<'a>) -> Option<usize> {
-    let element = [Element::Call(wanted)];
-    let mut place = [None];
+    let mut element = [(Element::Call(wanted), None)];
     let mut walk = Walk {
-        elements: &element,
+        elements: &mut element,
         next: 0,
-        places: &mut place,
         count: 0,
     };
     walk.skip_scalars();
     let _ = walk.visit(value);
-    let [place] = place;
+    let [(_, place)] = element;
     place
 }
 

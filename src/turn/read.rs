@@ -40,8 +40,9 @@ use std::borrow::Cow;
 pub(crate) struct Parts<'v, 'a> {
     /// The form the turn came in.
     pub(crate) form: TurnForm,
-    /// The call elements, still to be checked, in order.
-    pub(crate) calls: Vec<Element<'v, 'a>>,
+    /// The call elements, still to be checked, in order, each with room for its place in
+    /// the turn's outline, which the turn fills in (`places_of`): one list for both.
+    pub(crate) calls: Vec<(Element<'v, 'a>, Option<usize>)>,
     /// The text parts, untouched.
     pub(crate) text: Vec<Cow<'a, str>>,
 }
@@ -320,7 +321,7 @@ fn read_chat_message<'v, 'a>(
     }
     match member(message, path, Key::ToolCalls)? {
         None => {}
-        Some(Value::Array(calls)) => parts.calls.extend(calls.iter().map(Element::Call)),
+        Some(Value::Array(calls)) => parts.calls.extend(calls.iter().map(|call| (Element::Call(call), None))),
         Some(other) => {
             return Err(wrong_type(
                 &join(path, Key::ToolCalls.name()),
@@ -330,7 +331,7 @@ fn read_chat_message<'v, 'a>(
         }
     }
     if let Some(legacy) = member(message, path, Key::FunctionCall)? {
-        parts.calls.push(Element::LegacyFunctionCall(legacy));
+        parts.calls.push((Element::LegacyFunctionCall(legacy), None));
     }
     Ok(())
 }
@@ -374,7 +375,7 @@ fn read_content<'v, 'a>(
 fn read_items<'v, 'a>(items: &'v [Value<'a>], fallback: Fallback, parts: &mut Parts<'v, 'a>) {
     for item in items {
         match classify(item, fallback) {
-            Class::Call => parts.calls.push(Element::Call(item)),
+            Class::Call => parts.calls.push((Element::Call(item), None)),
             Class::Text(text) => parts.text.push(text),
             Class::Message(message) => match get(message, Key::Content) {
                 Some(Value::String(text)) => parts.text.push(text.clone()),
