@@ -30,6 +30,13 @@ impl<'a> KeySet<'a> {
         }
     }
 
+    /// Empties the set for the next object, as [`KeySet::new`] makes it: the slots past
+    /// `n_inline` are never read, so they are left as they are rather than filled again.
+    pub(crate) fn clear(&mut self) {
+        self.n_inline = 0;
+        self.spilled.clear();
+    }
+
     #[inline]
     pub(crate) fn insert(&mut self, key: Cow<'a, str>) {
         if !self.spilled.is_empty() {

@@ -152,7 +152,7 @@ impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
         self.root = None;
         self.depth = 0;
         self.doing = Doing::Members;
-        self.keys = KeySet::new();
+        self.keys.clear();
         self.nested_keys = None;
         self.nested = None;
         self.text = None;
