@@ -97,7 +97,7 @@ use crate::gate::Gate;
 use crate::json::{self, Limits, Value};
 use crate::rejection::Rejection;
 use crate::spec::Provider;
-use outline::{Outline, ReadCall};
+use outline::{Outline, Span};
 use read::Element;
 use std::borrow::Cow;
 use std::ops::ControlFlow;
@@ -245,8 +245,7 @@ impl Gate {
         };
         let Outline {
             value,
-            spans,
-            calls: mut read_calls,
+            mut spans,
         } = outline::read(raw, turn_limits, limits).map_err(Box::new)?;
         let parts = match read::read(&value) {
             Ok(parts) => parts,
@@ -262,11 +261,10 @@ impl Gate {
         let calls = elements
             .into_iter()
             .map(|(element, place)| {
-                let own = place
-                    .and_then(|index| spans.get(index))
-                    .and_then(|span| raw.get(span.clone()));
+                let span = place.and_then(|index| spans.get_mut(index));
                 let legacy = matches!(element, Element::LegacyFunctionCall(_));
-                let read = place.and_then(|place| take_read(&mut read_calls, place, legacy));
+                let own = span.as_ref().and_then(|span| raw.get(span.range.clone()));
+                let read = span.and_then(|span| take_read(span, legacy));
                 TurnCall {
                     verdict: check_element(self, element, own, read),
                     corrects: None,
@@ -329,16 +327,13 @@ fn check_element<'a>(
     gate.check_call(&text).map(Call::into_owned)
 }
 
-/// The envelope's answer for the value at `place`, read as a legacy call or not, if the
+/// The envelope's answer for the value of `span`, read as a legacy call or not, if the
 /// turn's pass has one.
-fn take_read<'a>(
-    calls: &mut [ReadCall<'a>],
-    place: usize,
-    legacy: bool,
-) -> Option<Result<Call<'a>, Rejection>> {
-    let index = calls.binary_search_by_key(&place, |call| call.place).ok()?;
-    let call = calls.get_mut(index).filter(|call| call.legacy == legacy)?;
-    call.read.take()
+fn take_read<'a>(span: &mut Span<'a>, legacy: bool) -> Option<Result<Call<'a>, Rejection>> {
+    if !span.read.as_ref().is_some_and(|call| call.legacy == legacy) {
+        return None;
+    }
+    span.read.take().map(|call| call.read)
 }
 
 /// Fills in each element's place: the index, among the containers of `value` in a

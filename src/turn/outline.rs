@@ -40,20 +40,25 @@ use std::ops::{ControlFlow, Range};
 pub(crate) struct Outline<'a> {
     /// The turn's value, as far as the form's reading looks into it.
     pub(crate) value: Value<'a>,
-    /// The byte range of each array and object of `value`, in depth-first order.
-    pub(crate) spans: Vec<Range<usize>>,
-    /// What the envelope read of each value that may be a call, in the order of `spans`.
-    pub(crate) calls: Vec<ReadCall<'a>>,
+    /// Each array and object of `value`, in depth-first order (its *place*).
+    pub(crate) spans: Vec<Span<'a>>,
+}
+
+/// One array or object of the outline.
+pub(crate) struct Span<'a> {
+    /// Its byte range in the turn.
+    pub(crate) range: Range<usize>,
+    /// What the envelope read of it, when it may be a call and was read to its end: kept
+    /// with its range, so the turn finds it by place (one list for both).
+    pub(crate) read: Option<ReadCall<'a>>,
 }
 
 /// What the envelope read of a value of the turn that may be a call.
 pub(crate) struct ReadCall<'a> {
-    /// The value's index in [`Outline::spans`].
-    pub(crate) place: usize,
     /// Read as the value of a legacy `function_call` member.
     pub(crate) legacy: bool,
     /// The envelope's answer (taken by the turn when the value is a call).
-    pub(crate) read: Option<Result<Call<'a>, Rejection>>,
+    pub(crate) read: Result<Call<'a>, Rejection>,
 }
 
 /// Reads `raw` as a turn under `limits`, its calls under `call_limits` (see the module docs).
@@ -77,7 +82,6 @@ pub(crate) fn read<'a>(
         function_call_next: false,
         envelope: Embedded::new(call_limits, &mut builder, raw),
         reading: None,
-        calls: Vec::new(),
         max_depth: call_limits.max_depth,
     };
     let mut reader = Reader::new(limits);
@@ -100,7 +104,6 @@ pub(crate) fn read<'a>(
         Ok(()) | Err(Stop::Sink) => Ok(Outline {
             value: pass.outline.take_value(),
             spans: pass.spans,
-            calls: pass.calls,
         }),
         Err(Stop::Invalid(error)) => Err(error.locate(raw.as_bytes())),
     }
@@ -115,7 +118,7 @@ const SPANS_START: usize = 16;
 struct Pass<'a, 'd> {
     /// Builds the outline.
     outline: Builder<'a>,
-    spans: Vec<Range<usize>>,
+    spans: Vec<Span<'a>>,
     /// The open containers of the outline, innermost last: each one's index into `spans`,
     /// times two, plus one for an array ([`Pass::opens`]). A [`Stack`], whose first levels
     /// are inline: a turn's nesting costs no allocation.
@@ -130,7 +133,6 @@ struct Pass<'a, 'd> {
     envelope: Embedded<'a, 'd>,
     /// The value being read, if any.
     reading: Option<Reading>,
-    calls: Vec<ReadCall<'a>>,
     /// The calls' nesting limit.
     max_depth: usize,
 }
@@ -138,6 +140,7 @@ struct Pass<'a, 'd> {
 /// A value that may be a call, being read.
 #[derive(Clone, Copy)]
 struct Reading {
+    /// Its index in [`Outline::spans`].
     place: usize,
     legacy: bool,
     /// Its containers open, itself included; with the one a legacy call is read inside,
@@ -255,11 +258,12 @@ impl<'a> Pass<'a, '_> {
             let _ = self.envelope.event(Event::ObjectEnd, 0);
         }
         let read = self.envelope.finish();
-        self.calls.push(ReadCall {
-            place: call.place,
-            legacy: call.legacy,
-            read: Some(read),
-        });
+        if let Some(span) = self.spans.get_mut(call.place) {
+            span.read = Some(ReadCall {
+                legacy: call.legacy,
+                read,
+            });
+        }
     }
 
     /// An event inside a value the outline does not build: counted, to know where it ends.
@@ -276,7 +280,10 @@ impl<'a> Pass<'a, '_> {
     fn opens(&mut self, is_array: bool, at: usize) {
         let entry = self.spans.len().saturating_mul(2);
         self.open.push(entry.saturating_add(usize::from(is_array)));
-        self.spans.push(at..at);
+        self.spans.push(Span {
+            range: at..at,
+            read: None,
+        });
     }
 
     /// The innermost open container closes at `at`.
@@ -286,7 +293,7 @@ impl<'a> Pass<'a, '_> {
             .pop()
             .and_then(|entry| self.spans.get_mut(entry / 2));
         if let Some(span) = span {
-            span.end = at.saturating_add(1);
+            span.range.end = at.saturating_add(1);
         }
     }
 
