@@ -977,7 +977,10 @@ impl Reader {
     }
 
     /// Opens an array or object at its bracket (offset `at`, chunk position `pos`).
-    #[inline]
+    /// Inlined, as `close` is, whatever the sink: with a larger sink (a turn's pass) the
+    /// compiler kept both out of line, one call per bracket (callgrind: check_turn 95
+    /// instructions a call fewer inlined; check_call, verdict and the stream no worse).
+    #[inline(always)]
     fn open<'a, I: Input<'a>, S: Sink<'a>>(
         &mut self,
         is_object: bool,
@@ -1006,7 +1009,7 @@ impl Reader {
     }
 
     /// Closes the innermost container at its bracket (offset `at`).
-    #[inline]
+    #[inline(always)]
     fn close<'a, S: Sink<'a>>(&mut self, at: usize, sink: &mut S) -> Result<(), Stop> {
         let event = match self.open.pop() {
             Some(entry) if entry & 1 == 1 => Event::ObjectEnd,
