@@ -256,6 +256,7 @@ impl<'s> Quick<'s> {
     }
 
     /// Takes one event of the value, as the [`Sink`] does: `Break` when it gives up.
+    #[inline(always)]
     pub(crate) fn step(&mut self, event: &Event<'_>) -> ControlFlow<()> {
         match event {
             Event::Null => self.scalar(&Scalar::Null),
@@ -564,6 +565,7 @@ fn accepts(node: &Node, scalar: &Scalar<'_>) -> bool {
 }
 
 impl<'a> Sink<'a> for Quick<'_> {
+    #[inline(always)]
     fn event(&mut self, event: Event<'a>, _at: usize) -> ControlFlow<()> {
         self.step(&event)
     }
