@@ -269,7 +269,7 @@ impl<'s> Quick<'s> {
             Event::ArrayEnd | Event::ObjectEnd => self.end_container(),
             Event::StringStart => self.begin_string(),
             Event::StringPart(part) => self.string_part(part),
-            Event::StringChar(c) => self.string_part(c.encode_utf8(&mut [0; 4])),
+            Event::StringChar(c) => self.string_char(*c),
             Event::StringEnd => self.end_string(),
         }
     }
@@ -438,6 +438,18 @@ impl<'s> Quick<'s> {
             return self.give_up();
         }
         ControlFlow::Continue(())
+    }
+
+    /// One character of a string in parts (an escape): counted, unless its text is kept or
+    /// its prefix checked, when it is a part like any other.
+    fn string_char(&mut self, c: char) -> ControlFlow<()> {
+        match &mut self.string {
+            Some((_, count)) if !self.gathering && !self.eager => {
+                *count = count.saturating_add(1);
+                ControlFlow::Continue(())
+            }
+            _ => self.string_part(c.encode_utf8(&mut [0; 4])),
+        }
     }
 
     fn end_string(&mut self) -> ControlFlow<()> {
