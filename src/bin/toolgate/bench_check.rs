@@ -25,7 +25,8 @@
 //! Speed is reported, never asserted: no test depends on these numbers.
 
 use crate::args::{set_once, Arg, Args, UsageError};
-use crate::{bench, tools};
+use crate::{bench, out, tools};
+use std::fmt::Write as _;
 use std::hint::black_box;
 use std::process::ExitCode;
 use toolgate::Gate;
@@ -235,9 +236,9 @@ pub fn run(options: &Options) -> ExitCode {
         measures.push(whole);
     }
     let all = accepted.len().saturating_add(rejected.len());
-    println!(
+    let mut report = format!(
         "Gate::check_call on {all} calls from {} ({} accepted, {} rejected{}), median of {} \
-         passes, warm heap",
+         passes, warm heap\n",
         options.calls,
         accepted.len(),
         rejected.len(),
@@ -248,13 +249,15 @@ pub fn run(options: &Options) -> ExitCode {
         },
         options.passes
     );
-    println!(
+    let _ = writeln!(
+        report,
         "{:<24}{:>8}{:>11}{:>13}{:>13}{:>12}",
         "", "calls", "ns/call", "calls/s", "allocs/call", "bytes/call"
     );
     for m in &measures {
-        match m.median_ns {
-            Some(ns) => println!(
+        let _ = match m.median_ns {
+            Some(ns) => writeln!(
+                report,
                 "{:<24}{:>8}{:>11.0}{:>13.0}{:>13.2}{:>12.0}",
                 m.label,
                 m.n_calls,
@@ -263,12 +266,13 @@ pub fn run(options: &Options) -> ExitCode {
                 m.allocations,
                 m.bytes
             ),
-            None => println!("{:<24}{:>8}{:>11}", m.label, 0, "-"),
-        }
+            None => writeln!(report, "{:<24}{:>8}{:>11}", m.label, 0, "-"),
+        };
     }
     if options.stream {
         let (raw, provider, n_provider) = refusal_shares(&gate, &rejected);
-        println!(
+        let _ = writeln!(
+            report,
             "stream refusal: rejected calls received {:.1}% of their bytes before refusal \
              (raw form, {} calls); provider form: {:.1}% of the arguments text ({} calls)",
             raw * 100.0,
@@ -278,11 +282,15 @@ pub fn run(options: &Options) -> ExitCode {
         );
     }
     if let Some((per_turn, ratio)) = turn_ratio {
-        println!(
+        let _ = writeln!(
+            report,
             "turns: a turn of {per_turn} calls costs {ratio:.2}x its calls checked one by one"
         );
     }
-    ExitCode::SUCCESS
+    match out::print("toolgate bench check", &report) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(code) => code,
+    }
 }
 
 /// `check_call` on `lines` one by one, and `check_turn` on them as turns of `per_turn`

@@ -11,6 +11,8 @@
     not(test),
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
+// Standard output goes through `out::print`, which a closed pipe does not make panic.
+#![deny(clippy::print_stdout)]
 
 #[allow(unsafe_code)]
 mod alloc;
@@ -20,6 +22,7 @@ mod bench_check;
 mod check;
 mod demo;
 mod lines;
+mod out;
 mod schema;
 mod tools;
 
@@ -75,10 +78,10 @@ enum Command {
 fn main() -> ExitCode {
     let command = args::from_os(std::env::args_os().skip(1)).and_then(parse_command);
     match command {
-        Ok(Command::Print(text)) => {
-            println!("{text}");
-            ExitCode::SUCCESS
-        }
+        Ok(Command::Print(text)) => match out::print("toolgate", &format!("{text}\n")) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(code) => code,
+        },
         Ok(Command::Demo) => demo::run(),
         Ok(Command::Check(options)) => check::run(&options),
         Ok(Command::Schema(options)) => schema::run(&options),

@@ -6,7 +6,6 @@
 
 use crate::args::{Arg, Args, UsageError};
 use crate::tools;
-use std::io::{self, Write};
 use std::process::ExitCode;
 use toolgate::json;
 use toolgate::spec::{self, ExportOptions, ExportRefusal, Provider};
@@ -130,12 +129,8 @@ pub fn run(options: &Options) -> ExitCode {
     }
     let mut text = json::to_pretty_string(&exported.tools);
     text.push('\n');
-    match io::stdout().lock().write_all(text.as_bytes()) {
+    match crate::out::print("toolgate schema", &text) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("toolgate schema: cannot write standard output: {error}");
-            ExitCode::from(2)
-        }
+        Err(code) => code,
     }
 }

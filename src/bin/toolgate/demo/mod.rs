@@ -16,7 +16,7 @@ mod turns;
 
 use script::SCRIPT;
 use std::fmt::Write as _;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, IsTerminal};
 use std::process::ExitCode;
 use toolgate::{Counters, Guard, Outcome};
 
@@ -40,11 +40,9 @@ pub fn run() -> ExitCode {
     };
     let mut text = String::new();
     let played = play(&mut text, paint);
-    let written = io::stdout().lock().write_all(text.as_bytes());
-    if let Err(error) = written {
-        if error.kind() != io::ErrorKind::BrokenPipe {
-            eprintln!("toolgate: cannot write standard output: {error}");
-            return ExitCode::from(2);
+    if let Err(code) = crate::out::print("toolgate", &text) {
+        if code != ExitCode::SUCCESS {
+            return code;
         }
     }
     match played {
