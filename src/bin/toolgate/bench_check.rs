@@ -32,13 +32,13 @@ use std::process::ExitCode;
 use toolgate::Gate;
 
 /// The usage line.
-pub const USAGE: &str = "usage: toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl";
+pub const USAGE: &str = concat!("usage: ", bench_check_synopsis!());
 
 /// `toolgate bench check --help`.
-pub const HELP: &str = "\
-toolgate bench check: time Gate::check_call on a log of raw calls
-
-usage: toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl
+pub const HELP: &str = concat!(
+    "toolgate bench check: time Gate::check_call on a log of raw calls\n\nusage: ",
+    bench_check_synopsis!(),
+    "
 
   --tools TOOLS.json  the tools array
   --passes N          timed passes over the log (default 21, at least 1); the median is shown
@@ -54,7 +54,8 @@ usage: toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl
   -h, --help          print this help
 
 Build with --release (cargo run --release -- bench check ...): a debug build's numbers
-say nothing about the library.";
+say nothing about the library."
+);
 
 /// What `bench check` was asked to do.
 #[derive(Debug)]

@@ -21,17 +21,18 @@ use std::process::ExitCode;
 use toolgate::{Counters, Guard, Outcome};
 
 /// `toolgate demo --help`.
-pub const HELP: &str = "\
-toolgate: play the demo agent loop
-
-usage: toolgate [demo]
+pub const HELP: &str = concat!(
+    "toolgate: play the demo agent loop\n\nusage: ",
+    demo_synopsis!(),
+    "
 
 Runs an agent loop on four example tools against a scripted model that makes the real
 mistakes (a misspelled name, a missing field, a wrong type, an enum near-miss, a truncated
 call, a spec it cannot satisfy), and prints each call, the gate's answer, the retry and the
 outcome, then the counters; then one turn of parallel calls, its result message, and the
 model's next turn correcting the refused calls. Colour only on a terminal, never when
-NO_COLOR is set.";
+NO_COLOR is set."
+);
 
 /// Runs the demo.
 pub fn run() -> ExitCode {
