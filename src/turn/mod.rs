@@ -243,10 +243,8 @@ impl Gate {
                 .min(Limits::DEPTH_CEILING),
             ..limits
         };
-        let Outline {
-            value,
-            mut spans,
-        } = outline::read(raw, turn_limits, limits).map_err(Box::new)?;
+        let Outline { value, mut spans } =
+            outline::read(raw, turn_limits, limits).map_err(Box::new)?;
         let parts = match read::read(&value) {
             Ok(parts) => parts,
             // The outline holds only what the form's reading reads: the error, which shows

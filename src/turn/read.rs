@@ -321,7 +321,9 @@ fn read_chat_message<'v, 'a>(
     }
     match member(message, path, Key::ToolCalls)? {
         None => {}
-        Some(Value::Array(calls)) => parts.calls.extend(calls.iter().map(|call| (Element::Call(call), None))),
+        Some(Value::Array(calls)) => parts
+            .calls
+            .extend(calls.iter().map(|call| (Element::Call(call), None))),
         Some(other) => {
             return Err(wrong_type(
                 &join(path, Key::ToolCalls.name()),
@@ -331,7 +333,9 @@ fn read_chat_message<'v, 'a>(
         }
     }
     if let Some(legacy) = member(message, path, Key::FunctionCall)? {
-        parts.calls.push((Element::LegacyFunctionCall(legacy), None));
+        parts
+            .calls
+            .push((Element::LegacyFunctionCall(legacy), None));
     }
     Ok(())
 }
