@@ -255,7 +255,7 @@ impl Gate {
             }
         };
         let mut elements = parts.calls;
-        places_of(&value, &mut elements);
+        places_of(&value, &spans, &mut elements);
         let calls = elements
             .into_iter()
             .map(|(element, place)| {
@@ -347,8 +347,13 @@ fn take_read<'a>(span: &mut Span<'a>, legacy: bool) -> Option<Result<Call<'a>, R
 /// looked for again on its own. Measured with callgrind: the table sorted by address this
 /// replaces, with its own list of places and its stack, cost three allocations and two
 /// sorts a turn.
-fn places_of<'a>(value: &Value<'a>, elements: &mut [(Element<'_, 'a>, Option<usize>)]) {
+fn places_of<'a>(
+    value: &Value<'a>,
+    spans: &[Span<'a>],
+    elements: &mut [(Element<'_, 'a>, Option<usize>)],
+) {
     let mut walk = Walk {
+        spans,
         elements,
         next: 0,
         count: 0,
@@ -357,12 +362,15 @@ fn places_of<'a>(value: &Value<'a>, elements: &mut [(Element<'_, 'a>, Option<usi
     let _ = walk.visit(value);
     let met = walk.next;
     for (element, place) in elements.iter_mut().skip(met) {
-        *place = place_of(value, element.value());
+        *place = place_of(value, spans, element.value());
     }
 }
 
 /// The walk of [`places_of`], meeting the elements in order.
 struct Walk<'e, 'v, 'a> {
+    /// The outline's containers, by place: an element's own containers are passed by
+    /// their ranges, without a walk through its members (no element holds another).
+    spans: &'e [Span<'a>],
     elements: &'e mut [(Element<'v, 'a>, Option<usize>)],
     /// The element to meet next.
     next: usize,
@@ -381,6 +389,20 @@ impl<'a> Walk<'_, '_, 'a> {
         }
     }
 
+    /// Passes the container at place `count` and every container inside it, told by their
+    /// ranges: those that start before it ends.
+    fn pass_by(&mut self) {
+        let end = self.spans.get(self.count).map_or(0, |span| span.range.end);
+        self.count += 1;
+        while self
+            .spans
+            .get(self.count)
+            .is_some_and(|span| span.range.start < end)
+        {
+            self.count += 1;
+        }
+    }
+
     /// Walks `value`; breaks once every element has been met. The recursion is as deep as
     /// the outline, which the turn's limits bound (as they bound dropping it).
     fn visit(&mut self, value: &Value<'a>) -> ControlFlow<()> {
@@ -388,15 +410,21 @@ impl<'a> Walk<'_, '_, 'a> {
             Value::Array(_) | Value::Object(_) => {}
             _ => return ControlFlow::Continue(()),
         }
-        if let Some((element, place)) = self.elements.get_mut(self.next) {
-            if std::ptr::eq(element.value(), value) {
+        let met = match self.elements.get_mut(self.next) {
+            Some((element, place)) if std::ptr::eq(element.value(), value) => {
                 *place = Some(self.count);
                 self.next += 1;
                 self.skip_scalars();
+                true
             }
-        }
+            _ => false,
+        };
         if self.next >= self.elements.len() {
             return ControlFlow::Break(());
+        }
+        if met {
+            self.pass_by();
+            return ControlFlow::Continue(());
         }
         self.count += 1;
         match value {
@@ -410,9 +438,10 @@ impl<'a> Walk<'_, '_, 'a> {
 }
 
 /// The place of the container `wanted` in `value`'s walk (see [`places_of`]), if it is one.
-fn place_of<'a>(value: &Value<'a>, wanted: &Value<'a>) -> Option<usize> {
+fn place_of<'a>(value: &Value<'a>, spans: &[Span<'a>], wanted: &Value<'a>) -> Option<usize> {
     let mut element = [(Element::Call(wanted), None)];
     let mut walk = Walk {
+        spans,
         elements: &mut element,
         next: 0,
         count: 0,
