@@ -13,7 +13,7 @@ use support::corpus::{corpus, read};
 use support::mutate::{mutate, Edit};
 use support::rng::Rng;
 use toolgate::json::{self, Limits};
-use toolgate::{Gate, TurnError};
+use toolgate::{Gate, ToolSpec, TurnError, Type};
 
 /// A turn holding `lines` (JSON texts) as its calls, in one of the forms whose every
 /// element is a call, with `legacy` as a legacy `function_call` beside them; and the text
@@ -239,4 +239,45 @@ fn a_call_after_one_with_an_unused_arguments_text_cut_off_gets_its_verdict_alone
     let second = r#"{"name":"get_shipment","arguments":{"order_id":"ORD-2024-000002"}}"#;
     let raw = format!("[{first},{second}]");
     assert_alone(&gate, &raw, &[first.to_owned(), second.to_owned()], "");
+}
+
+#[test]
+fn a_legacy_call_written_before_the_tool_calls_gets_its_verdict_alone() {
+    // The turn answers `tool_calls` first and the legacy `function_call` last, whatever
+    // order the message writes them in: the one written first is met out of the order the
+    // turn answers in, and must still get its own verdict, not a neighbour's.
+    let gate = Gate::new(vec![
+        ToolSpec::new("get_weather", "Current weather.")
+            .required("city", Type::string())
+            .build()
+            .expect("spec builds"),
+        ToolSpec::new("get_time", "Current time.")
+            .required("zone", Type::string())
+            .build()
+            .expect("spec builds"),
+    ])
+    .expect("gate builds");
+    let tool_calls = [
+        r#"{"id":"call_A","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Oslo\"}"}}"#,
+        r#"{"id":"call_B","type":"function","function":{"name":"get_time","arguments":"{\"zone\":7}"}}"#,
+    ];
+    let legacies = [
+        r#"{"name":"get_time","arguments":"{\"zone\":\"CET\"}"}"#,
+        r#"{"name":"get_weather","arguments":"{}"}"#,
+        r#"{"name":"get_wether","arguments":"{\"city\":\"Rome\"}"}"#,
+    ];
+    for legacy in legacies {
+        let list = tool_calls.join(",");
+        let message = format!(
+            r#"{{"role":"assistant","content":null,"function_call":{legacy},"tool_calls":[{list}]}}"#
+        );
+        let completion = format!(r#"{{"choices":[{{"index":0,"message":{message}}}]}}"#);
+        let mut alone: Vec<String> = tool_calls.iter().map(|call| call.to_string()).collect();
+        alone.push(format!("{{\"function_call\":{legacy}}}"));
+        assert_alone(&gate, &message, &alone, "a chat message");
+        assert_alone(&gate, &completion, &alone, "a chat completion");
+        let turn = gate.check_turn(&message).expect("a turn");
+        let ids: Vec<Option<&str>> = turn.calls.iter().map(|call| call.id()).collect();
+        assert_eq!(ids, [Some("call_A"), Some("call_B"), None]);
+    }
 }
