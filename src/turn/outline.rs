@@ -72,9 +72,12 @@ pub(crate) fn read<'a>(
     limits: Limits,
     call_limits: Limits,
 ) -> Result<Outline<'a>, ParseError> {
+    // Both builders stand here, each made in place, and the pass borrows them: a builder
+    // moved into the pass was copied whole (its inline room), a turn's every time.
     let mut builder = Builder::new();
+    let mut outline = Builder::new();
     let mut pass = Pass {
-        outline: Builder::new(),
+        outline: &mut outline,
         spans: Vec::with_capacity(SPANS_START),
         open: Stack::new(),
         keep_next: Kept::Whole,
@@ -117,7 +120,7 @@ const SPANS_START: usize = 16;
 /// The sink of the one pass.
 struct Pass<'a, 'd> {
     /// Builds the outline.
-    outline: Builder<'a>,
+    outline: &'d mut Builder<'a>,
     spans: Vec<Span<'a>>,
     /// The open containers of the outline, innermost last: each one's index into `spans`,
     /// times two, plus one for an array ([`Pass::opens`]). A [`Stack`], whose first levels
