@@ -234,15 +234,104 @@ impl<'g> CallStream<'g> {
     }
 
     /// One piece of a raw chunk through the reader into the probe, and the answer noted.
+    #[inline(always)]
     fn read_str(&mut self, piece: &str) {
+        if self.probe.in_literal() {
+            return self.read_in_literal(piece);
+        }
+        let start = self.reader.offset();
+        let read = self.read_pieces(piece);
+        match self.probe.literal_begins {
+            None => self.note(read),
+            Some(quote) => self.literal_begun(piece, start, quote),
+        }
+    }
+
+    /// The reader stopped at the arguments literal's opening quote, at `quote` in the
+    /// piece that starts at `start`: the literal's body is read from just after it.
+    #[cold]
+    #[inline(never)]
+    fn literal_begun(&mut self, piece: &str, start: usize, quote: usize) {
+        self.probe.literal_begins = None;
+        let body = quote.saturating_add(1);
+        self.reader.resume_after_literal(quote, body, false);
+        self.read_in_literal(piece.get(body.saturating_sub(start)..).unwrap_or_default());
+    }
+
+    /// Text through the call's reader into the probe, as the pieces of the literal if it is
+    /// inside the arguments literal.
+    #[inline(always)]
+    fn read_pieces(&mut self, text: &str) -> Result<(), Stop> {
+        self.probe.text_at = Some(self.reader.offset());
         let mut sink = Chunk::new(&mut self.probe, &self.kept);
-        let read = self.reader.feed_str(piece, &mut sink);
-        let read = sink.end(read);
+        let read = self.reader.feed_str(text, &mut sink);
+        sink.end(read)
+    }
+
+    /// [`CallStream::read_str`] inside the arguments literal: the text's reader reads the
+    /// literal's body itself as far as it goes ([`Probe::text_literal`]), and the call's
+    /// reader takes up again after that (the one step the envelope takes on a whole call,
+    /// instead of a piece, and a turn of both readers, for each `\"` of the text). The call's
+    /// reader reads what the text's reader leaves: an escape the piece cuts, which it
+    /// completes from the next piece byte by byte, a control character, the rest of the
+    /// call after the literal. Measured with callgrind on 1,000 OpenAI chat calls fed in
+    /// 16-byte chunks: 4,500 instructions a call fewer (45.2 to 40.7 million).
+    #[inline(never)]
+    fn read_in_literal(&mut self, piece: &str) {
+        let mut rest = piece;
+        while !rest.is_empty() {
+            let start = self.reader.offset();
+            if let Some(quote) = self.literal_open(rest.len()) {
+                let (n_read, closed, flow) = self.probe.text_literal(rest, &self.kept);
+                if flow.is_break() {
+                    return self.note(Err(Stop::Sink));
+                }
+                let after = n_read.saturating_add(usize::from(closed));
+                self.reader
+                    .resume_after_literal(quote, start.saturating_add(after), closed);
+                rest = rest.get(after..).unwrap_or_default();
+                if closed || after == 0 {
+                    break;
+                }
+                continue;
+            }
+            // An escape the last piece cut, completed a byte at a time (a short escape
+            // takes one).
+            if self.reader.in_escape() && self.probe.in_literal() {
+                if let (Some(first), Some(after)) = (rest.get(..1), rest.get(1..)) {
+                    let read = self.read_pieces(first);
+                    if read.is_err() {
+                        return self.note(read);
+                    }
+                    rest = after;
+                    continue;
+                }
+            }
+            break;
+        }
+        let read = match rest.is_empty() {
+            true => Ok(()),
+            false => self.read_pieces(rest),
+        };
         self.note(read);
+    }
+
+    /// The opening quote of the arguments literal, when the call's reader stands in its
+    /// body with nothing cut and the next `len` bytes keep the call within its size limit
+    /// (else the call's reader refuses them as too large, before reading any).
+    fn literal_open(&self, len: usize) -> Option<usize> {
+        let quote = self.reader.in_string_body()?;
+        let fits = self
+            .reader
+            .offset()
+            .checked_add(len)
+            .is_some_and(|end| end <= self.gate.limits().max_bytes);
+        (fits && self.probe.reads_literal(quote)).then_some(quote)
     }
 
     /// [`CallStream::read_str`] for a piece of bytes.
     fn read_bytes(&mut self, piece: &[u8]) {
+        self.probe.text_at = None;
         let mut sink = Chunk::new(&mut self.probe, &self.kept);
         let read = self.reader.feed(piece, &mut sink);
         let read = sink.end(read);
