@@ -525,7 +525,18 @@ impl<'g> CallStream<'g> {
     }
 
     /// Records the reader's stop, if any, as the refusal.
+    #[inline(always)]
     fn note(&mut self, read: Result<(), Stop>) {
+        // Nearly every chunk: read, nothing refused, no number left open.
+        let settled = read.is_ok() && self.refused.is_none() && self.probe.refused.is_none();
+        if !(settled && self.reader.number_started().is_none()) {
+            self.note_stop(read);
+        }
+    }
+
+    /// [`CallStream::note`] when there is something to note.
+    #[inline(never)]
+    fn note_stop(&mut self, read: Result<(), Stop>) {
         let provider_form = self.form == Form::Arguments;
         match read {
             Ok(()) => {}
