@@ -148,8 +148,8 @@ pub enum Progress {
 pub struct CallStream<'g> {
     gate: &'g Gate,
     form: Form,
-    /// The raw call's bytes (raw form).
-    kept: Vec<u8>,
+    /// The raw call (raw form).
+    kept: Kept,
     /// The provider form's name.
     name: String,
     /// The provider form's arguments text.
@@ -194,7 +194,7 @@ impl Gate {
         CallStream {
             gate: self,
             form: Form::Unset,
-            kept: Vec::new(),
+            kept: Kept::default(),
             name: String::new(),
             arguments: String::new(),
             cut: false,
@@ -214,7 +214,7 @@ impl<'g> CallStream<'g> {
     /// A stream fed in the provider form takes no raw chunks: this one is ignored and the
     /// answer so far is returned.
     pub fn feed(&mut self, chunk: &str) -> Progress {
-        if !self.take_raw(chunk.as_bytes()) {
+        if !self.take_raw(Raw::Text(chunk)) {
             return self.progress();
         }
         // Nearly every chunk holds no control character: one piece (see `piece_end`).
@@ -263,7 +263,7 @@ impl<'g> CallStream<'g> {
     #[inline(always)]
     fn read_pieces(&mut self, text: &str) -> Result<(), Stop> {
         self.probe.text_at = Some(self.reader.offset());
-        let mut sink = Chunk::new(&mut self.probe, &self.kept);
+        let mut sink = Chunk::new(&mut self.probe, self.kept.as_bytes());
         let read = self.reader.feed_str(text, &mut sink);
         sink.end(read)
     }
@@ -282,7 +282,7 @@ impl<'g> CallStream<'g> {
         while !rest.is_empty() {
             let start = self.reader.offset();
             if let Some(quote) = self.literal_open(rest.len()) {
-                let (n_read, closed, flow) = self.probe.text_literal(rest, &self.kept);
+                let (n_read, closed, flow) = self.probe.text_literal(rest, self.kept.as_bytes());
                 if flow.is_break() {
                     return self.note(Err(Stop::Sink));
                 }
@@ -332,7 +332,7 @@ impl<'g> CallStream<'g> {
     /// [`CallStream::read_str`] for a piece of bytes.
     fn read_bytes(&mut self, piece: &[u8]) {
         self.probe.text_at = None;
-        let mut sink = Chunk::new(&mut self.probe, &self.kept);
+        let mut sink = Chunk::new(&mut self.probe, self.kept.as_bytes());
         let read = self.reader.feed(piece, &mut sink);
         let read = sink.end(read);
         self.note(read);
@@ -346,7 +346,7 @@ impl<'g> CallStream<'g> {
     ///
     /// A stream fed in the provider form ignores it, like [`CallStream::feed`].
     pub fn feed_bytes(&mut self, chunk: &[u8]) -> Progress {
-        if !self.take_raw(chunk) {
+        if !self.take_raw(Raw::Bytes(chunk)) {
             return self.progress();
         }
         let mut rest = chunk;
@@ -372,6 +372,7 @@ impl<'g> CallStream<'g> {
             &mut self.cut,
             fragment,
             self.gate.limits().max_bytes,
+            escaped_len,
         );
         self.dropped = self.dropped.saturating_add(dropped);
         self.progress()
@@ -399,6 +400,7 @@ impl<'g> CallStream<'g> {
             &mut self.cut,
             fragment,
             self.gate.limits().max_bytes,
+            escaped_len,
         );
         self.dropped = self.dropped.saturating_add(dropped);
         if self.refused.is_none() {
@@ -448,14 +450,18 @@ impl<'g> CallStream<'g> {
         let call = match self.provider_call() {
             Some(call) => call,
             None => {
-                let raw = match self.form {
-                    Form::Unset | Form::Raw => self.kept.as_slice(),
-                    Form::Name | Form::Arguments => {
+                let limits = self.gate.limits();
+                let read = match (self.form, &self.kept.bytes) {
+                    (Form::Unset | Form::Raw, None) => envelope::read_call(&self.kept.text, limits),
+                    (Form::Unset | Form::Raw, Some(bytes)) => {
+                        envelope::read_call_bytes(bytes, limits)
+                    }
+                    (Form::Name | Form::Arguments, _) => {
                         plain = plain_call(&self.name, &self.arguments);
-                        plain.as_bytes()
+                        envelope::read_call(&plain, limits)
                     }
                 };
-                match envelope::read_call_bytes(raw, self.gate.limits()) {
+                match read {
                     Ok(call) => call,
                     Err(rejection) => return Err(whole_size(rejection, self.dropped)),
                 }
@@ -509,17 +515,33 @@ impl<'g> CallStream<'g> {
 
     /// Starts or continues the raw form with `chunk`, kept; false if the stream is in the
     /// provider form or already refused (then nothing more is read).
-    fn take_raw(&mut self, chunk: &[u8]) -> bool {
+    #[inline(always)]
+    fn take_raw(&mut self, chunk: Raw<'_>) -> bool {
         match self.form {
             Form::Unset | Form::Raw => self.form = Form::Raw,
             Form::Name | Form::Arguments => return false,
         }
-        let dropped = keep(
-            &mut self.kept,
-            &mut self.cut,
-            chunk,
-            self.gate.limits().max_bytes,
-        );
+        let max_bytes = self.gate.limits().max_bytes;
+        let dropped = match (chunk, &mut self.kept.bytes) {
+            (Raw::Text(text), None) => keep_text(
+                &mut self.kept.text,
+                &mut self.cut,
+                text,
+                max_bytes,
+                str::len,
+            ),
+            (Raw::Text(text), Some(bytes)) => {
+                keep(bytes, &mut self.cut, text.as_bytes(), max_bytes)
+            }
+            (Raw::Bytes(chunk), _) => {
+                let text = &mut self.kept.text;
+                let bytes = self
+                    .kept
+                    .bytes
+                    .get_or_insert_with(|| std::mem::take(text).into_bytes());
+                keep(bytes, &mut self.cut, chunk, max_bytes)
+            }
+        };
         self.dropped = self.dropped.saturating_add(dropped);
         self.refused.is_none()
     }
@@ -547,7 +569,7 @@ impl<'g> CallStream<'g> {
                 if *error.kind() == ErrorKind::InvalidNumber {
                     let text = match provider_form {
                         true => self.arguments.as_bytes(),
-                        false => self.kept.as_slice(),
+                        false => self.kept.as_bytes(),
                     };
                     let start = number_start(text, error.offset());
                     self.probe.number_started(start, provider_form);
@@ -566,7 +588,7 @@ impl<'g> CallStream<'g> {
         if self.refused.is_none() || malformed {
             if let Some((at, kind)) = self.probe.refused {
                 let at = match self.probe.refused_in_text {
-                    Some(quote) => offset_in_call(&self.kept, quote, at),
+                    Some(quote) => offset_in_call(self.kept.as_bytes(), quote, at),
                     None => at,
                 };
                 self.refused = Some((at, kind));
@@ -653,6 +675,36 @@ fn first_invalid(chunk: &[u8]) -> usize {
     }
 }
 
+/// The raw call kept so far.
+#[derive(Default)]
+struct Kept {
+    /// The call while every chunk came as text: read as text at the end, its UTF-8 not
+    /// checked again (as [`Gate::check_call`] takes it).
+    text: String,
+    /// The call once a chunk came as bytes (the text before it included).
+    bytes: Option<Vec<u8>>,
+}
+
+impl Kept {
+    fn as_bytes(&self) -> &[u8] {
+        match &self.bytes {
+            Some(bytes) => bytes,
+            None => self.text.as_bytes(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.as_bytes().len()
+    }
+}
+
+/// A raw chunk, as it was fed.
+#[derive(Clone, Copy)]
+enum Raw<'c> {
+    Text(&'c str),
+    Bytes(&'c [u8]),
+}
+
 /// The first allocation of the kept text: most calls fit.
 const KEPT_START: usize = 512;
 
@@ -673,20 +725,31 @@ fn keep(kept: &mut Vec<u8>, cut: &mut bool, chunk: &[u8], max_bytes: usize) -> u
     chunk.len() - end.min(chunk.len())
 }
 
-/// [`keep`] for text (the provider form's name and arguments); what is not kept is
-/// counted as it stands in the plain call, escaped.
-fn keep_text(kept: &mut String, cut: &mut bool, chunk: &str, max_bytes: usize) -> usize {
+/// [`keep`] for text; what is not kept is counted by `measure` (for the provider form's
+/// name and arguments, as it stands in the plain call, escaped).
+fn keep_text(
+    kept: &mut String,
+    cut: &mut bool,
+    chunk: &str,
+    max_bytes: usize,
+    measure: fn(&str) -> usize,
+) -> usize {
     if *cut {
-        return escaped_len(chunk);
+        return measure(chunk);
     }
     if kept.capacity() == 0 {
         kept.reserve(KEPT_START.min(max_bytes));
     }
     let end = kept_end(kept.len(), chunk.as_bytes(), max_bytes);
+    if end >= chunk.len() {
+        // Nearly every chunk: all of it.
+        kept.push_str(chunk);
+        return 0;
+    }
     // `kept_end` ends before a byte that starts a character, so this is a boundary.
     kept.push_str(chunk.get(..end).unwrap_or(chunk));
     *cut = end < chunk.len();
-    escaped_len(chunk.get(end..).unwrap_or_default())
+    measure(chunk.get(end..).unwrap_or_default())
 }
 
 /// The length of `text` written as in a JSON string (without the quotes). Only text past
