@@ -239,17 +239,18 @@ impl<'g> Probe<'g> {
     /// A string value the probe reads (the type or a name) is complete.
     fn string_value(&mut self) -> ControlFlow<()> {
         self.collecting_name = false;
-        let text = std::mem::take(&mut self.collected);
         let at = self.collected_at;
+        // Only a name is taken out; the type is read in place, and its room kept for the
+        // name that follows.
         if self.depth == 2 {
             self.inner = Inner::None;
             if self.inner_name.is_none() {
-                self.inner_name = Some((text, at));
+                self.inner_name = Some((std::mem::take(&mut self.collected), at));
             }
         } else if self.member == Member::Type {
             if !self.type_seen {
                 self.type_seen = true;
-                self.shape = match text.as_str() {
+                self.shape = match self.collected.as_str() {
                     "tool_use" => Fixed::Anthropic,
                     "function_call" => Fixed::Responses,
                     "function" => Fixed::OpenAiChat,
@@ -257,7 +258,7 @@ impl<'g> Probe<'g> {
                 };
             }
         } else if self.top_name.is_none() {
-            self.top_name = Some((text, at));
+            self.top_name = Some((std::mem::take(&mut self.collected), at));
         }
         self.look_up()
     }
