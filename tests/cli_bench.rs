@@ -1,6 +1,7 @@
 //! `toolgate bench check`: it runs in process over a log and reports accepted and rejected
 //! calls apart, with time and allocations per call. Only the report's shape and counts are
-//! checked: speed is measured, never asserted.
+//! checked: speed is measured, never asserted. Also here, since the benchmarks are the
+//! commands that print the most: every command stops quietly when its output is closed.
 
 mod support;
 
@@ -96,4 +97,82 @@ fn bench_check_turns_compares_a_turn_with_its_calls_alone() {
         .output()
         .expect("the binary runs");
     assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn bench_check_verdicts_times_the_verdict_and_the_validator_alone() {
+    let tools = file("cli_bench_verdict_tools.json", TOOLS);
+    let calls = file("cli_bench_verdict_calls.jsonl", CALLS);
+    let output = Command::new(env!("CARGO_BIN_EXE_toolgate"))
+        .args([
+            "bench",
+            "check",
+            "--tools",
+            &tools,
+            "--passes",
+            "1",
+            "--verdicts",
+            &calls,
+        ])
+        .output()
+        .expect("the binary runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    let rows: Vec<(&str, &str)> = stdout
+        .lines()
+        .skip(5)
+        .map(|line| {
+            let (label, rest) = line.split_at(24.min(line.len()));
+            (
+                label.trim_end(),
+                rest.split_whitespace().next().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("check-only accepted", "2"),
+            ("check-only rejected", "1"),
+            ("validate accepted", "2"),
+            ("validate, exact copies", "2"),
+        ]
+    );
+}
+
+/// Every command that prints stops quietly when the reader of its output goes away
+/// (`toolgate bench check ... | head -3`), where `println!` would panic: exit 0, no
+/// message. The pipe is closed before the command writes, so its first write fails.
+#[test]
+fn a_closed_standard_output_ends_each_command_without_a_panic() {
+    let tools = file("cli_bench_pipe_tools.json", TOOLS);
+    let calls = file("cli_bench_pipe_calls.jsonl", CALLS);
+    let commands: [&[&str]; 6] = [
+        &["bench", "check", "--tools", &tools, "--passes", "1", &calls],
+        &["bench", "parse", "--passes", "1", &calls],
+        &["schema", "--tools", &tools, "--to", "openai"],
+        &["check", "--tools", &tools, &calls],
+        &["--help"],
+        &[],
+    ];
+    for args in commands {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_toolgate"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        drop(child.stdout.take());
+        let output = child.wait_with_output().expect("the binary ends");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        // `check` answers for the calls it read (one was rejected) or stops at the pipe.
+        let expected: &[i32] = if args.first() == Some(&"check") {
+            &[0, 1]
+        } else {
+            &[0]
+        };
+        let code = output.status.code().unwrap_or(-1);
+        assert!(expected.contains(&code), "{args:?}: exit {code}, {stderr}");
+    }
 }

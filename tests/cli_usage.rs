@@ -42,7 +42,7 @@ usage: toolgate                                    play the demo agent loop
        toolgate check --tools TOOLS.json [--lenient] [--no-format-checks] [--summary] [CALLS.jsonl]
        toolgate schema --tools TOOLS.json --to PROVIDER [--lenient] [--map-names] [--no-close]
        toolgate bench parse [--passes N] FILE...
-       toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl
+       toolgate bench check --tools TOOLS.json [--passes N] [--verdicts] [--stream] [--turns N] CALLS.jsonl
        toolgate --version";
 
 #[test]
@@ -186,7 +186,7 @@ fn other_mistakes_are_usage_errors() {
     check_usage_error(
         &["bench"],
         "toolgate bench: a benchmark name is required",
-        "usage: toolgate bench parse [--passes N] FILE...\n       toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl",
+        "usage: toolgate bench parse [--passes N] FILE...\n       toolgate bench check --tools TOOLS.json [--passes N] [--verdicts] [--stream] [--turns N] CALLS.jsonl",
         "toolgate bench --help",
     );
     check_usage_error(
@@ -194,7 +194,7 @@ fn other_mistakes_are_usage_errors() {
             "bench", "check", "--tools", "t.json", "--passes", "0", "c.jsonl",
         ],
         "toolgate bench check: --passes expects a whole number of at least 1, got '0'",
-        "usage: toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl",
+        "usage: toolgate bench check --tools TOOLS.json [--passes N] [--verdicts] [--stream] [--turns N] CALLS.jsonl",
         "toolgate bench check --help",
     );
 }
@@ -233,4 +233,29 @@ fn options_and_values_may_be_joined_with_equals_and_ended_with_double_dash() {
         stderr.starts_with("toolgate check: cannot read tools file 'missing-tools.json': "),
         "{stderr}"
     );
+}
+
+/// A command's usage line, as a usage error shows it, is the one its `--help` shows and the
+/// one in the top-level usage: a flag cannot be added to one and not the others.
+#[test]
+fn each_usage_line_is_the_one_its_help_and_the_top_level_usage_show() {
+    let (_, top_help, _) = run(&["--help"]);
+    for (wrong, help) in [
+        (&["check"][..], &["check", "--help"][..]),
+        (&["schema"], &["schema", "--help"]),
+        (&["bench", "check"], &["bench", "check", "--help"]),
+        (&["demo", "x"], &["demo", "--help"]),
+    ] {
+        let (code, _, stderr) = run(wrong);
+        assert_eq!(code, 2, "{wrong:?}");
+        let usage = stderr.lines().nth(1).unwrap_or("");
+        let synopsis = usage.strip_prefix("usage: ").unwrap_or("");
+        assert!(synopsis.starts_with("toolgate"), "{wrong:?}: {stderr}");
+        let (_, own_help, _) = run(help);
+        assert!(own_help.lines().any(|line| line == usage), "{help:?}");
+        if wrong != ["demo", "x"] {
+            let listed = top_help.lines().any(|line| line.trim_start() == synopsis);
+            assert!(listed, "{synopsis} is not in the top-level usage");
+        }
+    }
 }

@@ -58,6 +58,21 @@ fn spec() -> ToolSpec {
             Type::object()
                 .additional(Type::any().one_of([json::Value::from(1), json::Value::from("x")])),
         )
+        // A pattern runs on state sets of fixed size, built at load; the long host
+        // pattern has more states than the precomputed tables hold, so it runs the
+        // table-free simulation.
+        .optional(
+            "sku",
+            Type::string().pattern("^[A-Z]{3}-[0-9]{4,8}$|(a|a)*c"),
+        )
+        .optional(
+            "host",
+            Type::string().pattern(r"^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){1,8}[a-z]{2,63}$"),
+        )
+        .optional(
+            "labels",
+            Type::object().pattern_field("^x-", Type::string().pattern(r"\bv\d+\b")),
+        )
         .build()
         .unwrap_or_else(|e| panic!("{e}"))
 }
@@ -71,6 +86,9 @@ fn valid_arguments_allocate_nothing() {
         r#"{"customer_id":"Ünïcødé 日本","tags":["a","b","c"],"ref":"r-1"}"#,
         r#"{"customer_id":"CUS-1","ref":null,"either":"s","meta":{"k":1.0,"j":"x"}}"#,
         r#"{"customer_id":"CUS-1","ref":7,"either":3,"filters":{"limit":1e1}}"#,
+        r#"{"customer_id":"CUS-1","sku":"ABC-12345","host":"api.example.com"}"#,
+        r#"{"customer_id":"CUS-1","sku":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaac"}"#,
+        r#"{"customer_id":"CUS-1","labels":{"x-build":"release v12 final","x-tag":"v3"}}"#,
     ] {
         check(&spec, args, "none");
     }
@@ -86,4 +104,10 @@ fn refused_arguments_build_their_violation() {
         "some",
     );
     check(&spec, r#"{"customer_id":"CUS-1","tags":["a","a"]}"#, "some");
+    check(&spec, r#"{"customer_id":"CUS-1","sku":"ABC-12"}"#, "some");
+    check(
+        &spec,
+        r#"{"customer_id":"CUS-1","labels":{"x-build":"v12x"}}"#,
+        "some",
+    );
 }

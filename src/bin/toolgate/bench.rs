@@ -9,6 +9,7 @@
 //! Speed is measured here and only here: no test asserts a time.
 
 use crate::alloc::{self, AllocCount};
+use crate::out;
 use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -43,19 +44,23 @@ impl Documents {
 
 /// `toolgate bench parse [--passes N] FILE...`.
 pub fn parse_command(args: &[&str]) -> ExitCode {
-    let (passes, files) = match take_passes_option(args) {
-        Ok(parsed) => parsed,
-        Err(message) => {
-            eprintln!("toolgate bench parse: {message}");
-            return ExitCode::from(2);
-        }
-    };
+    parse_report(args).unwrap_or_else(|code| code)
+}
+
+/// The parse benchmark, each row printed as it is measured; the exit status it stops with
+/// early (a usage error, or standard output gone) as the error.
+fn parse_report(args: &[&str]) -> Result<ExitCode, ExitCode> {
+    let print = |text: &str| out::print("toolgate bench parse", text);
+    let (passes, files) = take_passes_option(args).map_err(|message| {
+        eprintln!("toolgate bench parse: {message}");
+        ExitCode::from(2)
+    })?;
     if files.is_empty() {
         eprintln!("toolgate bench parse: give at least one file");
-        return ExitCode::from(2);
+        return Err(ExitCode::from(2));
     }
     if cfg!(debug_assertions) {
-        println!("note: this is a debug build; measure with `cargo run --release -- bench parse`");
+        print("note: this is a debug build; measure with `cargo run --release -- bench parse`\n")?;
     }
     // Read everything first, so that no large buffer is freed between measurements.
     let mut all = Vec::new();
@@ -69,28 +74,28 @@ pub fn parse_command(args: &[&str]) -> ExitCode {
             }
         }
     }
-    println!(
+    print(&format!(
         "toolgate::json::parse_with on &str (UTF-8 checked once, outside the timing), \
-         median and best of {passes} passes, 1 MB = 10^6 bytes"
-    );
-    println!(
+         median and best of {passes} passes, 1 MB = 10^6 bytes\n"
+    ))?;
+    print(
         "\nfresh heap: the allocator gives freed memory back to the system after each pass \
-         (glibc's default until the process frees one large block)"
-    );
-    print_parse_header();
+         (glibc's default until the process frees one large block)\n",
+    )?;
+    print(&parse_header())?;
     for documents in &all {
-        print_parse_row(documents, passes);
+        print(&parse_row(documents, passes))?;
     }
     warm_heap();
-    println!(
+    print(
         "\nwarm heap: after one large block was freed, glibc keeps up to 64 MB between passes \
-         (the state of a long-running process)"
-    );
-    print_parse_header();
+         (the state of a long-running process)\n",
+    )?;
+    print(&parse_header())?;
     for documents in &all {
-        print_parse_row(documents, passes);
+        print(&parse_row(documents, passes))?;
     }
-    status
+    Ok(status)
 }
 
 /// Frees one 30 MB block. glibc then raises its mmap threshold to the block's size and keeps
@@ -100,14 +105,15 @@ pub fn warm_heap() {
     drop(black_box(vec![0u8; 30 << 20]));
 }
 
-fn print_parse_header() {
-    println!(
-        "{:<34} {:>6} {:>9} {:>8} {:>9} {:>9} {:>11} {:>12}",
+fn parse_header() -> String {
+    format!(
+        "{:<34} {:>6} {:>9} {:>8} {:>9} {:>9} {:>11} {:>12}\n",
         "file", "docs", "bytes", "MB/s", "best MB/s", "ns/doc", "allocs/doc", "ok docs"
-    );
+    )
 }
 
-fn print_parse_row(documents: &Documents, passes: usize) {
+/// Measures parsing `documents` and gives its row.
+fn parse_row(documents: &Documents, passes: usize) -> String {
     // No size limit: big.json is larger than the default 1 MiB.
     let limits = Limits {
         max_bytes: usize::MAX,
@@ -131,8 +137,8 @@ fn print_parse_row(documents: &Documents, passes: usize) {
     let median_seconds = median(&mut seconds);
     let best_seconds = seconds.first().copied().unwrap_or(median_seconds);
     let mb_per_s = |seconds: f64| documents.bytes() as f64 / seconds / 1e6;
-    println!(
-        "{:<34} {:>6} {:>9} {:>8.1} {:>9.1} {:>9.0} {:>11.2} {:>12}",
+    format!(
+        "{:<34} {:>6} {:>9} {:>8.1} {:>9.1} {:>9.0} {:>11.2} {:>12}\n",
         documents.path,
         documents.ranges.len(),
         documents.bytes(),
@@ -141,7 +147,7 @@ fn print_parse_row(documents: &Documents, passes: usize) {
         median_seconds * 1e9 / n_docs as f64,
         allocated.allocations as f64 / n_docs as f64,
         format!("{n_ok}/{}", documents.ranges.len()),
-    );
+    )
 }
 
 /// Splits `--passes N` off the arguments: `(passes, the other arguments)`.

@@ -32,14 +32,13 @@ use toolgate::json::{self, Kind};
 use toolgate::{EnvelopeProblem, Gate, Rejection, RejectionKind, Turn};
 
 /// The usage line.
-pub const USAGE: &str =
-    "usage: toolgate check --tools TOOLS.json [--lenient] [--no-format-checks] [--summary] [CALLS.jsonl]";
+pub const USAGE: &str = concat!("usage: ", check_synopsis!());
 
 /// `toolgate check --help`.
-pub const HELP: &str = "\
-toolgate check: run each raw tool call of a log through the gate
-
-usage: toolgate check --tools TOOLS.json [--lenient] [--no-format-checks] [--summary] [CALLS.jsonl]
+pub const HELP: &str = concat!(
+    "toolgate check: run each raw tool call of a log through the gate\n\nusage: ",
+    check_synopsis!(),
+    "
 
   --tools TOOLS.json  the tools array (Anthropic, OpenAI, Responses, Gemini or MCP form)
   --lenient           load a keyword toolgate cannot enforce (or a provider's built-in
@@ -59,7 +58,8 @@ Prints one JSON object per non-blank line, in order:
 whole turn prints one object per call, with \"call\" (its index in the turn) after
 \"line\"; --summary counts calls, not lines.
 
-Exit status: 0 every call accepted, 1 some call rejected, 2 usage error or unreadable input.";
+Exit status: 0 every call accepted, 1 some call rejected, 2 usage error or unreadable input."
+);
 
 /// Bytes beyond the parser's `max_bytes` still read whole, so that a line just over the
 /// limit gets the parser's own `TooLarge` answer; longer lines are only measured.

@@ -11,6 +11,37 @@
     not(test),
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
+// Standard output goes through `out::print`, which a closed pipe does not make panic.
+#![deny(clippy::print_stdout)]
+
+// Each command's synopsis, written once: its usage line, its `--help` and the top-level
+// usage all read it, so that a flag added to a command shows everywhere. Macros rather than
+// constants, because `concat!` takes only literals.
+macro_rules! demo_synopsis {
+    () => {
+        "toolgate [demo]"
+    };
+}
+macro_rules! check_synopsis {
+    () => {
+        "toolgate check --tools TOOLS.json [--lenient] [--no-format-checks] [--summary] [CALLS.jsonl]"
+    };
+}
+macro_rules! schema_synopsis {
+    () => {
+        "toolgate schema --tools TOOLS.json --to PROVIDER [--lenient] [--map-names] [--no-close]"
+    };
+}
+macro_rules! bench_parse_synopsis {
+    () => {
+        "toolgate bench parse [--passes N] FILE..."
+    };
+}
+macro_rules! bench_check_synopsis {
+    () => {
+        "toolgate bench check --tools TOOLS.json [--passes N] [--verdicts] [--stream] [--turns N] CALLS.jsonl"
+    };
+}
 
 #[allow(unsafe_code)]
 mod alloc;
@@ -20,6 +51,7 @@ mod bench_check;
 mod check;
 mod demo;
 mod lines;
+mod out;
 mod schema;
 mod tools;
 
@@ -29,37 +61,47 @@ use std::process::ExitCode;
 #[global_allocator]
 static GLOBAL: alloc::Counting = alloc::Counting;
 
+/// The top-level usage: every command's synopsis.
+macro_rules! top_usage {
+    () => {
+        concat!(
+            "usage: toolgate                                    play the demo agent loop\n       ",
+            check_synopsis!(),
+            "\n       ",
+            schema_synopsis!(),
+            "\n       ",
+            bench_parse_synopsis!(),
+            "\n       ",
+            bench_check_synopsis!(),
+            "\n       toolgate --version"
+        )
+    };
+}
+
 /// The top-level usage.
-const USAGE: &str = "\
-usage: toolgate                                    play the demo agent loop
-       toolgate check --tools TOOLS.json [--lenient] [--no-format-checks] [--summary] [CALLS.jsonl]
-       toolgate schema --tools TOOLS.json --to PROVIDER [--lenient] [--map-names] [--no-close]
-       toolgate bench parse [--passes N] FILE...
-       toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl
-       toolgate --version";
+const USAGE: &str = top_usage!();
 
 /// `toolgate --help`.
-const HELP: &str = "\
-toolgate: checks a language model's tool calls before any tool code runs
-
-usage: toolgate                                    play the demo agent loop
-       toolgate check --tools TOOLS.json [--lenient] [--no-format-checks] [--summary] [CALLS.jsonl]
-       toolgate schema --tools TOOLS.json --to PROVIDER [--lenient] [--map-names] [--no-close]
-       toolgate bench parse [--passes N] FILE...
-       toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl
-       toolgate --version
+const HELP: &str = concat!(
+    "toolgate: checks a language model's tool calls before any tool code runs\n\n",
+    top_usage!(),
+    "
 
   (no command)  an agent loop against a scripted model that makes the real mistakes
   check         one JSON verdict per raw call of a log; exit 1 if any was rejected
   schema        tool declarations in one provider's form
   bench         parse and check throughput and heap allocations (build with --release)
 
-Run 'toolgate COMMAND --help' for a command's options.";
+Run 'toolgate COMMAND --help' for a command's options."
+);
 
 /// `toolgate bench --help`.
-const BENCH_USAGE: &str = "\
-usage: toolgate bench parse [--passes N] FILE...
-       toolgate bench check --tools TOOLS.json [--passes N] CALLS.jsonl";
+const BENCH_USAGE: &str = concat!(
+    "usage: ",
+    bench_parse_synopsis!(),
+    "\n       ",
+    bench_check_synopsis!()
+);
 
 /// What the command line asked for.
 enum Command {
@@ -75,10 +117,10 @@ enum Command {
 fn main() -> ExitCode {
     let command = args::from_os(std::env::args_os().skip(1)).and_then(parse_command);
     match command {
-        Ok(Command::Print(text)) => {
-            println!("{text}");
-            ExitCode::SUCCESS
-        }
+        Ok(Command::Print(text)) => match out::print("toolgate", &format!("{text}\n")) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(code) => code,
+        },
         Ok(Command::Demo) => demo::run(),
         Ok(Command::Check(options)) => check::run(&options),
         Ok(Command::Schema(options)) => schema::run(&options),
@@ -107,7 +149,7 @@ fn usage_of(command: &str) -> &'static str {
         "schema" => schema::USAGE,
         "bench" | "bench parse" => BENCH_USAGE,
         "bench check" => bench_check::USAGE,
-        "demo" => "usage: toolgate [demo]",
+        "demo" => concat!("usage: ", demo_synopsis!()),
         _ => USAGE,
     }
 }

@@ -6,20 +6,18 @@
 
 use crate::args::{Arg, Args, UsageError};
 use crate::tools;
-use std::io::{self, Write};
 use std::process::ExitCode;
 use toolgate::json;
 use toolgate::spec::{self, ExportOptions, ExportRefusal, Provider};
 
 /// The usage line.
-pub const USAGE: &str =
-    "usage: toolgate schema --tools TOOLS.json --to PROVIDER [--lenient] [--map-names] [--no-close]";
+pub const USAGE: &str = concat!("usage: ", schema_synopsis!());
 
 /// `toolgate schema --help`.
-pub const HELP: &str = "\
-toolgate schema: convert tool declarations to one provider's form
-
-usage: toolgate schema --tools TOOLS.json --to PROVIDER [--lenient] [--map-names] [--no-close]
+pub const HELP: &str = concat!(
+    "toolgate schema: convert tool declarations to one provider's form\n\nusage: ",
+    schema_synopsis!(),
+    "
 
   --tools TOOLS.json  the tools array (Anthropic, OpenAI, Responses, Gemini or MCP form)
   --to PROVIDER       anthropic, openai, openai-strict, responses, responses-strict,
@@ -37,7 +35,8 @@ enforce (such as 'pattern') is an error, exit 2, unless --lenient: the gate neve
 what it cannot check without saying so. A tool name the provider refuses is an error,
 exit 2, unless --map-names. The strict forms close every open object that declares its
 fields (\"additionalProperties\": false), naming each on standard error; a tool they
-cannot take at all is exported as \"strict\": false, with a note saying why.";
+cannot take at all is exported as \"strict\": false, with a note saying why."
+);
 
 /// What `schema` was asked to do.
 #[derive(Debug)]
@@ -130,12 +129,8 @@ pub fn run(options: &Options) -> ExitCode {
     }
     let mut text = json::to_pretty_string(&exported.tools);
     text.push('\n');
-    match io::stdout().lock().write_all(text.as_bytes()) {
+    match crate::out::print("toolgate schema", &text) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("toolgate schema: cannot write standard output: {error}");
-            ExitCode::from(2)
-        }
+        Err(code) => code,
     }
 }

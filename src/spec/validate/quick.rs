@@ -256,6 +256,7 @@ impl<'s> Quick<'s> {
     }
 
     /// Takes one event of the value, as the [`Sink`] does: `Break` when it gives up.
+    #[inline(always)]
     pub(crate) fn step(&mut self, event: &Event<'_>) -> ControlFlow<()> {
         match event {
             Event::Null => self.scalar(&Scalar::Null),
@@ -268,7 +269,7 @@ impl<'s> Quick<'s> {
             Event::ArrayEnd | Event::ObjectEnd => self.end_container(),
             Event::StringStart => self.begin_string(),
             Event::StringPart(part) => self.string_part(part),
-            Event::StringChar(c) => self.string_part(c.encode_utf8(&mut [0; 4])),
+            Event::StringChar(c) => self.string_char(*c),
             Event::StringEnd => self.end_string(),
         }
     }
@@ -439,6 +440,18 @@ impl<'s> Quick<'s> {
         ControlFlow::Continue(())
     }
 
+    /// One character of a string in parts (an escape): counted, unless its text is kept or
+    /// its prefix checked, when it is a part like any other.
+    fn string_char(&mut self, c: char) -> ControlFlow<()> {
+        match &mut self.string {
+            Some((_, count)) if !self.gathering && !self.eager => {
+                *count = count.saturating_add(1);
+                ControlFlow::Continue(())
+            }
+            _ => self.string_part(c.encode_utf8(&mut [0; 4])),
+        }
+    }
+
     fn end_string(&mut self) -> ControlFlow<()> {
         let Some((node, chars)) = self.string.take() else {
             return self.give_up();
@@ -564,6 +577,7 @@ fn accepts(node: &Node, scalar: &Scalar<'_>) -> bool {
 }
 
 impl<'a> Sink<'a> for Quick<'_> {
+    #[inline(always)]
     fn event(&mut self, event: Event<'a>, _at: usize) -> ControlFlow<()> {
         self.step(&event)
     }

@@ -16,22 +16,23 @@ mod turns;
 
 use script::SCRIPT;
 use std::fmt::Write as _;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, IsTerminal};
 use std::process::ExitCode;
 use toolgate::{Counters, Guard, Outcome};
 
 /// `toolgate demo --help`.
-pub const HELP: &str = "\
-toolgate: play the demo agent loop
-
-usage: toolgate [demo]
+pub const HELP: &str = concat!(
+    "toolgate: play the demo agent loop\n\nusage: ",
+    demo_synopsis!(),
+    "
 
 Runs an agent loop on four example tools against a scripted model that makes the real
 mistakes (a misspelled name, a missing field, a wrong type, an enum near-miss, a truncated
 call, a spec it cannot satisfy), and prints each call, the gate's answer, the retry and the
 outcome, then the counters; then one turn of parallel calls, its result message, and the
 model's next turn correcting the refused calls. Colour only on a terminal, never when
-NO_COLOR is set.";
+NO_COLOR is set."
+);
 
 /// Runs the demo.
 pub fn run() -> ExitCode {
@@ -40,11 +41,9 @@ pub fn run() -> ExitCode {
     };
     let mut text = String::new();
     let played = play(&mut text, paint);
-    let written = io::stdout().lock().write_all(text.as_bytes());
-    if let Err(error) = written {
-        if error.kind() != io::ErrorKind::BrokenPipe {
-            eprintln!("toolgate: cannot write standard output: {error}");
-            return ExitCode::from(2);
+    if let Err(code) = crate::out::print("toolgate", &text) {
+        if code != ExitCode::SUCCESS {
+            return code;
         }
     }
     match played {
