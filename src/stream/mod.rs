@@ -51,8 +51,9 @@
 //! The name that counts is refused as soon as no tool's name starts with what has arrived
 //! of it (`"get_wea` may still become `get_weather`; `"get_wez` cannot), at its opening
 //! quote. Arguments given as text are read through the literal's escapes by a second
-//! reader, fed the literal's pieces as the first reader produces them, so they are checked
-//! like an object; a refusal inside the text is placed where its token stands in the call
+//! reader, which reads the literal's body in each chunk itself, as the envelope does in a
+//! whole call ([`Reader::feed_literal`]), and is fed as pieces what it leaves to the first
+//! reader (an escape a chunk cuts), so they are checked like an object; a refusal inside the text is placed where its token stands in the call
 //! (a character an escape stands for, at the escape). A text cut short is refused only
 //! once its literal closes. Arguments that come before the name, or before `"type"`, are
 //! left for [`CallStream::finish`]. Shapes without `"type"` (plain, Gemini) are refused

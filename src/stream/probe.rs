@@ -124,7 +124,7 @@ pub(super) struct Probe<'g> {
     /// literal that begins in it can then be read by the text's reader).
     pub(super) text_at: Option<usize>,
     /// The reader was broken at the opening quote of the arguments literal, at this
-    /// offset, for its body to be read by the text's reader (see [`Chunk`]).
+    /// offset, for its body to be read by the text's reader (`CallStream::read_str`).
     pub(super) literal_begins: Option<usize>,
 }
 
