@@ -129,6 +129,8 @@ impl<'g> Args<'g> {
 
     /// Takes one event at `at`, the arguments so far readable again from `source`; the
     /// refusal, if the arguments so far are refused (once: nothing after a refusal is read).
+    /// The quick path's step is inlined where events come from; the rest is out of line.
+    #[inline(always)]
     pub(super) fn event(
         &mut self,
         event: Event<'_>,
@@ -138,19 +140,36 @@ impl<'g> Args<'g> {
         if self.done || self.failed {
             return None;
         }
-        if let Check::Quick(quick) = &mut self.check {
-            // Gate 2 is the full path's: the quick path takes an object only.
-            let object = self.started || matches!(event, Event::ObjectStart);
-            if object && quick.step(&event).is_continue() {
-                if !self.started {
-                    self.started = true;
-                    self.start = at;
+        let quick_gave_up = match &mut self.check {
+            Check::Quick(quick) => {
+                // Gate 2 is the full path's: the quick path takes an object only.
+                let object = self.started || matches!(event, Event::ObjectStart);
+                if object && quick.step(&event).is_continue() {
+                    if !self.started {
+                        self.started = true;
+                        self.start = at;
+                    }
+                    self.track(&event, at);
+                    return None;
                 }
-                self.track(&event, at);
-                return None;
+                true
             }
-            // The quick path gave up at this event: the full validation catches up on the
-            // events before it, then takes it.
+            Check::Full(_) => false,
+        };
+        self.full_from(event, at, source, quick_gave_up)
+    }
+
+    /// [`Args::event`] past the quick path: when it gave up at this event, the full
+    /// validation catches up on the events before it, then takes it.
+    #[inline(never)]
+    fn full_from(
+        &mut self,
+        event: Event<'_>,
+        at: usize,
+        source: Source<'_>,
+        quick_gave_up: bool,
+    ) -> Option<(usize, RejectionKind)> {
+        if quick_gave_up {
             let quote = self.string_at;
             if let Some(refusal) = self.catch_up(at, source) {
                 return Some(refusal);
