@@ -304,3 +304,76 @@ fn real_tool_patterns() {
         ],
     );
 }
+
+#[test]
+fn unicode_general_categories_letter_number_and_decimal_number() {
+    // Letters of every kind: upper, lower, title case (ǅ), modifier (ʰ), other (日, א).
+    let letters = ["a", "Z", "π", "Ж", "ǅ", "ʰ", "日", "א", "ß"];
+    // Not letters: digits, a letter number (Ⅻ), a fraction, a combining accent, punctuation.
+    let not_letters = ["1", "٣", "Ⅻ", "½", "\u{301}", "_", " ", "-", "😀"];
+    for pattern in [
+        "^\\p{L}$",
+        "^\\p{Letter}$",
+        "^\\p{gc=L}$",
+        "^\\p{General_Category=Letter}$",
+    ] {
+        let rows: Vec<(&str, bool)> = letters
+            .iter()
+            .map(|&t| (t, true))
+            .chain(not_letters.iter().map(|&t| (t, false)))
+            .collect();
+        check(pattern, &rows);
+    }
+    check(
+        "^\\P{L}+$",
+        &[
+            ("123 !", true),
+            ("12a", false),
+            ("\u{301}", true),
+            ("", false),
+        ],
+    );
+    check(
+        "^[\\p{L}\\d_-]+$",
+        &[("名前_1-x", true), ("a b", false), ("٣", false)],
+    );
+    check("^[^\\p{L}]$", &[("1", true), ("é", false)]);
+    check(
+        "^\\p{N}+$",
+        &[
+            ("123", true),
+            ("٣", true),
+            ("Ⅻ", true),
+            ("½", true),
+            ("a", false),
+        ],
+    );
+    check(
+        "^\\p{Nd}+$",
+        &[("123", true), ("٣४", true), ("Ⅻ", false), ("½", false)],
+    );
+    check("^\\p{digit}$", &[("7", true), ("x", false)]);
+}
+
+/// `\p{N}` is exactly the numbers std knows (`char::is_numeric`: Nd, Nl and No), on the
+/// Basic Multilingual Plane, where the table's Unicode 14.0 and std's later version agree.
+#[test]
+fn the_number_category_agrees_with_std_on_the_basic_plane() {
+    let number = Pattern::new("^\\p{N}$").unwrap_or_else(|error| panic!("{error}"));
+    let not_number = Pattern::new("^\\P{N}$").unwrap_or_else(|error| panic!("{error}"));
+    for c in (0..0x1_0000).filter_map(char::from_u32) {
+        let text = c.to_string();
+        assert_eq!(
+            number.is_match(&text),
+            c.is_numeric(),
+            "U+{:04X}",
+            u32::from(c)
+        );
+        assert_eq!(
+            not_number.is_match(&text),
+            !c.is_numeric(),
+            "U+{:04X}",
+            u32::from(c)
+        );
+    }
+}

@@ -86,8 +86,8 @@ pub enum Unsupported {
     Lookbehind,
     /// `(?<!...)`.
     NegativeLookbehind,
-    /// `\p{...}` and `\P{...}`: Unicode property classes need the Unicode character database,
-    /// which this crate does not carry.
+    /// `\p{...}` and `\P{...}` naming a property other than the general categories `L`, `N`
+    /// and `Nd`: its table is not carried.
     PropertyEscape,
     /// `(?i)`, `(?i:...)` and the like: JSON Schema patterns carry no flags but `u`.
     Modifiers,
@@ -118,7 +118,8 @@ impl Unsupported {
             Unsupported::NegativeLookbehind => ("negative lookbehind (?<!...)", NOT_LINEAR),
             Unsupported::PropertyEscape => (
                 "the Unicode property class \\p{...}",
-                "it needs Unicode tables this crate does not carry",
+                "of Unicode's properties only the general categories L (Letter), N (Number) and \
+                 Nd (Decimal_Number) are carried",
             ),
             Unsupported::Modifiers => (
                 "an inline flag such as (?i)",

@@ -31,13 +31,15 @@
 //! (`\uD83D\uDE00` written as two escapes is one code point), escaped metacharacters, `^`
 //! and `$` anywhere (the input's ends: there is no multiline flag), groups `(...)`, `(?:...)`
 //! and `(?<name>...)`, alternation, and the quantifiers `* + ? {n} {n,} {n,m}`, greedy or
-//! lazy.
+//! lazy. `\p{...}` and `\P{...}` name three general categories, `L` (`Letter`), `N`
+//! (`Number`) and `Nd` (`Decimal_Number`), as of Unicode 14.0, in or out of a class.
 //!
 //! # What is refused, and why
 //!
 //! [`Pattern::new`] refuses, by name ([`Unsupported`]), what it cannot check in linear time:
 //! backreferences (`\1`, `\k<name>`) and lookaround (`(?=`, `(?!`, `(?<=`, `(?<!`); also
-//! `\p{...}` (it needs the Unicode database) and inline flags. It refuses a pattern whose
+//! any other Unicode property (`\p{Lu}`, `\p{Script=Greek}`: their tables are not carried)
+//! and inline flags. It refuses a pattern whose
 //! program exceeds [`MAX_STATES`] states (`.{1,5000}`: counted repetitions are written out)
 //! and groups nested deeper than [`MAX_DEPTH`]. A refused pattern is a schema error at load,
 //! never a silently ignored keyword.
@@ -47,6 +49,7 @@ mod compile;
 mod error;
 mod parse;
 mod run;
+mod unicode;
 
 pub use error::{PatternError, PatternErrorKind, Unsupported};
 pub use run::Matcher;
@@ -84,7 +87,7 @@ impl Pattern {
     ///
     /// A [`PatternError`] with the character offset of the problem:
     /// - [`PatternErrorKind::Unsupported`] for valid ECMA-262 this engine refuses:
-    ///   backreferences, lookaround, `\p{...}`, inline flags;
+    ///   backreferences, lookaround, a `\p{...}` other than `L`, `N` and `Nd`, inline flags;
     /// - [`PatternErrorKind::TooLarge`] when the program needs more than [`MAX_STATES`]
     ///   states, and [`PatternErrorKind::TooDeep`] for groups nested deeper than
     ///   [`MAX_DEPTH`];

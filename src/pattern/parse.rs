@@ -14,6 +14,7 @@
 
 use super::class::Class;
 use super::error::{PatternError, PatternErrorKind, Unsupported};
+use super::unicode;
 use super::MAX_DEPTH;
 
 /// A pattern's syntax tree.
@@ -441,8 +442,8 @@ impl Parser {
                 return self.error(PatternErrorKind::Unsupported(construct), at);
             }
             'p' | 'P' => {
-                let construct = Unsupported::PropertyEscape;
-                return self.error(PatternErrorKind::Unsupported(construct), at);
+                let class = self.property(at)?;
+                return Ok(Escape::Set(if c == 'P' { class.negated() } else { class }));
             }
             'c' => match self.peek() {
                 Some(letter) if letter.is_ascii_alphabetic() => {
@@ -460,6 +461,32 @@ impl Parser {
             }
         };
         Ok(Escape::Char(code))
+    }
+
+    /// The rest of `\p{...}` or `\P{...}` (at `at`) after its `p`: the class of the general
+    /// category it names, or the refusal of a property this engine does not carry.
+    fn property(&mut self, at: usize) -> Result<Class, PatternError> {
+        if !self.eat('{') {
+            return self.unexpected("'{' after \\p");
+        }
+        let mut name = String::new();
+        while let Some(c) = self
+            .peek()
+            .filter(|&c| c.is_ascii_alphanumeric() || "_=".contains(c))
+        {
+            name.push(c);
+            self.pos += 1;
+        }
+        if !self.eat('}') {
+            return self.unexpected("a property name and '}' in \\p{...}");
+        }
+        match unicode::category(&name) {
+            Some(ranges) => Ok(Class::from_ranges(ranges.to_vec())),
+            None => {
+                let construct = Unsupported::PropertyEscape;
+                self.error(PatternErrorKind::Unsupported(construct), at)
+            }
+        }
     }
 
     /// The rest of `\uXXXX` or `\u{X...}` after its `u`. A lead surrogate written as `\uXXXX`

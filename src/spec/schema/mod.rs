@@ -347,7 +347,8 @@ impl LoadError {
     /// the keyword of [`LoadError::Unsupported`] and [`LoadError::RefSibling`], and `$ref`
     /// for a remote or anchor [`LoadError::Reference`], and `pattern` (or
     /// `patternProperties`) for a [`LoadError::Pattern`] that uses a construct toolgate
-    /// does not run (lookaround, backreferences, Unicode property classes).
+    /// does not run (lookaround, backreferences, a Unicode property other than `L`, `N`
+    /// and `Nd`).
     pub fn unsupported_keyword(&self) -> Option<&str> {
         match self {
             LoadError::Unsupported { keyword, .. } | LoadError::RefSibling { keyword, .. } => {
