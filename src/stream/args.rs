@@ -144,7 +144,9 @@ impl<'g> Args<'g> {
             Check::Quick(quick) => {
                 // Gate 2 is the full path's: the quick path takes an object only.
                 let object = self.started || matches!(event, Event::ObjectStart);
-                if object && quick.step(&event).is_continue() {
+                // A copy for the quick path, which takes its events by value: this event is
+                // still needed below if the quick path gives up at it.
+                if object && quick.step(event.clone()).is_continue() {
                     if !self.started {
                         self.started = true;
                         self.start = at;
