@@ -146,7 +146,7 @@ impl<'g> Args<'g> {
                 let object = self.started || matches!(event, Event::ObjectStart);
                 // A copy for the quick path, which takes its events by value: this event is
                 // still needed below if the quick path gives up at it.
-                if object && quick.step(event.clone()).is_continue() {
+                if object && quick.step(borrowed(&event)).is_continue() {
                     if !self.started {
                         self.started = true;
                         self.start = at;
@@ -379,6 +379,18 @@ fn literal_text(literal: &[u8]) -> String {
         rest = after;
     }
     gather.text
+}
+
+/// A copy of `event` that borrows what it owns: a key or number a chunk cut owns its text,
+/// which a clone would allocate again.
+fn borrowed<'e>(event: &'e Event<'_>) -> Event<'e> {
+    match event {
+        Event::Key(key) => Event::Key(Cow::Borrowed(key.as_ref())),
+        Event::Number(number) => {
+            Event::Number(Number::from_checked(Cow::Borrowed(number.as_str())))
+        }
+        other => other.clone(),
+    }
 }
 
 /// The event, owning its text (a string's text is not passed here: it goes in as text).
