@@ -129,6 +129,8 @@ impl<'g> Args<'g> {
 
     /// Takes one event at `at`, the arguments so far readable again from `source`; the
     /// refusal, if the arguments so far are refused (once: nothing after a refusal is read).
+    /// The quick path's step is inlined where events come from; the rest is out of line.
+    #[inline(always)]
     pub(super) fn event(
         &mut self,
         event: Event<'_>,
@@ -138,21 +140,38 @@ impl<'g> Args<'g> {
         if self.done || self.failed {
             return None;
         }
-        if let Check::Quick(quick) = &mut self.check {
-            // Gate 2 is the full path's: the quick path takes an object only.
-            let object = self.started || matches!(event, Event::ObjectStart);
-            // A copy for the quick path, which takes its events by value: this event is
-            // still needed below if the quick path gives up at it.
-            if object && quick.step(event.clone()).is_continue() {
-                if !self.started {
-                    self.started = true;
-                    self.start = at;
+        let quick_gave_up = match &mut self.check {
+            Check::Quick(quick) => {
+                // Gate 2 is the full path's: the quick path takes an object only.
+                let object = self.started || matches!(event, Event::ObjectStart);
+                // A copy for the quick path, which takes its events by value: this event is
+                // still needed below if the quick path gives up at it.
+                if object && quick.step(borrowed(&event)).is_continue() {
+                    if !self.started {
+                        self.started = true;
+                        self.start = at;
+                    }
+                    self.track(&event, at);
+                    return None;
                 }
-                self.track(&event, at);
-                return None;
+                true
             }
-            // The quick path gave up at this event: the full validation catches up on the
-            // events before it, then takes it.
+            Check::Full(_) => false,
+        };
+        self.full_from(event, at, source, quick_gave_up)
+    }
+
+    /// [`Args::event`] past the quick path: when it gave up at this event, the full
+    /// validation catches up on the events before it, then takes it.
+    #[inline(never)]
+    fn full_from(
+        &mut self,
+        event: Event<'_>,
+        at: usize,
+        source: Source<'_>,
+        quick_gave_up: bool,
+    ) -> Option<(usize, RejectionKind)> {
+        if quick_gave_up {
             let quote = self.string_at;
             if let Some(refusal) = self.catch_up(at, source) {
                 return Some(refusal);
@@ -360,6 +379,18 @@ fn literal_text(literal: &[u8]) -> String {
         rest = after;
     }
     gather.text
+}
+
+/// A copy of `event` that borrows what it owns: a key or number a chunk cut owns its text,
+/// which a clone would allocate again.
+fn borrowed<'e>(event: &'e Event<'_>) -> Event<'e> {
+    match event {
+        Event::Key(key) => Event::Key(Cow::Borrowed(key.as_ref())),
+        Event::Number(number) => {
+            Event::Number(Number::from_checked(Cow::Borrowed(number.as_str())))
+        }
+        other => other.clone(),
+    }
 }
 
 /// The event, owning its text (a string's text is not passed here: it goes in as text).

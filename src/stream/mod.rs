@@ -51,8 +51,9 @@
 //! The name that counts is refused as soon as no tool's name starts with what has arrived
 //! of it (`"get_wea` may still become `get_weather`; `"get_wez` cannot), at its opening
 //! quote. Arguments given as text are read through the literal's escapes by a second
-//! reader, fed the literal's pieces as the first reader produces them, so they are checked
-//! like an object; a refusal inside the text is placed where its token stands in the call
+//! reader, which reads the literal's body in each chunk itself, as the envelope does in a
+//! whole call ([`Reader::feed_literal`]), and is fed as pieces what it leaves to the first
+//! reader (an escape a chunk cuts), so they are checked like an object; a refusal inside the text is placed where its token stands in the call
 //! (a character an escape stands for, at the escape). A text cut short is refused only
 //! once its literal closes. Arguments that come before the name, or before `"type"`, are
 //! left for [`CallStream::finish`]. Shapes without `"type"` (plain, Gemini) are refused
@@ -148,8 +149,8 @@ pub enum Progress {
 pub struct CallStream<'g> {
     gate: &'g Gate,
     form: Form,
-    /// The raw call's bytes (raw form).
-    kept: Vec<u8>,
+    /// The raw call (raw form).
+    kept: Kept,
     /// The provider form's name.
     name: String,
     /// The provider form's arguments text.
@@ -194,7 +195,7 @@ impl Gate {
         CallStream {
             gate: self,
             form: Form::Unset,
-            kept: Vec::new(),
+            kept: Kept::default(),
             name: String::new(),
             arguments: String::new(),
             cut: false,
@@ -214,7 +215,7 @@ impl<'g> CallStream<'g> {
     /// A stream fed in the provider form takes no raw chunks: this one is ignored and the
     /// answer so far is returned.
     pub fn feed(&mut self, chunk: &str) -> Progress {
-        if !self.take_raw(chunk.as_bytes()) {
+        if !self.take_raw(Raw::Text(chunk)) {
             return self.progress();
         }
         // Nearly every chunk holds no control character: one piece (see `piece_end`).
@@ -234,16 +235,105 @@ impl<'g> CallStream<'g> {
     }
 
     /// One piece of a raw chunk through the reader into the probe, and the answer noted.
+    #[inline(always)]
     fn read_str(&mut self, piece: &str) {
-        let mut sink = Chunk::new(&mut self.probe, &self.kept);
-        let read = self.reader.feed_str(piece, &mut sink);
-        let read = sink.end(read);
+        if self.probe.in_literal() {
+            return self.read_in_literal(piece);
+        }
+        let start = self.reader.offset();
+        let read = self.read_pieces(piece);
+        match self.probe.literal_begins {
+            None => self.note(read),
+            Some(quote) => self.literal_begun(piece, start, quote),
+        }
+    }
+
+    /// The reader stopped at the arguments literal's opening quote, at `quote` in the
+    /// piece that starts at `start`: the literal's body is read from just after it.
+    #[cold]
+    #[inline(never)]
+    fn literal_begun(&mut self, piece: &str, start: usize, quote: usize) {
+        self.probe.literal_begins = None;
+        let body = quote.saturating_add(1);
+        self.reader.resume_after_literal(quote, body, false);
+        self.read_in_literal(piece.get(body.saturating_sub(start)..).unwrap_or_default());
+    }
+
+    /// Text through the call's reader into the probe, as the pieces of the literal if it is
+    /// inside the arguments literal.
+    #[inline(always)]
+    fn read_pieces(&mut self, text: &str) -> Result<(), Stop> {
+        self.probe.text_at = Some(self.reader.offset());
+        let mut sink = Chunk::new(&mut self.probe, self.kept.as_bytes());
+        let read = self.reader.feed_str(text, &mut sink);
+        sink.end(read)
+    }
+
+    /// [`CallStream::read_str`] inside the arguments literal: the text's reader reads the
+    /// literal's body itself as far as it goes ([`Probe::text_literal`]), and the call's
+    /// reader takes up again after that (the one step the envelope takes on a whole call,
+    /// instead of a piece, and a turn of both readers, for each `\"` of the text). The call's
+    /// reader reads what the text's reader leaves: an escape the piece cuts, which it
+    /// completes from the next piece byte by byte, a control character, the rest of the
+    /// call after the literal. Measured with callgrind on 1,000 OpenAI chat calls fed in
+    /// 16-byte chunks: 4,500 instructions a call fewer (45.2 to 40.7 million).
+    #[inline(never)]
+    fn read_in_literal(&mut self, piece: &str) {
+        let mut rest = piece;
+        while !rest.is_empty() {
+            let start = self.reader.offset();
+            if let Some(quote) = self.literal_open(rest.len()) {
+                let (n_read, closed, flow) = self.probe.text_literal(rest, self.kept.as_bytes());
+                if flow.is_break() {
+                    return self.note(Err(Stop::Sink));
+                }
+                let after = n_read.saturating_add(usize::from(closed));
+                self.reader
+                    .resume_after_literal(quote, start.saturating_add(after), closed);
+                rest = rest.get(after..).unwrap_or_default();
+                if closed || after == 0 {
+                    break;
+                }
+                continue;
+            }
+            // An escape the last piece cut, completed a byte at a time (a short escape
+            // takes one).
+            if self.reader.in_escape() && self.probe.in_literal() {
+                if let (Some(first), Some(after)) = (rest.get(..1), rest.get(1..)) {
+                    let read = self.read_pieces(first);
+                    if read.is_err() {
+                        return self.note(read);
+                    }
+                    rest = after;
+                    continue;
+                }
+            }
+            break;
+        }
+        let read = match rest.is_empty() {
+            true => Ok(()),
+            false => self.read_pieces(rest),
+        };
         self.note(read);
+    }
+
+    /// The opening quote of the arguments literal, when the call's reader stands in its
+    /// body with nothing cut and the next `len` bytes keep the call within its size limit
+    /// (else the call's reader refuses them as too large, before reading any).
+    fn literal_open(&self, len: usize) -> Option<usize> {
+        let quote = self.reader.in_string_body()?;
+        let fits = self
+            .reader
+            .offset()
+            .checked_add(len)
+            .is_some_and(|end| end <= self.gate.limits().max_bytes);
+        (fits && self.probe.reads_literal(quote)).then_some(quote)
     }
 
     /// [`CallStream::read_str`] for a piece of bytes.
     fn read_bytes(&mut self, piece: &[u8]) {
-        let mut sink = Chunk::new(&mut self.probe, &self.kept);
+        self.probe.text_at = None;
+        let mut sink = Chunk::new(&mut self.probe, self.kept.as_bytes());
         let read = self.reader.feed(piece, &mut sink);
         let read = sink.end(read);
         self.note(read);
@@ -257,7 +347,7 @@ impl<'g> CallStream<'g> {
     ///
     /// A stream fed in the provider form ignores it, like [`CallStream::feed`].
     pub fn feed_bytes(&mut self, chunk: &[u8]) -> Progress {
-        if !self.take_raw(chunk) {
+        if !self.take_raw(Raw::Bytes(chunk)) {
             return self.progress();
         }
         let mut rest = chunk;
@@ -283,6 +373,7 @@ impl<'g> CallStream<'g> {
             &mut self.cut,
             fragment,
             self.gate.limits().max_bytes,
+            escaped_len,
         );
         self.dropped = self.dropped.saturating_add(dropped);
         self.progress()
@@ -310,6 +401,7 @@ impl<'g> CallStream<'g> {
             &mut self.cut,
             fragment,
             self.gate.limits().max_bytes,
+            escaped_len,
         );
         self.dropped = self.dropped.saturating_add(dropped);
         if self.refused.is_none() {
@@ -359,14 +451,18 @@ impl<'g> CallStream<'g> {
         let call = match self.provider_call() {
             Some(call) => call,
             None => {
-                let raw = match self.form {
-                    Form::Unset | Form::Raw => self.kept.as_slice(),
-                    Form::Name | Form::Arguments => {
+                let limits = self.gate.limits();
+                let read = match (self.form, &self.kept.bytes) {
+                    (Form::Unset | Form::Raw, None) => envelope::read_call(&self.kept.text, limits),
+                    (Form::Unset | Form::Raw, Some(bytes)) => {
+                        envelope::read_call_bytes(bytes, limits)
+                    }
+                    (Form::Name | Form::Arguments, _) => {
                         plain = plain_call(&self.name, &self.arguments);
-                        plain.as_bytes()
+                        envelope::read_call(&plain, limits)
                     }
                 };
-                match envelope::read_call_bytes(raw, self.gate.limits()) {
+                match read {
                     Ok(call) => call,
                     Err(rejection) => return Err(whole_size(rejection, self.dropped)),
                 }
@@ -420,23 +516,50 @@ impl<'g> CallStream<'g> {
 
     /// Starts or continues the raw form with `chunk`, kept; false if the stream is in the
     /// provider form or already refused (then nothing more is read).
-    fn take_raw(&mut self, chunk: &[u8]) -> bool {
+    #[inline(always)]
+    fn take_raw(&mut self, chunk: Raw<'_>) -> bool {
         match self.form {
             Form::Unset | Form::Raw => self.form = Form::Raw,
             Form::Name | Form::Arguments => return false,
         }
-        let dropped = keep(
-            &mut self.kept,
-            &mut self.cut,
-            chunk,
-            self.gate.limits().max_bytes,
-        );
+        let max_bytes = self.gate.limits().max_bytes;
+        let dropped = match (chunk, &mut self.kept.bytes) {
+            (Raw::Text(text), None) => keep_text(
+                &mut self.kept.text,
+                &mut self.cut,
+                text,
+                max_bytes,
+                str::len,
+            ),
+            (Raw::Text(text), Some(bytes)) => {
+                keep(bytes, &mut self.cut, text.as_bytes(), max_bytes)
+            }
+            (Raw::Bytes(chunk), _) => {
+                let text = &mut self.kept.text;
+                let bytes = self
+                    .kept
+                    .bytes
+                    .get_or_insert_with(|| std::mem::take(text).into_bytes());
+                keep(bytes, &mut self.cut, chunk, max_bytes)
+            }
+        };
         self.dropped = self.dropped.saturating_add(dropped);
         self.refused.is_none()
     }
 
     /// Records the reader's stop, if any, as the refusal.
+    #[inline(always)]
     fn note(&mut self, read: Result<(), Stop>) {
+        // Nearly every chunk: read, nothing refused, no number left open.
+        let settled = read.is_ok() && self.refused.is_none() && self.probe.refused.is_none();
+        if !(settled && self.reader.number_started().is_none()) {
+            self.note_stop(read);
+        }
+    }
+
+    /// [`CallStream::note`] when there is something to note.
+    #[inline(never)]
+    fn note_stop(&mut self, read: Result<(), Stop>) {
         let provider_form = self.form == Form::Arguments;
         match read {
             Ok(()) => {}
@@ -447,7 +570,7 @@ impl<'g> CallStream<'g> {
                 if *error.kind() == ErrorKind::InvalidNumber {
                     let text = match provider_form {
                         true => self.arguments.as_bytes(),
-                        false => self.kept.as_slice(),
+                        false => self.kept.as_bytes(),
                     };
                     let start = number_start(text, error.offset());
                     self.probe.number_started(start, provider_form);
@@ -466,7 +589,7 @@ impl<'g> CallStream<'g> {
         if self.refused.is_none() || malformed {
             if let Some((at, kind)) = self.probe.refused {
                 let at = match self.probe.refused_in_text {
-                    Some(quote) => offset_in_call(&self.kept, quote, at),
+                    Some(quote) => offset_in_call(self.kept.as_bytes(), quote, at),
                     None => at,
                 };
                 self.refused = Some((at, kind));
@@ -553,6 +676,36 @@ fn first_invalid(chunk: &[u8]) -> usize {
     }
 }
 
+/// The raw call kept so far.
+#[derive(Default)]
+struct Kept {
+    /// The call while every chunk came as text: read as text at the end, its UTF-8 not
+    /// checked again (as [`Gate::check_call`] takes it).
+    text: String,
+    /// The call once a chunk came as bytes (the text before it included).
+    bytes: Option<Vec<u8>>,
+}
+
+impl Kept {
+    fn as_bytes(&self) -> &[u8] {
+        match &self.bytes {
+            Some(bytes) => bytes,
+            None => self.text.as_bytes(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.as_bytes().len()
+    }
+}
+
+/// A raw chunk, as it was fed.
+#[derive(Clone, Copy)]
+enum Raw<'c> {
+    Text(&'c str),
+    Bytes(&'c [u8]),
+}
+
 /// The first allocation of the kept text: most calls fit.
 const KEPT_START: usize = 512;
 
@@ -573,20 +726,31 @@ fn keep(kept: &mut Vec<u8>, cut: &mut bool, chunk: &[u8], max_bytes: usize) -> u
     chunk.len() - end.min(chunk.len())
 }
 
-/// [`keep`] for text (the provider form's name and arguments); what is not kept is
-/// counted as it stands in the plain call, escaped.
-fn keep_text(kept: &mut String, cut: &mut bool, chunk: &str, max_bytes: usize) -> usize {
+/// [`keep`] for text; what is not kept is counted by `measure` (for the provider form's
+/// name and arguments, as it stands in the plain call, escaped).
+fn keep_text(
+    kept: &mut String,
+    cut: &mut bool,
+    chunk: &str,
+    max_bytes: usize,
+    measure: fn(&str) -> usize,
+) -> usize {
     if *cut {
-        return escaped_len(chunk);
+        return measure(chunk);
     }
     if kept.capacity() == 0 {
         kept.reserve(KEPT_START.min(max_bytes));
     }
     let end = kept_end(kept.len(), chunk.as_bytes(), max_bytes);
+    if end >= chunk.len() {
+        // Nearly every chunk: all of it.
+        kept.push_str(chunk);
+        return 0;
+    }
     // `kept_end` ends before a byte that starts a character, so this is a boundary.
     kept.push_str(chunk.get(..end).unwrap_or(chunk));
     *cut = end < chunk.len();
-    escaped_len(chunk.get(end..).unwrap_or_default())
+    measure(chunk.get(end..).unwrap_or_default())
 }
 
 /// The length of `text` written as in a JSON string (without the quotes). Only text past

@@ -120,6 +120,12 @@ pub(super) struct Probe<'g> {
     pub(super) refused: Option<(usize, RejectionKind)>,
     /// The refusal's offset is in the arguments text whose literal opens at this offset.
     pub(super) refused_in_text: Option<usize>,
+    /// Where the piece being read starts in the call, when it is text (an arguments
+    /// literal that begins in it can then be read by the text's reader).
+    pub(super) text_at: Option<usize>,
+    /// The reader was broken at the opening quote of the arguments literal, at this
+    /// offset, for its body to be read by the text's reader (`CallStream::read_str`).
+    pub(super) literal_begins: Option<usize>,
 }
 
 /// What a top-level member's value is to the probe.
@@ -186,6 +192,8 @@ impl<'g> Probe<'g> {
             text_begun: false,
             refused: None,
             refused_in_text: None,
+            text_at: None,
+            literal_begins: None,
         }
     }
 
@@ -231,17 +239,18 @@ impl<'g> Probe<'g> {
     /// A string value the probe reads (the type or a name) is complete.
     fn string_value(&mut self) -> ControlFlow<()> {
         self.collecting_name = false;
-        let text = std::mem::take(&mut self.collected);
         let at = self.collected_at;
+        // Only a name is taken out; the type is read in place, and its room kept for the
+        // name that follows.
         if self.depth == 2 {
             self.inner = Inner::None;
             if self.inner_name.is_none() {
-                self.inner_name = Some((text, at));
+                self.inner_name = Some((std::mem::take(&mut self.collected), at));
             }
         } else if self.member == Member::Type {
             if !self.type_seen {
                 self.type_seen = true;
-                self.shape = match text.as_str() {
+                self.shape = match self.collected.as_str() {
                     "tool_use" => Fixed::Anthropic,
                     "function_call" => Fixed::Responses,
                     "function" => Fixed::OpenAiChat,
@@ -249,7 +258,7 @@ impl<'g> Probe<'g> {
                 };
             }
         } else if self.top_name.is_none() {
-            self.top_name = Some((text, at));
+            self.top_name = Some((std::mem::take(&mut self.collected), at));
         }
         self.look_up()
     }
@@ -319,7 +328,7 @@ impl<'g> Probe<'g> {
     }
 
     /// A piece of the arguments text's literal, fed to its reader and on to [`Args`].
-    fn text_piece(&mut self, piece: Piece<'_>, at: usize, kept: &[u8]) -> ControlFlow<()> {
+    fn text_piece(&mut self, piece: Piece<'_>, kept: &[u8]) -> ControlFlow<()> {
         let (Some(text), Some(_)) = (&mut self.text, &self.args) else {
             return ControlFlow::Continue(());
         };
@@ -331,27 +340,77 @@ impl<'g> Probe<'g> {
                 quote: text.quote,
             },
         };
-        // The end of the literal, just past its closing quote, once it has come.
-        let (read, end) = match piece {
+        // Whether the literal has ended (its closing quote has come).
+        let (read, ended) = match piece {
             Piece::Whole(run) => {
                 let read = text.reader.feed_str(run, &mut sink);
-                let close = at.saturating_add(run.len()).saturating_add(2);
-                (
-                    read.and_then(|()| text.reader.finish(&mut sink)),
-                    Some(close),
-                )
+                (read.and_then(|()| text.reader.finish(&mut sink)), true)
             }
-            Piece::Run(run) => (text.reader.feed_str(run, &mut sink), None),
-            Piece::RunThen(run, c) => (text.reader.feed_str_then(run, c, &mut sink), None),
-            Piece::Char(c) => (text.reader.feed_char(c, &mut sink), None),
-            Piece::End => (text.reader.finish(&mut sink), Some(at.saturating_add(1))),
+            Piece::Run(run) => (text.reader.feed_str(run, &mut sink), false),
+            Piece::RunThen(run, c) => (text.reader.feed_str_then(run, c, &mut sink), false),
+            Piece::Char(c) => (text.reader.feed_char(c, &mut sink), false),
+            Piece::End => (text.reader.finish(&mut sink), true),
         };
-        let quote = text.quote;
+        self.text_read(read, ended)
+    }
+
+    /// Whether the arguments text's literal is being read.
+    #[inline]
+    pub(super) fn in_literal(&self) -> bool {
+        self.text.is_some()
+    }
+
+    /// Whether the string whose literal opens at `quote` is the arguments text being read.
+    pub(super) fn reads_literal(&self, quote: usize) -> bool {
+        self.args.is_some() && self.text.as_ref().is_some_and(|text| text.quote == quote)
+    }
+
+    /// The body of the arguments text's literal from where the call's reader stands in it
+    /// (`body`: the rest of the piece being read), read by the text's reader itself as far
+    /// as [`Reader::feed_literal`] goes: how many bytes it read, whether the literal's
+    /// closing quote stands there, and whether the text is refused. Where it stops short
+    /// of the closing quote (an escape the piece cuts, a control character), the call's
+    /// reader goes on with the literal's pieces.
+    pub(super) fn text_literal(
+        &mut self,
+        body: &str,
+        kept: &[u8],
+    ) -> (usize, bool, ControlFlow<()>) {
+        let (Some(text), Some(_)) = (&mut self.text, &self.args) else {
+            return (0, false, ControlFlow::Continue(()));
+        };
+        let mut sink = Feed {
+            args: &mut self.args,
+            refused: &mut self.refused,
+            source: Source::Literal {
+                kept,
+                quote: text.quote,
+            },
+        };
+        let (read, n_read, closed) = match text.reader.feed_literal(body, &mut sink) {
+            Ok(n_read) => {
+                let closed = body.as_bytes().get(n_read) == Some(&b'"');
+                let read = match closed {
+                    true => text.reader.finish(&mut sink),
+                    false => Ok(()),
+                };
+                (read, n_read, closed)
+            }
+            Err(stop) => (Err(stop), 0, false),
+        };
+        (n_read, closed, self.text_read(read, closed))
+    }
+
+    /// The text's reader's answer on a piece of its literal (`ended`: the last one).
+    fn text_read(&mut self, read: Result<(), Stop>, ended: bool) -> ControlFlow<()> {
+        let Some(quote) = self.text.as_ref().map(|text| text.quote) else {
+            return ControlFlow::Continue(());
+        };
         let whole = read.is_ok();
         match read {
             // The text's own JSON error; a text cut short is refused only once it has
             // ended (the literal closed).
-            Err(Stop::Invalid(error)) if end.is_some() || !error.is_truncated() => {
+            Err(Stop::Invalid(error)) if ended || !error.is_truncated() => {
                 let kind = if error.is_truncated() {
                     RejectionKind::TruncatedJson
                 } else {
@@ -363,7 +422,7 @@ impl<'g> Probe<'g> {
             }
             Ok(()) | Err(Stop::Invalid(_) | Stop::Sink) => {}
         }
-        if end.is_some() {
+        if ended {
             self.text = None;
             if let Some(args) = &mut self.args {
                 args.whole = whole && args.done && !args.failed;
@@ -413,7 +472,12 @@ impl<'g> Probe<'g> {
                     quote: at,
                 });
                 match event {
-                    Event::String(run) => self.text_piece(Piece::Whole(run), at, kept),
+                    Event::String(run) => self.text_piece(Piece::Whole(run), kept),
+                    // Its body begins in the chunk being read: the text's reader reads it.
+                    _ if self.text_at.is_some_and(|start| start <= at) => {
+                        self.literal_begins = Some(at);
+                        ControlFlow::Break(())
+                    }
                     _ => ControlFlow::Continue(()),
                 }
             }
@@ -479,6 +543,12 @@ enum Piece<'a> {
 /// instead of being gathered in the reader's carry (an allocation each) and fed in parts.
 /// What is held back is fed when the chunk ends ([`Chunk::end`]), so the answer after each
 /// chunk is the one each piece fed at once gives.
+///
+/// An arguments literal that begins in a chunk fed as text breaks the reader at its
+/// [`Event::StringStart`] (noted in [`Probe::literal_begins`]), so that its text's reader
+/// reads the rest of its body itself ([`Probe::text_literal`]), as the envelope reads it
+/// from a whole call: its runs and its `\"` then go in as one stretch instead of as one
+/// piece each.
 pub(super) struct Chunk<'p, 'g, 'a> {
     probe: &'p mut Probe<'g>,
     /// The raw call kept so far, this chunk included.
@@ -507,7 +577,7 @@ impl<'p, 'g, 'a> Chunk<'p, 'g, 'a> {
 
     fn flush(&mut self) -> ControlFlow<()> {
         match self.pending.take() {
-            Some(run) => self.probe.text_piece(Piece::Run(run), 0, self.kept),
+            Some(run) => self.probe.text_piece(Piece::Run(run), self.kept),
             None => ControlFlow::Continue(()),
         }
     }
@@ -521,17 +591,17 @@ impl<'a> Sink<'a> for Chunk<'_, '_, 'a> {
         }
         match event {
             Event::StringPart(run) => match self.pending.replace(run) {
-                Some(earlier) => self.probe.text_piece(Piece::Run(earlier), at, kept),
+                Some(earlier) => self.probe.text_piece(Piece::Run(earlier), kept),
                 None => ControlFlow::Continue(()),
             },
             Event::StringChar(c) => match self.pending.take() {
-                Some(run) => self.probe.text_piece(Piece::RunThen(run, c), at, kept),
-                None => self.probe.text_piece(Piece::Char(c), at, kept),
+                Some(run) => self.probe.text_piece(Piece::RunThen(run, c), kept),
+                None => self.probe.text_piece(Piece::Char(c), kept),
             },
-            Event::String(run) => self.probe.text_piece(Piece::Whole(run), at, kept),
+            Event::String(run) => self.probe.text_piece(Piece::Whole(run), kept),
             Event::StringEnd => {
                 self.flush()?;
-                self.probe.text_piece(Piece::End, at, kept)
+                self.probe.text_piece(Piece::End, kept)
             }
             // Nothing else comes inside a string.
             _ => ControlFlow::Continue(()),

@@ -215,6 +215,23 @@ impl Reader {
             }))
         };
     }
+
+    /// The opening quote of the string value whose body the last chunk ended in, with
+    /// nothing of it cut (no escape, no character), while the reader has not stopped: a
+    /// caller that reads that body on its own ([`Reader::feed_literal`]) can take the next
+    /// chunk from here and then [`Reader::resume_after_literal`].
+    pub(crate) fn in_string_body(&self) -> Option<usize> {
+        match (&self.cut, &self.stopped) {
+            (Some(Cut::Str(string)), None) if !string.key => Some(string.quote),
+            _ => None,
+        }
+    }
+
+    /// Whether the last chunk ended inside an escape of a string value.
+    pub(crate) fn in_escape(&self) -> bool {
+        matches!(&self.cut, Some(Cut::Escape { string, .. }) if !string.key)
+            && self.stopped.is_none()
+    }
 }
 
 /// The character the escape of a literal at `at` stands for, and its length; `None` when
