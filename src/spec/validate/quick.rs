@@ -257,7 +257,8 @@ impl<'s> Quick<'s> {
 
     /// Takes one event of the value, as the [`Sink`] does: `Break` when it gives up. By
     /// value, each arm taking what its variant holds, so that no destructor runs for the
-    /// events that own nothing (all but a key that held an escape).
+    /// events that own nothing (all but a key or number that owns its text: one a chunk cut,
+    /// or a key that held an escape).
     #[inline(always)]
     pub(crate) fn step(&mut self, event: Event<'_>) -> ControlFlow<()> {
         match event {
