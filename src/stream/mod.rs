@@ -53,8 +53,9 @@
 //! quote. Arguments given as text are read through the literal's escapes by a second
 //! reader, which reads the literal's body in each chunk itself, as the envelope does in a
 //! whole call ([`Reader::feed_literal`]), and is fed as pieces what it leaves to the first
-//! reader (an escape a chunk cuts), so they are checked like an object; a refusal inside the text is placed where its token stands in the call
-//! (a character an escape stands for, at the escape). A text cut short is refused only
+//! reader (an escape a chunk cuts), so they are checked like an object; a refusal inside
+//! the text is placed where its token stands in the call (a character an escape stands
+//! for, at the escape). A text cut short is refused only
 //! once its literal closes. Arguments that come before the name, or before `"type"`, are
 //! left for [`CallStream::finish`]. Shapes without `"type"` (plain, Gemini) are refused
 //! early only for malformed JSON: a `"type":"function"` with a `function` member could

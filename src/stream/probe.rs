@@ -332,14 +332,7 @@ impl<'g> Probe<'g> {
         let (Some(text), Some(_)) = (&mut self.text, &self.args) else {
             return ControlFlow::Continue(());
         };
-        let mut sink = Feed {
-            args: &mut self.args,
-            refused: &mut self.refused,
-            source: Source::Literal {
-                kept,
-                quote: text.quote,
-            },
-        };
+        let mut sink = Feed::literal(&mut self.args, &mut self.refused, kept, text.quote);
         // Whether the literal has ended (its closing quote has come).
         let (read, ended) = match piece {
             Piece::Whole(run) => {
@@ -379,14 +372,7 @@ impl<'g> Probe<'g> {
         let (Some(text), Some(_)) = (&mut self.text, &self.args) else {
             return (0, false, ControlFlow::Continue(()));
         };
-        let mut sink = Feed {
-            args: &mut self.args,
-            refused: &mut self.refused,
-            source: Source::Literal {
-                kept,
-                quote: text.quote,
-            },
-        };
+        let mut sink = Feed::literal(&mut self.args, &mut self.refused, kept, text.quote);
         let (read, n_read, closed) = match text.reader.feed_literal(body, &mut sink) {
             Ok(n_read) => {
                 let closed = body.as_bytes().get(n_read) == Some(&b'"');
@@ -643,6 +629,23 @@ pub(super) struct Feed<'p, 'g> {
     pub(super) refused: &'p mut Option<(usize, RejectionKind)>,
     /// Where the arguments so far can be read again.
     pub(super) source: Source<'p>,
+}
+
+impl<'p, 'g> Feed<'p, 'g> {
+    /// The sink of an arguments text read from its literal opening at `quote` in the raw
+    /// call, whose bytes so far are `kept`.
+    fn literal(
+        args: &'p mut Option<Args<'g>>,
+        refused: &'p mut Option<(usize, RejectionKind)>,
+        kept: &'p [u8],
+        quote: usize,
+    ) -> Feed<'p, 'g> {
+        Feed {
+            args,
+            refused,
+            source: Source::Literal { kept, quote },
+        }
+    }
 }
 
 impl<'a> Sink<'a> for Feed<'_, '_> {

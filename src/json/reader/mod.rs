@@ -590,21 +590,14 @@ impl Reader {
         // `offset` was lowered for each of its escapes: see [`Literal`].)
         let chunk_end = end - extra;
         let len = input.bytes().len();
-        let mut pos = 0;
-        if let Some(cut) = self.cut.take() {
-            pos = self.resume(cut, input, next, sink)?;
-            if pos == CUT {
-                self.offset = if I::QUOTE > 1 {
-                    self.at(len)
-                } else if next.is_none() {
-                    end
-                } else {
-                    chunk_end
-                };
-                return Ok(());
-            }
+        let pos = match self.cut.take() {
+            Some(cut) => self.resume(cut, input, next, sink)?,
+            None => 0,
+        };
+        // `CUT`: the chunk ended inside what the last one left cut.
+        if pos != CUT {
+            self.tokens(input, pos, next, sink)?;
         }
-        self.tokens(input, pos, next, sink)?;
         self.offset = if I::QUOTE > 1 {
             self.at(len)
         } else if next.is_none() {
