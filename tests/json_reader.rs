@@ -648,6 +648,10 @@ fn a_literal_is_read_up_to_what_ends_it_or_breaks_it() {
         (r#"[\"\u00"#, 3),
         (r#"[\"\uD83D\"]"#, 3),
         (r#"[\""#, 3),
+        // A control byte where the text's whitespace may stand, and a number that an escape
+        // of the literal goes on with.
+        ("{\\\"a\\\"\n:1}", 6),
+        (r#"[1\u0032]" tail"#, 9),
     ] {
         let mut reader = Reader::new(Limits::default());
         let mut steps = Steps::default();

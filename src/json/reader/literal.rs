@@ -1,19 +1,21 @@
 //! A text read through a string literal's escapes (OpenAI's arguments text): the literal's
-//! body read by the byte machine itself in stretches that hold no escape but `\"` and `\\`
+//! body read by the byte machine itself as far as it holds no escape but `\"` and `\\`
 //! ([`Reader::feed_literal`], [`Literal`] chunks), and the fast steps a text fed as the
 //! literal's pieces takes at nearly every escaped character, without a turn of the byte
 //! machine.
 
-use super::escape::{self, scan_literal, scan_plain, Escape};
-use super::{Cut, Expect, Input, Literal, Reader, Stop, Str, CUT};
+use super::escape::{self, scan_plain, Escape};
+use super::{ends_text, Cut, Expect, Input, Literal, Reader, Stop, Str, CUT};
 use crate::json::event::Sink;
+use std::cell::Cell;
 
 impl Reader {
     /// Reads the text a JSON string literal holds, from the literal's body as it stands in
     /// the input (`literal`: its bytes after the opening quote, escapes and all), as one
     /// step: the stretches that hold no escape but `\"` and `\\` are read by the byte
-    /// machine itself, as chunks of its own kind (so a string or key of the text between two
-    /// `\"` comes whole, borrowed from `literal`), and the character any other escape
+    /// machine itself, as chunks of its own kind that end where the machine meets any other
+    /// escape (so a string or key of the text between two `\"` comes whole, borrowed from
+    /// `literal`, and no byte is scanned twice), and the character any other escape
     /// stands for goes in as [`Reader::feed_char`] takes it. No unescaped copy is made.
     ///
     /// Reading stops at the literal's closing quote, and before anything that would end it
@@ -60,50 +62,52 @@ impl Reader {
         let bytes = literal.as_bytes();
         let mut pos = 0;
         loop {
-            // The stretch up to the next byte that is neither plain, `\"` nor `\\`.
-            let stop = scan_literal(bytes, pos);
-            // A stretch is read as a chunk where nothing but a string is cut (the rest a
+            // The rest is read as a chunk where nothing but a string is cut (the rest a
             // chunk can cut is carried as the text's own bytes), and where its bytes fit the
-            // limit as they stand (the text's are fewer). Else its first run and escape go
-            // in as pieces, and the rest is tried again. (Positions at ASCII bytes or at
-            // the end are character boundaries.)
+            // limit as they stand (the text's are fewer): up to the first byte that is
+            // neither plain, `\"` nor `\\`. Else its first run, and the `\"` or `\\` after
+            // it, go in as pieces. (Positions at ASCII bytes or at the end are character
+            // boundaries.)
+            let rest = literal.get(pos..).unwrap_or_default();
             let fits = self
                 .offset
-                .checked_add(stop - pos)
+                .checked_add(rest.len())
                 .is_some_and(|end| end <= self.max_bytes);
-            if stop > pos && (!fits || !matches!(self.cut, None | Some(Cut::Str(_)))) {
+            if fits && matches!(self.cut, None | Some(Cut::Str(_))) {
+                pos += self.feed_stretch(rest, sink)?;
+            } else {
                 let run_end = scan_plain(bytes, pos);
                 self.feed_str(literal.get(pos..run_end).unwrap_or_default(), sink)?;
                 pos = run_end;
-                if run_end < stop {
-                    let escaped = bytes.get(run_end + 1).copied().unwrap_or_default();
+                if !ends_text(bytes, pos) && pos < bytes.len() {
+                    let escaped = bytes.get(pos + 1).copied().unwrap_or_default();
                     self.feed_char(char::from(escaped), sink)?;
                     pos += 2;
+                    continue;
                 }
-                continue;
             }
-            if stop > pos {
-                let stretch = literal.get(pos..stop).unwrap_or_default();
-                self.feed_stretch(stretch, sink)?;
-            }
-            let Some((c, len)) = literal_escape(bytes, stop) else {
-                return Ok(stop);
+            let Some((c, len)) = literal_escape(bytes, pos) else {
+                return Ok(pos);
             };
             self.feed_char(c, sink)?;
-            pos = stop + len;
+            pos += len;
         }
     }
 
-    /// A stretch of a literal, as a [`Literal`] chunk. Out of line, so that the byte
+    /// The text of a literal from the start of `body`, as a [`Literal`] chunk, as far as
+    /// the chunk goes: how many bytes of `body` it took. Out of line, so that the byte
     /// machine it inlines is laid out as a text's is (inlined into `feed_literal`, it
-    /// measured slower: its scans were then called, not inlined).
+    /// measured slower).
     #[inline(never)]
     fn feed_stretch<'a, S: Sink<'a>>(
         &mut self,
-        stretch: &'a str,
+        body: &'a str,
         sink: &mut S,
-    ) -> Result<(), Stop> {
-        self.run(Literal(stretch), &mut None, sink)
+    ) -> Result<usize, Stop> {
+        let end = Cell::new(body.len());
+        let literal = Literal { body, end: &end };
+        self.run(literal, &mut None, sink)?;
+        Ok(end.get())
     }
 
     /// One of the text's escapes in a string of a [`Literal`] chunk: its backslash is the
@@ -123,9 +127,13 @@ impl Reader {
         let at = self.at(stop);
         // The commonest: a one-letter code, or `"` or `\` escaped in the literal.
         let quick = match bytes.get(stop + 2) {
-            Some(b'\\') => bytes.get(stop + 3).map(|&code| (char::from(code), 4)),
-            Some(&code) => escape::short(code).map(|c| (c, 3)),
-            None => None,
+            Some(b'\\') => match bytes.get(stop + 3) {
+                Some(&code @ (b'"' | b'\\')) => Some((char::from(code), 4)),
+                _ => None,
+            },
+            // (A `"` there is the literal's own.)
+            Some(&code) if code != b'"' => escape::short(code).map(|c| (c, 3)),
+            _ => None,
         };
         if let Some((c, len)) = quick {
             self.string_char(&mut string, c, at, sink)?;
@@ -141,14 +149,17 @@ impl Reader {
                 return Ok((stop + 7, string));
             }
         }
-        // The text's bytes from its backslash, as many as an escape can take, and the chunk
-        // position each begins at (a chunk of a literal holds no other escape than `\"`
-        // and `\\`, each standing for its second byte).
+        // The text's bytes from its backslash, as many as an escape can take and up to where
+        // the text ends, and the chunk position each begins at (`\"` and `\\` each stand
+        // for their second byte).
         let mut text = [0; 12];
         let mut starts = [stop; 13];
         let mut n_text = 0;
         let mut pos = stop;
         while let (Some(slot), Some(&byte)) = (text.get_mut(n_text), bytes.get(pos)) {
+            if ends_text(bytes, pos) {
+                break;
+            }
             let (byte, len) = match byte {
                 b'\\' => (bytes.get(pos + 1).copied().unwrap_or(byte), 2),
                 _ => (byte, 1),
@@ -173,7 +184,8 @@ impl Reader {
                 Ok((start_of(len), string))
             }
             Escape::NeedMore => {
-                // Every byte of the chunk is in it.
+                // Every byte of the text's chunk is in it.
+                input.ends_at(pos);
                 if let Some(carry) = self.carry.escape.get_mut(..n_text) {
                     carry.copy_from_slice(text);
                 }
