@@ -20,7 +20,7 @@ pub(crate) struct KeySet<'a> {
 }
 
 impl<'a> KeySet<'a> {
-    const INLINE: usize = 16;
+    const INLINE: usize = 8;
 
     pub(crate) fn new() -> KeySet<'a> {
         KeySet {
