@@ -217,6 +217,18 @@ impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
                     self.track(&event);
                 }
             }
+            // The commonest first: a field the envelope reads, as the string it nearly always
+            // is (or a string where a nested call object belongs, kept for the message).
+            (
+                Target::Type
+                | Target::Id
+                | Target::CallId
+                | Target::Name
+                | Target::InnerId
+                | Target::InnerName
+                | Target::Nested(_),
+                Event::String(text),
+            ) => self.store(target, Some(Value::String(Cow::Borrowed(text)))),
             (_, Event::Null) => self.store(target, None),
             (Target::Arguments | Target::InnerArguments, Event::String(text)) => {
                 self.begin_args(target, at, true);
@@ -251,9 +263,6 @@ impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
                 self.nested = Some(key);
                 self.nested_keys = Some(KeySet::new());
                 *self.nested_slot(key) = Some(Nested::Object(Inner::default()));
-            }
-            (_, Event::String(text)) => {
-                self.store(target, Some(Value::String(Cow::Borrowed(text))))
             }
             (_, event) => {
                 let depth = self.depth;
