@@ -51,8 +51,9 @@ pub(crate) struct Outline<'a> {
 
 /// One value of the outline.
 struct Entry<'a> {
-    /// Its key, when it is a member (empty for an element or the whole turn).
-    key: Cow<'a, str>,
+    /// Its key, when it is a member (`None` for an element or the whole turn). Only
+    /// members the form's reading reads have entries, so every key is a [`Key`].
+    key: Option<Key>,
     /// A scalar's value; for an array or object, an empty one of its kind, whose members
     /// are the entries after it.
     value: Value<'a>,
@@ -131,8 +132,8 @@ impl<'o, 'a> Node<'o, 'a> {
             .unwrap_or_else(|| self.value().clone())
     }
 
-    /// Its members (an object's) or elements (an array's, with empty keys), in order.
-    pub(crate) fn members(self) -> impl Iterator<Item = (&'o str, Node<'o, 'a>)> {
+    /// Its members (an object's) or elements (an array's, without keys), in order.
+    fn members(self) -> impl Iterator<Item = (Option<Key>, Node<'o, 'a>)> {
         let outline = self.outline;
         let end = self.entry().map_or(0, |entry| entry.end);
         let mut next = self.place.saturating_add(1);
@@ -143,7 +144,7 @@ impl<'o, 'a> Node<'o, 'a> {
                 place: next,
             };
             next = entry.end;
-            Some((&*entry.key, node))
+            Some((entry.key, node))
         })
     }
 
@@ -154,10 +155,10 @@ impl<'o, 'a> Node<'o, 'a> {
     }
 
     /// An object's members named `key`.
-    pub(crate) fn named(self, key: &'o str) -> impl Iterator<Item = Node<'o, 'a>> {
+    pub(crate) fn named(self, key: Key) -> impl Iterator<Item = Node<'o, 'a>> {
         let object = matches!(self.value(), Value::Object(_));
         self.members()
-            .filter(move |(name, _)| object && *name == key)
+            .filter(move |(name, _)| object && *name == Some(key))
             .map(|(_, node)| node)
     }
 }
@@ -179,7 +180,7 @@ pub(crate) fn read<'a>(
         entries: Vec::with_capacity(ENTRIES_START),
         reads: Vec::new(),
         open: Stack::new(),
-        key: Cow::Borrowed(""),
+        key: None,
         keep_next: Kept::Whole,
         text: None,
         skipping: 0,
@@ -228,8 +229,8 @@ struct Pass<'a, 'd> {
     /// The places of the open containers of the outline, innermost last. A [`Stack`],
     /// whose first levels are inline: a turn's nesting costs no allocation.
     open: Stack,
-    /// The key of the member whose value comes next (empty for an element).
-    key: Cow<'a, str>,
+    /// The key of the member whose value comes next (`None` for an element).
+    key: Option<Key>,
     /// What the outline keeps of the value that comes next (its key's [`kept`]).
     keep_next: Kept,
     /// A string the outline keeps, being gathered from its pieces.
@@ -389,7 +390,7 @@ impl<'a> Pass<'a, '_> {
     fn push(&mut self, value: Value<'a>, at: usize) {
         let place = self.entries.len();
         self.entries.push(Entry {
-            key: std::mem::take(&mut self.key),
+            key: self.key.take(),
             value,
             end: place.saturating_add(1),
             range: at..at,
@@ -441,11 +442,10 @@ impl<'a> Pass<'a, '_> {
         }
         match event {
             Event::Key(key) => {
-                self.keep_next = kept(key);
-                self.function_call_next = key == Key::FunctionCall.name();
-                if self.keep_next != Kept::Nothing {
-                    self.key = key.clone();
-                }
+                let key = Key::of(key);
+                self.keep_next = key.map_or(Kept::Nothing, kept);
+                self.function_call_next = key == Some(Key::FunctionCall);
+                self.key = key;
             }
             Event::ArrayStart => self.opens(Value::Array(Vec::new()), at),
             Event::ObjectStart => self.opens(Value::Object(Vec::new()), at),

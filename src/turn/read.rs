@@ -139,7 +139,7 @@ impl Key {
 
     /// The member named `key`, if this file reads one so named (the inverse of
     /// [`Key::name`], which a test holds it to).
-    fn of(key: &str) -> Option<Key> {
+    pub(crate) fn of(key: &str) -> Option<Key> {
         Some(match key {
             "choices" => Key::Choices,
             "candidates" => Key::Candidates,
@@ -161,14 +161,14 @@ impl Key {
     }
 }
 
-/// What the outline keeps of the member named `key`: its presence for the members this
-/// file only asks are there (a call's `name`, `function` and `functionCall`), the whole
-/// value for every other member it reads, nothing for the rest.
-pub(crate) fn kept(key: &str) -> Kept {
-    match Key::of(key) {
-        Some(Key::Name | Key::Function | Key::FunctionCallCamel) => Kept::Presence,
-        Some(_) => Kept::Whole,
-        None => Kept::Nothing,
+/// What the outline keeps of the member `key`: its presence for the members this file
+/// only asks are there (a call's `name`, `function` and `functionCall`), the whole value
+/// for every other member it reads. (A member it does not read, with no `Key`, is kept
+/// [`Kept::Nothing`].)
+pub(crate) fn kept(key: Key) -> Kept {
+    match key {
+        Key::Name | Key::Function | Key::FunctionCallCamel => Kept::Presence,
+        _ => Kept::Whole,
     }
 }
 
@@ -477,7 +477,7 @@ fn member<'o, 'a>(
     path: &str,
     key: Key,
 ) -> Result<Option<Node<'o, 'a>>, TurnError> {
-    let mut found = object.named(key.name());
+    let mut found = object.named(key);
     let value = found.next();
     if found.next().is_some() {
         return Err(TurnError::DuplicateKey {
@@ -489,12 +489,12 @@ fn member<'o, 'a>(
 
 /// The first member named `key` of `object`, if it is an object with one.
 fn get<'o, 'a>(object: Node<'o, 'a>, key: Key) -> Option<Node<'o, 'a>> {
-    object.named(key.name()).next()
+    object.named(key).next()
 }
 
 /// True if `object` has a member named `key`, even `null`.
 fn has_key(object: Node<'_, '_>, key: Key) -> bool {
-    object.named(key.name()).next().is_some()
+    object.named(key).next().is_some()
 }
 
 /// `value` when it is an object.
