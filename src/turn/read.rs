@@ -38,13 +38,12 @@ use crate::spec::names::with_article;
 use std::borrow::Cow;
 
 /// What a turn holds, in order.
-pub(crate) struct Parts<'a> {
-    /// The form the turn came in.
-    pub(crate) form: TurnForm,
-    /// The call elements, still to be checked, in order.
-    pub(crate) calls: Vec<Element>,
+struct Parts<'a, 'c> {
+    form: TurnForm,
+    /// Takes each call element as it is found, in order.
+    call: &'c mut dyn FnMut(Element),
     /// The text parts, untouched.
-    pub(crate) text: Vec<Cow<'a, str>>,
+    text: Vec<Cow<'a, str>>,
 }
 
 /// One call of a turn: where it stands in the turn's outline.
@@ -172,16 +171,20 @@ pub(crate) fn kept(key: Key) -> Kept {
     }
 }
 
-/// Reads a turn's outline into its call elements and text.
+/// Reads a turn's outline: its form and text, each call element handed to `call` in
+/// order as it is found (checked there, with no list of them in between).
 ///
 /// # Errors
 /// [`TurnError::NotATurn`] when the value is in no form above; [`TurnError::WrongType`],
 /// [`TurnError::Empty`], [`TurnError::Missing`] and [`TurnError::DuplicateKey`] when a
 /// member the form reads is not what the form needs.
-pub(crate) fn read<'a>(outline: &Outline<'a>) -> Result<Parts<'a>, TurnError> {
+pub(crate) fn read<'a>(
+    outline: &Outline<'a>,
+    call: &mut dyn FnMut(Element),
+) -> Result<(TurnForm, Vec<Cow<'a, str>>), TurnError> {
     let mut parts = Parts {
         form: TurnForm::Calls,
-        calls: Vec::new(),
+        call,
         text: Vec::new(),
     };
     let turn = outline.root();
@@ -197,7 +200,7 @@ pub(crate) fn read<'a>(outline: &Outline<'a>) -> Result<Parts<'a>, TurnError> {
             })
         }
     }
-    Ok(parts)
+    Ok((parts.form, parts.text))
 }
 
 /// What an element of a list is when nothing in it says: a call (in a list of calls,
@@ -219,7 +222,7 @@ enum Class<'a> {
 }
 
 /// Reads a top-level object in whichever form its members tell (see the module docs).
-fn read_object<'a>(turn: Node<'_, 'a>, parts: &mut Parts<'a>) -> Result<(), TurnError> {
+fn read_object<'a>(turn: Node<'_, 'a>, parts: &mut Parts<'a, '_>) -> Result<(), TurnError> {
     if let Some(choices) = member(turn, "", Key::Choices)? {
         parts.form = TurnForm::OpenAiChat;
         let choice = first(choices, "choices", "a list of choices", "a choice")?;
@@ -293,7 +296,7 @@ fn read_object<'a>(turn: Node<'_, 'a>, parts: &mut Parts<'a>) -> Result<(), Turn
 fn read_chat_message<'a>(
     message: Node<'_, 'a>,
     path: &str,
-    parts: &mut Parts<'a>,
+    parts: &mut Parts<'a, '_>,
 ) -> Result<(), TurnError> {
     let message = object(message, path, "an assistant message object")?;
     if let Some(content) = member(message, path, Key::Content)? {
@@ -323,13 +326,15 @@ fn read_chat_message<'a>(
                 calls,
             ));
         }
-        parts.calls.extend(calls.items().map(|call| Element {
-            place: call.place(),
-            legacy: false,
-        }));
+        for element in calls.items() {
+            (parts.call)(Element {
+                place: element.place(),
+                legacy: false,
+            });
+        }
     }
     if let Some(legacy) = member(message, path, Key::FunctionCall)? {
-        parts.calls.push(Element {
+        (parts.call)(Element {
             place: legacy.place(),
             legacy: true,
         });
@@ -342,7 +347,7 @@ fn read_chat_message<'a>(
 fn read_candidate<'a>(
     candidate: Node<'_, 'a>,
     path: &str,
-    parts: &mut Parts<'a>,
+    parts: &mut Parts<'a, '_>,
 ) -> Result<(), TurnError> {
     let candidate = object(candidate, path, "a candidate object")?;
     match member(candidate, path, Key::Content)? {
@@ -355,7 +360,7 @@ fn read_candidate<'a>(
 fn read_content<'a>(
     content: Node<'_, 'a>,
     path: &str,
-    parts: &mut Parts<'a>,
+    parts: &mut Parts<'a, '_>,
 ) -> Result<(), TurnError> {
     let content = object(content, path, "a content object with parts")?;
     match member(content, path, Key::Parts)? {
@@ -373,10 +378,10 @@ fn read_content<'a>(
 }
 
 /// A list of content blocks, output items, parts or calls, element by element.
-fn read_items<'a>(items: Node<'_, 'a>, fallback: Fallback, parts: &mut Parts<'a>) {
+fn read_items<'a>(items: Node<'_, 'a>, fallback: Fallback, parts: &mut Parts<'a, '_>) {
     for item in items.items() {
         match classify(item, fallback) {
-            Class::Call => parts.calls.push(Element {
+            Class::Call => (parts.call)(Element {
                 place: item.place(),
                 legacy: false,
             }),
