@@ -203,14 +203,8 @@ const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
 /// keeps every byte below `0x20` below it, while no other byte lands below `0x21`). A
 /// borrow can only flag bytes *above* a truly flagged one, so the lowest flag is exact.
 #[inline]
-pub(crate) fn scan_plain(bytes: &[u8], pos: usize) -> usize {
-    let Some(rest) = bytes.get(pos..) else {
-        return pos;
-    };
-    // One bounds check for the whole run: `chunks_exact` hands out whole words.
-    let mut offset = pos;
-    let mut chunks = rest.chunks_exact(8);
-    for chunk in &mut chunks {
+pub(crate) fn scan_plain(bytes: &[u8], mut pos: usize) -> usize {
+    while let Some(chunk) = bytes.get(pos..pos + 8) {
         let Ok(chunk) = <[u8; 8]>::try_from(chunk) else {
             break;
         };
@@ -221,17 +215,17 @@ pub(crate) fn scan_plain(bytes: &[u8], pos: usize) -> usize {
             | backslashes.wrapping_sub(ONES) & !backslashes)
             & HIGH_BITS;
         if flags != 0 {
-            return offset + (flags.trailing_zeros() / 8) as usize;
+            return pos + (flags.trailing_zeros() / 8) as usize;
         }
-        offset += 8;
+        pos += 8;
     }
-    for &byte in chunks.remainder() {
+    while let Some(&byte) = bytes.get(pos) {
         if byte == b'"' || byte == b'\\' || byte < 0x20 {
-            return offset;
+            return pos;
         }
-        offset += 1;
+        pos += 1;
     }
-    offset
+    pos
 }
 
 /// The offset of the first byte at or after `pos` that ends a stretch of a string literal's
