@@ -82,15 +82,7 @@ pub(crate) struct Node<'o, 'a> {
 }
 
 impl<'a> Outline<'a> {
-    /// The whole turn.
-    pub(crate) fn root(&self) -> Node<'_, 'a> {
-        Node {
-            outline: self,
-            place: 0,
-        }
-    }
-
-    /// The value at `place`.
+    /// The value at `place` (the whole turn at 0).
     pub(crate) fn node(&self, place: usize) -> Node<'_, 'a> {
         Node {
             outline: self,

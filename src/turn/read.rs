@@ -187,7 +187,7 @@ pub(crate) fn read<'a>(
         call,
         text: Vec::new(),
     };
-    let turn = outline.root();
+    let turn = outline.node(0);
     match turn.value() {
         Value::Array(_) => {
             parts.form = list_form(turn);
@@ -267,7 +267,8 @@ fn read_object<'a>(turn: Node<'_, 'a>, parts: &mut Parts<'a, '_>) -> Result<(), 
         parts.form = TurnForm::Gemini;
         return read_candidate(turn, "", parts);
     }
-    if has_key(turn, Key::ToolCalls) || has_key(turn, Key::FunctionCall) {
+    // Even `null`: an OpenAI message without calls writes them so.
+    if get(turn, Key::ToolCalls).is_some() || get(turn, Key::FunctionCall).is_some() {
         parts.form = TurnForm::OpenAiChat;
         return read_chat_message(turn, "", parts);
     }
@@ -495,11 +496,6 @@ fn member<'o, 'a>(
 /// The first member named `key` of `object`, if it is an object with one.
 fn get<'o, 'a>(object: Node<'o, 'a>, key: Key) -> Option<Node<'o, 'a>> {
     object.named(key).next()
-}
-
-/// True if `object` has a member named `key`, even `null`.
-fn has_key(object: Node<'_, '_>, key: Key) -> bool {
-    object.named(key).next().is_some()
 }
 
 /// `value` when it is an object.
