@@ -231,6 +231,7 @@ impl<'a> Downstream<'a> for Builder<'a> {
     /// An arguments text that was not JSON stops the builder inside a value, even where
     /// the shape does not use it (a plain `arguments` beside OpenAI's `function`): the next
     /// place is not built into it.
+    #[inline]
     fn begin(&mut self, _name: Option<&str>, _at: usize, _in_text: bool) {
         self.drop_unfinished();
     }

@@ -122,6 +122,7 @@ impl<'a> Text<'a> {
     }
 }
 
+#[inline(always)]
 fn outcome<'a, D: Downstream<'a>>(
     read: Result<(), Stop>,
     quote: usize,

@@ -94,13 +94,12 @@ pub use session::{Session, SessionError};
 
 use crate::envelope::Call;
 use crate::gate::Gate;
-use crate::json::{self, Limits, Value};
+use crate::json::{self, Limits};
 use crate::rejection::Rejection;
 use crate::spec::Provider;
-use outline::{Outline, Span};
+use outline::{Outline, ReadCall};
 use read::Element;
 use std::borrow::Cow;
-use std::ops::ControlFlow;
 
 /// One assistant turn, read and checked.
 #[derive(Clone, Debug, PartialEq)]
@@ -243,38 +242,27 @@ impl Gate {
                 .min(Limits::DEPTH_CEILING),
             ..limits
         };
-        let Outline { value, mut spans } =
-            outline::read(raw, turn_limits, limits).map_err(Box::new)?;
-        let parts = match read::read(&value) {
-            Ok(parts) => parts,
-            // The outline holds only what the form's reading reads: the error, which shows
-            // what arrived, comes from the whole value.
-            Err(error) => {
-                let whole = json::parse_with(raw, turn_limits).map_err(Box::new)?;
-                return Err(read::read(&whole).err().unwrap_or(error));
-            }
-        };
-        let mut elements = parts.calls;
-        places_of(&value, &spans, &mut elements);
-        let calls = elements
-            .into_iter()
-            .map(|(element, place)| {
-                let span = place.and_then(|index| spans.get_mut(index));
-                let legacy = matches!(element, Element::LegacyFunctionCall(_));
-                let own = span.as_ref().and_then(|span| raw.get(span.range.clone()));
-                let read = span.and_then(|span| take_read(span, legacy));
-                TurnCall {
-                    verdict: check_element(self, element, own, read),
-                    corrects: None,
-                }
-            })
-            .collect();
-        Ok(Turn {
-            form: parts.form,
-            calls,
-            text: parts.text,
-        })
+        let (outline, mut reads) = outline::read(raw, turn_limits, limits).map_err(Box::new)?;
+        read_checking(self, &outline, &mut reads)
     }
+}
+
+/// Reads the turn's form from its outline, checking each call element as the reading
+/// finds it. (Out of [`Gate::check_turn`], so that a profiler told to count that function
+/// by name counts its closure too.)
+fn read_checking<'a>(
+    gate: &Gate,
+    outline: &Outline<'a>,
+    reads: &mut [ReadCall<'a>],
+) -> Result<Turn<'a>, TurnError> {
+    let mut calls = Vec::with_capacity(reads.len());
+    let (form, text) = read::read(outline, &mut |element| {
+        calls.push(TurnCall {
+            verdict: check_element(gate, outline, element, take_read(reads, element)),
+            corrects: None,
+        });
+    })?;
+    Ok(Turn { form, calls, text })
 }
 
 impl From<Box<json::ParseError>> for TurnError {
@@ -289,15 +277,15 @@ impl From<Box<json::ParseError>> for TurnError {
 /// own bytes, so the call borrows from the turn's text and every position in a rejection
 /// (`cut off after 46 bytes` of an arguments text) is the model's; `read` is that answer,
 /// and the gates after the envelope take it as [`Gate::check_call`] takes its own. An
-/// element the pass left unread goes through [`Gate::check_call`] on its range of the turn,
-/// `own`, exactly as if it had come alone. A legacy `function_call` is checked as
+/// element the pass left unread goes through [`Gate::check_call`] on its own text in the
+/// turn, exactly as if it had come alone. A legacy `function_call` is checked as
 /// `{"function_call": …}` around its own bytes, the shape the envelope reads. An element
-/// that is not a container (a string where a call belongs) has no range: it is written
-/// back as JSON, and refused as that.
+/// that is not a container (a string where a call belongs) is written back as JSON, and
+/// refused as that.
 fn check_element<'a>(
     gate: &Gate,
-    element: Element<'_, 'a>,
-    own: Option<&'a str>,
+    outline: &Outline<'a>,
+    element: Element,
     read: Option<Result<Call<'a>, Rejection>>,
 ) -> Result<Call<'a>, Rejection> {
     if let Some(read) = read {
@@ -305,151 +293,40 @@ fn check_element<'a>(
             .and_then(|call| gate.checked(call))
             .map(|(_, call)| call);
     }
-    let legacy = matches!(element, Element::LegacyFunctionCall(_));
-    if let (Some(own), false) = (own, legacy) {
+    let node = outline.node(element.place);
+    let own = node.text();
+    if let (Some(own), false) = (own, element.legacy) {
         return gate.check_call(own);
     }
     let mut text = String::with_capacity(ELEMENT_START);
-    if legacy {
+    if element.legacy {
         text.push_str("{\"");
         text.push_str(read::Key::FunctionCall.name());
         text.push_str("\":");
     }
     match own {
         Some(own) => text.push_str(own),
-        None => json::write_compact(&mut text, element.value()),
+        None => json::write_compact(&mut text, node.value()),
     }
-    if legacy {
+    if element.legacy {
         text.push('}');
     }
     gate.check_call(&text).map(Call::into_owned)
 }
 
-/// The envelope's answer for the value of `span`, read as a legacy call or not, if the
-/// turn's pass has one.
-fn take_read<'a>(span: &mut Span<'a>, legacy: bool) -> Option<Result<Call<'a>, Rejection>> {
-    if !span.read.as_ref().is_some_and(|call| call.legacy == legacy) {
-        return None;
-    }
-    span.read.take().map(|call| call.read)
-}
-
-/// Fills in each element's place: the index, among the containers of `value` in a
-/// depth-first walk (a container before its members, members in order: the order the parse
-/// noted their ranges in), of the element's value; `None` for one that is not a container.
-/// Elements are told by address, which identifies a part of this one tree while it lives;
-/// the arguments inside the calls were not built, so the walk is over the turn's outline
-/// only.
-///
-/// The elements nearly always come in the walk's order (a list's calls, then a legacy
-/// `function_call` after `tool_calls`), so one walk meets them one after the other and stops
-/// at the last; one that it passed by (a `function_call` written before `tool_calls`) is
-/// looked for again on its own. Measured with callgrind: the table sorted by address this
-/// replaces, with its own list of places and its stack, cost three allocations and two
-/// sorts a turn.
-fn places_of<'a>(
-    value: &Value<'a>,
-    spans: &[Span<'a>],
-    elements: &mut [(Element<'_, 'a>, Option<usize>)],
-) {
-    let mut walk = Walk {
-        spans,
-        elements,
-        next: 0,
-        count: 0,
-    };
-    walk.skip_scalars();
-    let _ = walk.visit(value);
-    let met = walk.next;
-    for (element, place) in elements.iter_mut().skip(met) {
-        *place = place_of(value, spans, element.value());
-    }
-}
-
-/// The walk of [`places_of`], meeting the elements in order.
-struct Walk<'e, 'v, 'a> {
-    /// The outline's containers, by place: an element's own containers are passed by
-    /// their ranges, without a walk through its members (no element holds another).
-    spans: &'e [Span<'a>],
-    elements: &'e mut [(Element<'v, 'a>, Option<usize>)],
-    /// The element to meet next.
-    next: usize,
-    /// Containers met so far.
-    count: usize,
-}
-
-impl<'a> Walk<'_, '_, 'a> {
-    /// Passes the elements that are not containers, which have no place.
-    fn skip_scalars(&mut self) {
-        while let Some((element, _)) = self.elements.get(self.next) {
-            if matches!(element.value(), Value::Array(_) | Value::Object(_)) {
-                break;
-            }
-            self.next += 1;
-        }
-    }
-
-    /// Passes the container at place `count` and every container inside it, told by their
-    /// ranges: those that start before it ends.
-    fn pass_by(&mut self) {
-        let end = self.spans.get(self.count).map_or(0, |span| span.range.end);
-        self.count += 1;
-        while self
-            .spans
-            .get(self.count)
-            .is_some_and(|span| span.range.start < end)
-        {
-            self.count += 1;
-        }
-    }
-
-    /// Walks `value`; breaks once every element has been met. The recursion is as deep as
-    /// the outline, which the turn's limits bound (as they bound dropping it).
-    fn visit(&mut self, value: &Value<'a>) -> ControlFlow<()> {
-        match value {
-            Value::Array(_) | Value::Object(_) => {}
-            _ => return ControlFlow::Continue(()),
-        }
-        let met = match self.elements.get_mut(self.next) {
-            Some((element, place)) if std::ptr::eq(element.value(), value) => {
-                *place = Some(self.count);
-                self.next += 1;
-                self.skip_scalars();
-                true
-            }
-            _ => false,
-        };
-        if self.next >= self.elements.len() {
-            return ControlFlow::Break(());
-        }
-        if met {
-            self.pass_by();
-            return ControlFlow::Continue(());
-        }
-        self.count += 1;
-        match value {
-            Value::Array(items) => items.iter().try_for_each(|item| self.visit(item)),
-            Value::Object(members) => members
-                .iter()
-                .try_for_each(|(_, member)| self.visit(member)),
-            _ => ControlFlow::Continue(()),
-        }
-    }
-}
-
-/// The place of the container `wanted` in `value`'s walk (see [`places_of`]), if it is one.
-fn place_of<'a>(value: &Value<'a>, spans: &[Span<'a>], wanted: &Value<'a>) -> Option<usize> {
-    let mut element = [(Element::Call(wanted), None)];
-    let mut walk = Walk {
-        spans,
-        elements: &mut element,
-        next: 0,
-        count: 0,
-    };
-    walk.skip_scalars();
-    let _ = walk.visit(value);
-    let [(_, place)] = element;
-    place
+/// The envelope's answer for the element, read as a legacy call or not, if the turn's
+/// pass has one. The answers are in place order, as the elements nearly always are.
+fn take_read<'a>(
+    reads: &mut [ReadCall<'a>],
+    element: Element,
+) -> Option<Result<Call<'a>, Rejection>> {
+    let index = reads
+        .binary_search_by_key(&element.place, |read| read.place)
+        .ok()?;
+    let read = reads
+        .get_mut(index)
+        .filter(|read| read.legacy == element.legacy)?;
+    read.read.take()
 }
 
 /// Room for an element's text when it is written back: most calls fit in one allocation.

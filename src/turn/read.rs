@@ -30,6 +30,7 @@
 //! the gate's reason. In Gemini's `parts`, only a part holding a `functionCall` is a call.
 
 use super::error::{cut, TurnError};
+use super::outline::{Node, Outline};
 use super::TurnForm;
 use crate::json::PREVIEW_CHARS;
 use crate::json::{self, Value};
@@ -37,33 +38,22 @@ use crate::spec::names::with_article;
 use std::borrow::Cow;
 
 /// What a turn holds, in order.
-pub(crate) struct Parts<'v, 'a> {
-    /// The form the turn came in.
-    pub(crate) form: TurnForm,
-    /// The call elements, still to be checked, in order, each with room for its place in
-    /// the turn's outline, which the turn fills in (`places_of`): one list for both.
-    pub(crate) calls: Vec<(Element<'v, 'a>, Option<usize>)>,
+struct Parts<'a, 'c> {
+    form: TurnForm,
+    /// Takes each call element as it is found, in order.
+    call: &'c mut dyn FnMut(Element),
     /// The text parts, untouched.
-    pub(crate) text: Vec<Cow<'a, str>>,
+    text: Vec<Cow<'a, str>>,
 }
 
-/// One call of a turn, as it stands in the turn's value.
+/// One call of a turn: where it stands in the turn's outline.
 #[derive(Clone, Copy)]
-pub(crate) enum Element<'v, 'a> {
-    /// A whole call (a list's element).
-    Call(&'v Value<'a>),
+pub(crate) struct Element {
+    /// The call's value's place in the outline.
+    pub(crate) place: usize,
     /// OpenAI's legacy `function_call` member, whose call is the member itself: it is
     /// checked as `{"function_call": …}`, the shape the envelope reads.
-    LegacyFunctionCall(&'v Value<'a>),
-}
-
-impl<'v, 'a> Element<'v, 'a> {
-    /// The element's value in the turn.
-    pub(crate) fn value(self) -> &'v Value<'a> {
-        match self {
-            Element::Call(value) | Element::LegacyFunctionCall(value) => value,
-        }
-    }
+    pub(crate) legacy: bool,
 }
 
 /// How much of a member's value the turn's outline holds ([`outline`](super::outline)),
@@ -77,7 +67,7 @@ pub(crate) enum Kept {
     Presence,
     /// Nothing, not even the key: a member this file never asks for, the calls' ids and
     /// arguments above all (the envelope reads those in the same pass). A
-    /// [`TurnError`] that shows what arrived is read again from the whole value.
+    /// [`TurnError`] that shows what arrived reads the value again from its text.
     Nothing,
 }
 
@@ -148,7 +138,7 @@ impl Key {
 
     /// The member named `key`, if this file reads one so named (the inverse of
     /// [`Key::name`], which a test holds it to).
-    fn of(key: &str) -> Option<Key> {
+    pub(crate) fn of(key: &str) -> Option<Key> {
         Some(match key {
             "choices" => Key::Choices,
             "candidates" => Key::Candidates,
@@ -170,42 +160,47 @@ impl Key {
     }
 }
 
-/// What the outline keeps of the member named `key`: its presence for the members this
-/// file only asks are there (a call's `name`, `function` and `functionCall`), the whole
-/// value for every other member it reads, nothing for the rest.
-pub(crate) fn kept(key: &str) -> Kept {
-    match Key::of(key) {
-        Some(Key::Name | Key::Function | Key::FunctionCallCamel) => Kept::Presence,
-        Some(_) => Kept::Whole,
-        None => Kept::Nothing,
+/// What the outline keeps of the member `key`: its presence for the members this file
+/// only asks are there (a call's `name`, `function` and `functionCall`), the whole value
+/// for every other member it reads. (A member it does not read, with no `Key`, is kept
+/// [`Kept::Nothing`].)
+pub(crate) fn kept(key: Key) -> Kept {
+    match key {
+        Key::Name | Key::Function | Key::FunctionCallCamel => Kept::Presence,
+        _ => Kept::Whole,
     }
 }
 
-/// Reads a parsed turn into its call elements and text.
+/// Reads a turn's outline: its form and text, each call element handed to `call` in
+/// order as it is found (checked there, with no list of them in between).
 ///
 /// # Errors
 /// [`TurnError::NotATurn`] when the value is in no form above; [`TurnError::WrongType`],
 /// [`TurnError::Empty`], [`TurnError::Missing`] and [`TurnError::DuplicateKey`] when a
 /// member the form reads is not what the form needs.
-pub(crate) fn read<'v, 'a>(turn: &'v Value<'a>) -> Result<Parts<'v, 'a>, TurnError> {
+pub(crate) fn read<'a>(
+    outline: &Outline<'a>,
+    call: &mut dyn FnMut(Element),
+) -> Result<(TurnForm, Vec<Cow<'a, str>>), TurnError> {
     let mut parts = Parts {
         form: TurnForm::Calls,
-        calls: Vec::new(),
+        call,
         text: Vec::new(),
     };
-    match turn {
-        Value::Array(items) => {
-            parts.form = list_form(items);
-            read_items(items, Fallback::Call, &mut parts);
+    let turn = outline.node(0);
+    match turn.value() {
+        Value::Array(_) => {
+            parts.form = list_form(turn);
+            read_items(turn, Fallback::Call, &mut parts);
         }
         Value::Object(_) => read_object(turn, &mut parts)?,
-        other => {
+        _ => {
             return Err(TurnError::NotATurn {
-                found: describe(other),
+                found: describe(turn),
             })
         }
     }
-    Ok(parts)
+    Ok((parts.form, parts.text))
 }
 
 /// What an element of a list is when nothing in it says: a call (in a list of calls,
@@ -218,16 +213,16 @@ enum Fallback {
 }
 
 /// What one element of a list is.
-enum Class<'v, 'a> {
+enum Class<'a> {
     Call,
     Text(Cow<'a, str>),
     /// A Responses `message` item, whose text is in its `content`.
-    Message(&'v Value<'a>),
+    Message,
     Other,
 }
 
 /// Reads a top-level object in whichever form its members tell (see the module docs).
-fn read_object<'v, 'a>(turn: &'v Value<'a>, parts: &mut Parts<'v, 'a>) -> Result<(), TurnError> {
+fn read_object<'a>(turn: Node<'_, 'a>, parts: &mut Parts<'a, '_>) -> Result<(), TurnError> {
     if let Some(choices) = member(turn, "", Key::Choices)? {
         parts.form = TurnForm::OpenAiChat;
         let choice = first(choices, "choices", "a list of choices", "a choice")?;
@@ -250,35 +245,39 @@ fn read_object<'v, 'a>(turn: &'v Value<'a>, parts: &mut Parts<'v, 'a>) -> Result
     }
     if let Some(output) = member(turn, "", Key::Output)? {
         parts.form = TurnForm::Responses;
-        let Value::Array(items) = output else {
+        if !matches!(output.value(), Value::Array(_)) {
             return Err(wrong_type("output", "a list of output items", output));
-        };
-        read_items(items, Fallback::Call, parts);
+        }
+        read_items(output, Fallback::Call, parts);
         return Ok(());
     }
     if member(turn, "", Key::Parts)?.is_some() {
         parts.form = TurnForm::Gemini;
         return read_content(turn, "", parts);
     }
-    if let Some(message @ Value::Object(_)) = member(turn, "", Key::Message)? {
-        parts.form = TurnForm::OpenAiChat;
-        return read_chat_message(message, "message", parts);
+    if let Some(message) = member(turn, "", Key::Message)? {
+        if matches!(message.value(), Value::Object(_)) {
+            parts.form = TurnForm::OpenAiChat;
+            return read_chat_message(message, "message", parts);
+        }
     }
     let content = member(turn, "", Key::Content)?;
-    if let Some(Value::Object(_)) = content {
+    let content_value = content.map(Node::value);
+    if let Some(Value::Object(_)) = content_value {
         parts.form = TurnForm::Gemini;
         return read_candidate(turn, "", parts);
     }
-    if has_key(turn, Key::ToolCalls) || has_key(turn, Key::FunctionCall) {
+    // Even `null`: an OpenAI message without calls writes them so.
+    if get(turn, Key::ToolCalls).is_some() || get(turn, Key::FunctionCall).is_some() {
         parts.form = TurnForm::OpenAiChat;
         return read_chat_message(turn, "", parts);
     }
-    if let Some(Value::Array(blocks)) = content {
+    if let (Some(blocks), Some(Value::Array(_))) = (content, content_value) {
         parts.form = TurnForm::Anthropic;
         read_items(blocks, Fallback::Call, parts);
         return Ok(());
     }
-    match member(turn, "", Key::Role)?.and_then(Value::as_str) {
+    match member(turn, "", Key::Role)?.and_then(|role| role.value().as_str()) {
         Some("assistant") => {
             parts.form = TurnForm::OpenAiChat;
             read_chat_message(turn, "", parts)
@@ -295,57 +294,61 @@ fn read_object<'v, 'a>(turn: &'v Value<'a>, parts: &mut Parts<'v, 'a>) -> Result
 
 /// An OpenAI chat message: its `content` is text; its `tool_calls` elements are calls, and
 /// so is a legacy `function_call`.
-fn read_chat_message<'v, 'a>(
-    message: &'v Value<'a>,
+fn read_chat_message<'a>(
+    message: Node<'_, 'a>,
     path: &str,
-    parts: &mut Parts<'v, 'a>,
+    parts: &mut Parts<'a, '_>,
 ) -> Result<(), TurnError> {
     let message = object(message, path, "an assistant message object")?;
-    match member(message, path, Key::Content)? {
-        None => {}
-        Some(Value::String(text)) => parts.text.push(text.clone()),
-        Some(Value::Array(content_parts)) => {
-            for part in content_parts {
-                if get(part, Key::Type).and_then(Value::as_str) == Some("text") {
-                    parts.text.extend(text_of(part));
+    if let Some(content) = member(message, path, Key::Content)? {
+        match content.value() {
+            Value::String(text) => parts.text.push(text.clone()),
+            Value::Array(_) => {
+                for part in content.items() {
+                    if type_of(part) == Some("text") {
+                        parts.text.extend(text_of(part));
+                    }
                 }
             }
-        }
-        Some(other) => {
-            return Err(wrong_type(
-                &join(path, Key::Content.name()),
-                "a string, null or a list of content parts",
-                other,
-            ))
+            _ => {
+                return Err(wrong_type(
+                    &join(path, Key::Content.name()),
+                    "a string, null or a list of content parts",
+                    content,
+                ))
+            }
         }
     }
-    match member(message, path, Key::ToolCalls)? {
-        None => {}
-        Some(Value::Array(calls)) => parts
-            .calls
-            .extend(calls.iter().map(|call| (Element::Call(call), None))),
-        Some(other) => {
+    if let Some(calls) = member(message, path, Key::ToolCalls)? {
+        if !matches!(calls.value(), Value::Array(_)) {
             return Err(wrong_type(
                 &join(path, Key::ToolCalls.name()),
                 "a list of tool calls",
-                other,
-            ))
+                calls,
+            ));
+        }
+        for element in calls.items() {
+            (parts.call)(Element {
+                place: element.place(),
+                legacy: false,
+            });
         }
     }
     if let Some(legacy) = member(message, path, Key::FunctionCall)? {
-        parts
-            .calls
-            .push((Element::LegacyFunctionCall(legacy), None));
+        (parts.call)(Element {
+            place: legacy.place(),
+            legacy: true,
+        });
     }
     Ok(())
 }
 
 /// A Gemini candidate: its `content`, when it has one (a candidate stopped for safety may
 /// have none, and then holds no calls).
-fn read_candidate<'v, 'a>(
-    candidate: &'v Value<'a>,
+fn read_candidate<'a>(
+    candidate: Node<'_, 'a>,
     path: &str,
-    parts: &mut Parts<'v, 'a>,
+    parts: &mut Parts<'a, '_>,
 ) -> Result<(), TurnError> {
     let candidate = object(candidate, path, "a candidate object")?;
     match member(candidate, path, Key::Content)? {
@@ -355,15 +358,15 @@ fn read_candidate<'v, 'a>(
 }
 
 /// A Gemini `Content`: its `parts`, when it has any.
-fn read_content<'v, 'a>(
-    content: &'v Value<'a>,
+fn read_content<'a>(
+    content: Node<'_, 'a>,
     path: &str,
-    parts: &mut Parts<'v, 'a>,
+    parts: &mut Parts<'a, '_>,
 ) -> Result<(), TurnError> {
     let content = object(content, path, "a content object with parts")?;
     match member(content, path, Key::Parts)? {
         None => Ok(()),
-        Some(Value::Array(items)) => {
+        Some(items) if matches!(items.value(), Value::Array(_)) => {
             read_items(items, Fallback::Other, parts);
             Ok(())
         }
@@ -376,48 +379,53 @@ fn read_content<'v, 'a>(
 }
 
 /// A list of content blocks, output items, parts or calls, element by element.
-fn read_items<'v, 'a>(items: &'v [Value<'a>], fallback: Fallback, parts: &mut Parts<'v, 'a>) {
-    for item in items {
+fn read_items<'a>(items: Node<'_, 'a>, fallback: Fallback, parts: &mut Parts<'a, '_>) {
+    for item in items.items() {
         match classify(item, fallback) {
-            Class::Call => parts.calls.push((Element::Call(item), None)),
+            Class::Call => (parts.call)(Element {
+                place: item.place(),
+                legacy: false,
+            }),
             Class::Text(text) => parts.text.push(text),
-            Class::Message(message) => match get(message, Key::Content) {
-                Some(Value::String(text)) => parts.text.push(text.clone()),
-                Some(Value::Array(content_parts)) => {
-                    let is_text = |part: &&Value<'a>| {
-                        matches!(
-                            get(part, Key::Type).and_then(Value::as_str),
-                            Some("output_text" | "text")
-                        )
-                    };
-                    let texts = content_parts.iter().filter(is_text).filter_map(text_of);
-                    parts.text.extend(texts);
+            Class::Message => {
+                let Some(content) = get(item, Key::Content) else {
+                    continue;
+                };
+                match content.value() {
+                    Value::String(text) => parts.text.push(text.clone()),
+                    Value::Array(_) => {
+                        let is_text = |part: &Node<'_, 'a>| {
+                            matches!(type_of(*part), Some("output_text" | "text"))
+                        };
+                        let texts = content.items().filter(is_text).filter_map(text_of);
+                        parts.text.extend(texts);
+                    }
+                    _ => {}
                 }
-                _ => {}
-            },
+            }
             Class::Other => {}
         }
     }
 }
 
 /// What one element of a list is (see the module docs).
-fn classify<'v, 'a>(item: &'v Value<'a>, fallback: Fallback) -> Class<'v, 'a> {
+fn classify<'a>(item: Node<'_, 'a>, fallback: Fallback) -> Class<'a> {
     let otherwise = match fallback {
         Fallback::Call => Class::Call,
         Fallback::Other => Class::Other,
     };
-    if !matches!(item, Value::Object(_)) {
+    if !matches!(item.value(), Value::Object(_)) {
         return otherwise;
     }
-    match get(item, Key::Type) {
+    match get(item, Key::Type).map(Node::value) {
         Some(Value::String(kind)) => match kind.as_ref() {
             "tool_use" | "function_call" | "function" => Class::Call,
             "text" => text_of(item).map_or(Class::Other, Class::Text),
-            "message" => Class::Message(item),
+            "message" => Class::Message,
             _ => Class::Other,
         },
         None | Some(Value::Null) => {
-            let holds = |key: &Key| get(item, *key).is_some_and(|value| !value.is_null());
+            let holds = |key: &Key| get(item, *key).is_some_and(|value| !value.value().is_null());
             let call_keys = [
                 Key::Name,
                 Key::Function,
@@ -426,7 +434,7 @@ fn classify<'v, 'a>(item: &'v Value<'a>, fallback: Fallback) -> Class<'v, 'a> {
             ];
             if call_keys.iter().any(holds) {
                 Class::Call
-            } else if get(item, Key::Thought) == Some(&Value::Bool(true)) {
+            } else if get(item, Key::Thought).map(Node::value) == Some(&Value::Bool(true)) {
                 Class::Other
             } else if let Some(text) = text_of(item) {
                 Class::Text(text)
@@ -440,9 +448,9 @@ fn classify<'v, 'a>(item: &'v Value<'a>, fallback: Fallback) -> Class<'v, 'a> {
 }
 
 /// The form of a bare list: from its first element whose `type` only one provider uses.
-fn list_form(items: &[Value<'_>]) -> TurnForm {
-    for item in items {
-        match get(item, Key::Type).and_then(Value::as_str) {
+fn list_form(items: Node<'_, '_>) -> TurnForm {
+    for item in items.items() {
+        match type_of(item) {
             Some("text" | "tool_use" | "thinking" | "redacted_thinking" | "server_tool_use") => {
                 return TurnForm::Anthropic
             }
@@ -453,9 +461,14 @@ fn list_form(items: &[Value<'_>]) -> TurnForm {
     TurnForm::Calls
 }
 
+/// The `type` member, when it is a string.
+fn type_of<'o>(item: Node<'o, '_>) -> Option<&'o str> {
+    get(item, Key::Type).and_then(|kind| kind.value().as_str())
+}
+
 /// The `text` member, when it is a string.
-fn text_of<'a>(item: &Value<'a>) -> Option<Cow<'a, str>> {
-    match get(item, Key::Text) {
+fn text_of<'a>(item: Node<'_, 'a>) -> Option<Cow<'a, str>> {
+    match get(item, Key::Text).map(Node::value) {
         Some(Value::String(text)) => Some(text.clone()),
         _ => None,
     }
@@ -465,52 +478,38 @@ fn text_of<'a>(item: &Value<'a>) -> Option<Cow<'a, str>> {
 ///
 /// # Errors
 /// [`TurnError::DuplicateKey`] when `key` is given twice.
-fn member<'v, 'a>(
-    object: &'v Value<'a>,
+fn member<'o, 'a>(
+    object: Node<'o, 'a>,
     path: &str,
     key: Key,
-) -> Result<Option<&'v Value<'a>>, TurnError> {
-    let key = key.name();
-    let mut found = object
-        .as_object()
-        .unwrap_or_default()
-        .iter()
-        .filter(|(name, _)| name == key)
-        .map(|(_, value)| value);
+) -> Result<Option<Node<'o, 'a>>, TurnError> {
+    let mut found = object.named(key);
     let value = found.next();
     if found.next().is_some() {
         return Err(TurnError::DuplicateKey {
-            path: join(path, key),
+            path: join(path, key.name()),
         });
     }
-    Ok(value.filter(|value| !value.is_null()))
+    Ok(value.filter(|value| !value.value().is_null()))
 }
 
 /// The first member named `key` of `object`, if it is an object with one.
-fn get<'v, 'a>(object: &'v Value<'a>, key: Key) -> Option<&'v Value<'a>> {
-    object.get(key.name())
-}
-
-/// True if `object` has a member named `key`, even `null`.
-fn has_key(object: &Value<'_>, key: Key) -> bool {
-    let key = key.name();
-    object
-        .as_object()
-        .is_some_and(|members| members.iter().any(|(name, _)| name == key))
+fn get<'o, 'a>(object: Node<'o, 'a>, key: Key) -> Option<Node<'o, 'a>> {
+    object.named(key).next()
 }
 
 /// `value` when it is an object.
 ///
 /// # Errors
 /// [`TurnError::WrongType`] otherwise.
-fn object<'v, 'a>(
-    value: &'v Value<'a>,
+fn object<'o, 'a>(
+    value: Node<'o, 'a>,
     path: &str,
     expected: &'static str,
-) -> Result<&'v Value<'a>, TurnError> {
-    match value {
+) -> Result<Node<'o, 'a>, TurnError> {
+    match value.value() {
         Value::Object(_) => Ok(value),
-        other => Err(wrong_type(path, expected, other)),
+        _ => Err(wrong_type(path, expected, value)),
     }
 }
 
@@ -518,26 +517,26 @@ fn object<'v, 'a>(
 ///
 /// # Errors
 /// [`TurnError::WrongType`] when it is not a list, [`TurnError::Empty`] when it is empty.
-fn first<'v, 'a>(
-    list: &'v Value<'a>,
+fn first<'o, 'a>(
+    list: Node<'o, 'a>,
     path: &str,
     expected_list: &'static str,
     expected_item: &'static str,
-) -> Result<&'v Value<'a>, TurnError> {
-    let Value::Array(items) = list else {
+) -> Result<Node<'o, 'a>, TurnError> {
+    if !matches!(list.value(), Value::Array(_)) {
         return Err(wrong_type(path, expected_list, list));
-    };
-    items.first().ok_or_else(|| TurnError::Empty {
+    }
+    list.items().next().ok_or_else(|| TurnError::Empty {
         path: path.to_owned(),
         expected: expected_item,
     })
 }
 
-fn wrong_type(path: &str, expected: &'static str, received: &Value<'_>) -> TurnError {
+fn wrong_type(path: &str, expected: &'static str, received: Node<'_, '_>) -> TurnError {
     TurnError::WrongType {
         path: path.to_owned(),
         expected,
-        received: json::preview(received, PREVIEW_CHARS),
+        received: json::preview(&received.whole(), PREVIEW_CHARS),
     }
 }
 
@@ -550,9 +549,10 @@ fn join(path: &str, key: &str) -> String {
     }
 }
 
-/// What arrived, for [`TurnError::NotATurn`]: an object's keys, or a value's kind and text.
-fn describe(value: &Value<'_>) -> String {
-    match value {
+/// What arrived, for [`TurnError::NotATurn`]: an object's keys (all of them, read again
+/// from its text), or a value's kind and text.
+fn describe(node: Node<'_, '_>) -> String {
+    match node.whole() {
         Value::Object(members) if members.is_empty() => "an empty object".to_owned(),
         Value::Object(members) => {
             let mut keys = String::from("an object with keys ");
@@ -571,7 +571,7 @@ fn describe(value: &Value<'_>) -> String {
         other => format!(
             "{}: {}",
             with_article(other.kind().label()),
-            json::preview(other, PREVIEW_CHARS)
+            json::preview(&other, PREVIEW_CHARS)
         ),
     }
 }

@@ -203,12 +203,10 @@ const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
 /// keeps every byte below `0x20` below it, while no other byte lands below `0x21`). A
 /// borrow can only flag bytes *above* a truly flagged one, so the lowest flag is exact.
 ///
-/// Never inlined, and written to need few registers: the reader's loops that call it keep
-/// theirs, and a call saves two (most runs are a word or two long, so what a call costs
-/// counts). Inlined where the compiler chose, `bench parse` measured 11% more instructions
-/// on big.json; with a slice of whole words (`chunks_exact`), the call saved six registers
-/// and a plain `check_call` took 130 instructions more.
-#[inline(never)]
+/// Written to need few registers (words read at the position itself, not a slice of whole
+/// words): where the compiler keeps it out of line, a call saves two, and most runs are a
+/// word or two long.
+#[inline]
 pub(crate) fn scan_plain(bytes: &[u8], mut pos: usize) -> usize {
     while let Some(chunk) = bytes.get(pos..pos + 8) {
         let Ok(chunk) = <[u8; 8]>::try_from(chunk) else {

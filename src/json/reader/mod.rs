@@ -1299,6 +1299,11 @@ impl Reader {
 /// section 2: space, tab, line feed and carriage return only).
 #[inline(always)]
 fn skip_whitespace(bytes: &[u8], mut pos: usize) -> usize {
+    // Compact JSON, as models and SDKs write it, has none between most tokens: one test
+    // (every whitespace byte is at or below the space) settles that case.
+    if bytes.get(pos).is_some_and(|&byte| byte > b' ') {
+        return pos;
+    }
     while let Some(b' ' | b'\n' | b'\r' | b'\t') = bytes.get(pos) {
         pos += 1;
     }
