@@ -139,6 +139,9 @@ fn reference(raw: &str) -> Verdict {
             ),
             "function" => {
                 let function = nested(get(outer, "function"))?;
+                if get(outer, "name").is_some() {
+                    return Err("bad_envelope".into());
+                }
                 (
                     get(outer, "id"),
                     get_owned(&function, "name"),
@@ -152,6 +155,9 @@ fn reference(raw: &str) -> Verdict {
         None => {
             if get(outer, "function").is_some() {
                 let function = nested(get(outer, "function"))?;
+                if get(outer, "name").is_some() {
+                    return Err("bad_envelope".into());
+                }
                 (
                     get(outer, "id"),
                     get_owned(&function, "name"),
@@ -168,7 +174,7 @@ fn reference(raw: &str) -> Verdict {
                     let inner = nested(camel.or(snake))?;
                     let args = get_owned(&inner, "args");
                     let arguments = get_owned(&inner, "arguments");
-                    if args.is_some() && arguments.is_some() {
+                    if args.is_some() && arguments.is_some() || get(outer, "name").is_some() {
                         return Err("bad_envelope".into());
                     }
                     let text = args.is_none();

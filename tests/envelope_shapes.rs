@@ -380,6 +380,40 @@ fn envelopes_toolgate_cannot_read() {
 }
 
 #[test]
+fn a_call_that_names_its_tool_twice_is_refused() {
+    // A top-level "name" beside a nested call object would name two tools: which one runs
+    // would be a guess. (It is also what lets a streamed call be refused at an unknown
+    // top-level name: in every call that is accepted, that name is the one that counts.)
+    check(&[
+        (
+            r#"{"name":"g","id":"call_1","type":"function","function":{"name":"f","arguments":"{}"}}"#,
+            "bad_envelope: The call gives both \"function.name\" and \"name\", which mean the \
+             same thing. Send only \"function.name\".",
+        ),
+        (
+            r#"{"id":"call_1","function":{"name":"f","arguments":"{}"},"name":"f"}"#,
+            "bad_envelope: The call gives both \"function.name\" and \"name\", which mean the \
+             same thing. Send only \"function.name\".",
+        ),
+        (
+            r#"{"functionCall":{"id":"g1","name":"f","args":{}},"name":"g"}"#,
+            "bad_envelope: The call gives both \"functionCall.name\" and \"name\", which mean \
+             the same thing. Send only \"functionCall.name\".",
+        ),
+        (
+            r#"{"name":"g","function_call":{"name":"f","arguments":"{}"}}"#,
+            "bad_envelope: The call gives both \"function_call.name\" and \"name\", which mean \
+             the same thing. Send only \"function_call.name\".",
+        ),
+        // A null name is an absent one.
+        (
+            r#"{"name":null,"type":"function","id":"c","function":{"name":"f","arguments":"{}"}}"#,
+            "id=c name=f args={}",
+        ),
+    ]);
+}
+
+#[test]
 fn duplicate_keys_in_the_envelope_are_refused() {
     check(&[
         (

@@ -131,13 +131,19 @@ fn an_unknown_name_is_refused_once_no_tool_starts_so() {
         ),
         ("_now", refused(48, RejectionKind::UnknownTool)),
     ]);
-    // A name read before the `"type"` that fixes the shape is looked up then.
+    // No shape is fixed yet, but a top-level name counts in every shape that accepts one
+    // (beside `function`, `functionCall` or `function_call` it is refused): an unknown one
+    // is refused as it closes, or as soon as no tool's name starts so.
     check_raw(&[
-        (r#"{"name":"get_weather_now","type":"tool_use"#, Pending),
+        (r#"{"name":"get_wea"#, Pending),
         (r#"""#, refused(8, RejectionKind::UnknownTool)),
     ]);
-    // Not fixed: a later `"type":"function"` would make this name one toolgate ignores.
-    check_raw(&[(r#"{"name":"get_weather_now","arguments":{"#, Pending)]);
+    check_raw(&[
+        (r#"{"id":"c1","name":"get_wea"#, Pending),
+        ("x", refused(18, RejectionKind::UnknownTool)),
+    ]);
+    // A known one waits for the shape, which says where the arguments are.
+    check_raw(&[(r#"{"name":"get_weather","arguments":{"city":4"#, Pending)]);
 }
 
 #[test]

@@ -26,6 +26,10 @@
 //!   is truncated (the reply was cut before the arguments began), and a text that is JSON but
 //!   not an object (`"null"`, `"[1]"`) is left for the object gate to refuse.
 //! - A key given twice in the envelope is refused: two readers may pick different ones.
+//! - A top-level `name` beside a nested call object (`function`, `functionCall`,
+//!   `function_call`) is refused: the call would name two tools. So a top-level `name`,
+//!   where a call is accepted at all, is always the name that counts, and a streamed call
+//!   can be refused as soon as that name is known to be no tool's.
 //! - The call id is kept whenever it can be read, even from a call cut off after it, since
 //!   the answer to the model must carry it.
 //!
@@ -106,7 +110,8 @@ impl Call<'_> {
 ///   arguments text inside it is not.
 /// - [`Rejection::BadEnvelope`] when the JSON is not a tool call in any shape above: not an
 ///   object, no name, a field of the wrong kind, a key given twice, a `"type"` that is not a
-///   tool call, or two places for the arguments filled at once.
+///   tool call, two places for the arguments filled at once, or a top-level `name` beside a
+///   nested call object (two names for one call).
 pub fn read_call(raw: &str, limits: Limits) -> Result<Call<'_>, Rejection> {
     read_str_with(raw, limits, &mut Builder::new()).map(Read::into_call)
 }
@@ -485,6 +490,13 @@ fn resolve<'a, R>(outer: &mut Outer<'a, R>, raw: &[u8]) -> Result<Read<'a, R>, R
                 };
                 return Err(bad(string(&outer.id), problem));
             }
+            if outer.name.is_some() {
+                let problem = EnvelopeProblem::Conflict {
+                    first: "function.name",
+                    second: "name",
+                };
+                return Err(bad(string(&outer.id), problem));
+            }
             (
                 &mut outer.id,
                 "id",
@@ -504,6 +516,13 @@ fn resolve<'a, R>(outer: &mut Outer<'a, R>, raw: &[u8]) -> Result<Read<'a, R>, R
             if let Some(duplicate) = &inner.duplicate {
                 let problem = EnvelopeProblem::DuplicateKey {
                     key: format!("{key}.{duplicate}"),
+                };
+                return Err(bad(string(&inner.id), problem));
+            }
+            if outer.name.is_some() {
+                let problem = EnvelopeProblem::Conflict {
+                    first: fields.name,
+                    second: "name",
                 };
                 return Err(bad(string(&inner.id), problem));
             }

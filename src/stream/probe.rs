@@ -153,7 +153,7 @@ enum Inner {
 /// How far the raw shape is known.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Fixed {
-    /// Not fixed: only malformed JSON is refused early.
+    /// Not fixed: malformed JSON and an unknown top-level name are refused early.
     No,
     /// Anthropic's `tool_use`: `name` and `input` count.
     Anthropic,
@@ -278,7 +278,20 @@ impl<'g> Probe<'g> {
             return ControlFlow::Continue(());
         }
         let name = match self.shape {
-            Fixed::No => return ControlFlow::Continue(()),
+            // No shape yet, but a top-level name is the one that counts in every shape
+            // that accepts one (beside a nested call object, the envelope refuses it): an
+            // unknown one is refused now. A known one waits for the shape, which says where
+            // the arguments are.
+            Fixed::No => {
+                return match &self.top_name {
+                    Some((name, at)) if self.gate.spec(name).is_none() => {
+                        let at = *at;
+                        self.named = true;
+                        self.refuse(at, RejectionKind::UnknownTool)
+                    }
+                    _ => ControlFlow::Continue(()),
+                };
+            }
             Fixed::Anthropic | Fixed::Responses => &self.top_name,
             Fixed::OpenAiChat => &self.inner_name,
         };
@@ -304,8 +317,7 @@ impl<'g> Probe<'g> {
     /// not yet read.
     fn is_counted_name(&self) -> bool {
         match self.shape {
-            Fixed::No => false,
-            Fixed::Anthropic | Fixed::Responses => {
+            Fixed::No | Fixed::Anthropic | Fixed::Responses => {
                 self.depth == 1 && self.member == Member::Name && self.top_name.is_none()
             }
             Fixed::OpenAiChat => {
