@@ -379,6 +379,12 @@ impl<'g> CallStream<'g> {
             Form::Unset | Form::Name => self.form = Form::Name,
             Form::Raw | Form::Arguments => return self.progress(),
         }
+        if self.name.capacity() == 0 {
+            // The name's room, which the call `finish` returns keeps: providers send the name
+            // whole, in its first fragment (more fragments grow it as any text).
+            self.name
+                .reserve(fragment.len().min(self.gate.limits().max_bytes));
+        }
         let dropped = keep_text(
             &mut self.name,
             &mut self.cut,
