@@ -28,7 +28,10 @@
 //!   which of several problems is reported and only the whole text knows them all. Gate 3
 //!   is not run twice: when it already accepted the whole arguments as they streamed (the
 //!   shape was fixed before they began, so they are the ones the envelope takes), its
-//!   answer stands, and only a call it did not settle is validated again.
+//!   answer stands, and only a call it did not settle is validated again. Nor is the
+//!   provider form's arguments text read again when its name is a tool's and the reader
+//!   took the whole text: its value is built as the fragments are read, owning its
+//!   strings, and it is the value the envelope would read from the plain call.
 //!
 //! How the early answer is found: the one resumable [`Reader`] is fed each chunk as it comes
 //! (malformed JSON is refused at its first bad byte), and the arguments' events go, as they
