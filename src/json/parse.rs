@@ -12,7 +12,7 @@ use super::error::ParseError;
 use super::event::{Event, Sink};
 use super::reader::{Limits, Reader, Stop};
 use super::stack::Stack;
-use super::value::{Member, Value};
+use super::value::{Member, Number, Value};
 use std::borrow::Cow;
 use std::ops::ControlFlow;
 
@@ -96,6 +96,15 @@ fn finish<'a>(
 /// what it is given for a value is what the value holds.
 #[derive(Debug)]
 pub(crate) struct Builder<'a> {
+    tree: Tree<'a>,
+    /// The string value being gathered from parts.
+    pieces: Pieces<'a>,
+}
+
+/// What a builder has finished and where it stands: the open containers and the root.
+/// Apart from how strings are gathered, so that [`OwnedBuilder`] shares it.
+#[derive(Debug)]
+struct Tree<'a> {
     /// The finished members of the open containers, innermost last (an element has the
     /// empty key). The top-level container's members start at 0; a nested container has a
     /// slot (its key and a `Null` placeholder) with its members above it.
@@ -108,8 +117,6 @@ pub(crate) struct Builder<'a> {
     depth: usize,
     /// The index of each open nested container's slot in `members`, innermost last.
     slots: Stack,
-    /// The string value being gathered from parts.
-    pieces: Pieces<'a>,
     /// The finished top-level value.
     root: Option<Value<'a>>,
 }
@@ -124,24 +131,37 @@ impl<'a> Builder<'a> {
     /// A builder that has seen no event.
     pub(crate) fn new() -> Builder<'a> {
         Builder {
-            members: Vec::new(),
-            key: Cow::Borrowed(""),
-            depth: 0,
-            slots: Stack::new(),
+            tree: Tree::new(),
             pieces: Pieces::new(),
-            root: None,
         }
     }
 
     /// The value built (`Null` if no whole value was given).
     pub(crate) fn take_value(&mut self) -> Value<'a> {
-        self.root.take().unwrap_or(Value::Null)
+        self.tree.root.take().unwrap_or(Value::Null)
     }
 
     /// Drops what the builder holds of a value it stopped inside (a text that was not
     /// JSON), so that the next value is not built into it.
     #[inline]
     pub(crate) fn drop_unfinished(&mut self) {
+        self.tree.drop_unfinished();
+    }
+}
+
+impl<'a> Tree<'a> {
+    fn new() -> Tree<'a> {
+        Tree {
+            members: Vec::new(),
+            key: Cow::Borrowed(""),
+            depth: 0,
+            slots: Stack::new(),
+            root: None,
+        }
+    }
+
+    #[inline]
+    fn drop_unfinished(&mut self) {
         if self.depth != 0 {
             self.members.clear();
             self.key = Cow::Borrowed("");
@@ -226,25 +246,85 @@ impl<'a> Sink<'a> for Builder<'a> {
     #[inline(always)]
     fn event(&mut self, event: Event<'a>, _at: usize) -> ControlFlow<()> {
         match event {
-            Event::Null => self.value(Value::Null),
-            Event::Bool(b) => self.value(Value::Bool(b)),
-            Event::Number(n) => self.value(Value::Number(n)),
-            Event::String(text) => self.value(Value::String(Cow::Borrowed(text))),
+            Event::Null => self.tree.value(Value::Null),
+            Event::Bool(b) => self.tree.value(Value::Bool(b)),
+            Event::Number(n) => self.tree.value(Value::Number(n)),
+            Event::String(text) => self.tree.value(Value::String(Cow::Borrowed(text))),
             Event::StringStart => self.pieces.clear(),
             Event::StringPart(run) => self.pieces.push_run(run),
             Event::StringChar(c) => self.pieces.push_char(c),
             Event::StringEnd => {
                 let text = self.pieces.take();
-                self.value(Value::String(text));
+                self.tree.value(Value::String(text));
             }
-            Event::Key(key) => self.key = key,
-            Event::ArrayStart | Event::ObjectStart => self.open(),
-            Event::ArrayEnd => self.close(false),
-            Event::ObjectEnd => self.close(true),
+            Event::Key(key) => self.tree.key = key,
+            Event::ArrayStart | Event::ObjectStart => self.tree.open(),
+            Event::ArrayEnd => self.tree.close(false),
+            Event::ObjectEnd => self.tree.close(true),
         }
         ControlFlow::Continue(())
     }
 }
+
+/// A builder for a text that comes in chunks which do not outlive their feed (the stream's
+/// provider form, its arguments text in fragments): each event's text is copied as it
+/// comes, so the value owns its strings from the start, where a [`Builder`] over the whole
+/// text kept would borrow them, and a [`Value::into_owned`] after would copy them in a
+/// second walk of the tree.
+#[derive(Debug)]
+pub(crate) struct OwnedBuilder {
+    tree: Tree<'static>,
+    /// The string value being gathered from parts; its room is kept for the next.
+    text: String,
+}
+
+impl Default for OwnedBuilder {
+    fn default() -> Self {
+        OwnedBuilder {
+            tree: Tree::new(),
+            text: String::new(),
+        }
+    }
+}
+
+impl OwnedBuilder {
+    /// The value built, if a whole one was given.
+    pub(crate) fn take_value(&mut self) -> Option<Value<'static>> {
+        self.tree.root.take()
+    }
+
+    /// Takes one event, as [`Builder`]'s sink does, copying its text. By reference: the
+    /// event goes on to the sink beside this one.
+    #[inline(always)]
+    pub(crate) fn event(&mut self, event: &Event<'_>) {
+        let tree = &mut self.tree;
+        match event {
+            Event::Null => tree.value(Value::Null),
+            Event::Bool(b) => tree.value(Value::Bool(*b)),
+            Event::Number(n) => {
+                let text = Cow::Owned(n.as_str().to_owned());
+                tree.value(Value::Number(Number::from_checked(text)));
+            }
+            Event::String(text) => tree.value(Value::String(Cow::Owned((*text).to_owned()))),
+            Event::StringStart => {
+                self.text.clear();
+                // Room for a typical string at once: a stream starts with none, and growing
+                // from 8 bytes costs a copy at each doubling.
+                self.text.reserve(TEXT_START);
+            }
+            Event::StringPart(run) => self.text.push_str(run),
+            Event::StringChar(c) => self.text.push(*c),
+            Event::StringEnd => tree.value(Value::String(Cow::Owned(self.text.clone()))),
+            Event::Key(key) => tree.key = Cow::Owned(key.as_ref().to_owned()),
+            Event::ArrayStart | Event::ObjectStart => tree.open(),
+            Event::ArrayEnd => tree.close(false),
+            Event::ObjectEnd => tree.close(true),
+        }
+    }
+}
+
+/// The room [`OwnedBuilder`] gives a string in parts at first.
+const TEXT_START: usize = 128;
 
 /// A string value's pieces, as they came.
 ///

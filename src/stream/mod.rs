@@ -28,7 +28,10 @@
 //!   which of several problems is reported and only the whole text knows them all. Gate 3
 //!   is not run twice: when it already accepted the whole arguments as they streamed (the
 //!   shape was fixed before they began, so they are the ones the envelope takes), its
-//!   answer stands, and only a call it did not settle is validated again.
+//!   answer stands, and only a call it did not settle is validated again. Nor is the
+//!   provider form's arguments text read again when its name is a tool's and the reader
+//!   took the whole text: its value is built as the fragments are read, owning its
+//!   strings, and it is the value the envelope would read from the plain call.
 //!
 //! How the early answer is found: the one resumable [`Reader`] is fed each chunk as it comes
 //! (malformed JSON is refused at its first bad byte), and the arguments' events go, as they
@@ -91,8 +94,9 @@
 
 use crate::envelope::{self, Call};
 use crate::gate::{self, Gate};
-use crate::json::{ErrorKind, Reader, Stop};
+use crate::json::{ErrorKind, Event, OwnedBuilder, Reader, Sink, Stop};
 use crate::rejection::{Rejection, RejectionKind};
+use std::ops::ControlFlow;
 
 mod args;
 mod probe;
@@ -156,6 +160,13 @@ pub struct CallStream<'g> {
     name: String,
     /// The provider form's arguments text.
     arguments: String,
+    /// The provider form's arguments value, built as the text streams: the call
+    /// [`CallStream::finish`] returns, without reading the text again.
+    built: OwnedBuilder,
+    /// Whether the reader took every fragment of the arguments text, and then their end,
+    /// without a stop: `built` then holds the value [`crate::json::parse_with`] would read
+    /// from the whole text.
+    read_whole: bool,
     /// Whether the kept text stopped growing at the size limit.
     cut: bool,
     /// How many bytes of the whole call were not kept (in the provider form, of the plain
@@ -199,6 +210,8 @@ impl Gate {
             kept: Kept::default(),
             name: String::new(),
             arguments: String::new(),
+            built: OwnedBuilder::default(),
+            read_whole: true,
             cut: false,
             dropped: 0,
             reader: Reader::new(self.limits()),
@@ -369,6 +382,12 @@ impl<'g> CallStream<'g> {
             Form::Unset | Form::Name => self.form = Form::Name,
             Form::Raw | Form::Arguments => return self.progress(),
         }
+        if self.name.capacity() == 0 {
+            // The name's room, which the call `finish` returns keeps: providers send the name
+            // whole, in its first fragment (more fragments grow it as any text).
+            self.name
+                .reserve(fragment.len().min(self.gate.limits().max_bytes));
+        }
         let dropped = keep_text(
             &mut self.name,
             &mut self.cut,
@@ -407,12 +426,16 @@ impl<'g> CallStream<'g> {
         self.dropped = self.dropped.saturating_add(dropped);
         if self.refused.is_none() {
             let probe = &mut self.probe;
-            let mut sink = Feed {
-                args: &mut probe.args,
-                refused: &mut probe.refused,
-                source: Source::Text(&self.arguments),
+            let mut sink = Building {
+                feed: Feed {
+                    args: &mut probe.args,
+                    refused: &mut probe.refused,
+                    source: Source::Text(&self.arguments),
+                },
+                value: &mut self.built,
             };
             let read = self.reader.feed_str(fragment, &mut sink);
+            self.read_whole &= read.is_ok();
             self.note(read);
         }
         self.progress()
@@ -438,81 +461,97 @@ impl<'g> CallStream<'g> {
             // The arguments text has ended: whether it was one whole JSON text is known now
             // (trailing whitespace is fine, a missing `}` is not).
             let probe = &mut self.probe;
-            let mut sink = Feed {
-                args: &mut probe.args,
-                refused: &mut probe.refused,
-                source: Source::Text(&self.arguments),
+            let mut sink = Building {
+                feed: Feed {
+                    args: &mut probe.args,
+                    refused: &mut probe.refused,
+                    source: Source::Text(&self.arguments),
+                },
+                value: &mut self.built,
             };
             let whole = self.reader.finish(&mut sink).is_ok();
             if let Some(args) = &mut probe.args {
                 args.text_ended(whole);
             }
+            self.read_whole &= whole;
+        } else {
+            self.read_whole = false;
+        }
+        let limits = self.gate.limits();
+        if self.provider_parts() {
+            // The value built as the text streamed, when the reader took all of it: the
+            // value read from the whole text (by the same reader, under the same limits,
+            // that the envelope reads an arguments text with), owned already.
+            if let Some(args) = self.read_whole.then(|| self.built.take_value()).flatten() {
+                let name = std::borrow::Cow::Owned(std::mem::take(&mut self.name));
+                return self.last_word(Call {
+                    id: None,
+                    name,
+                    args,
+                });
+            }
+            // Refused as it streamed: the text is read again.
+            if let Ok(args) = crate::json::parse_with(&self.arguments, limits) {
+                let name = std::borrow::Cow::Borrowed(self.name.as_str());
+                return self
+                    .last_word(Call {
+                        id: None,
+                        name,
+                        args,
+                    })
+                    .map(Call::into_owned);
+            }
         }
         let plain;
-        let call = match self.provider_call() {
-            Some(call) => call,
-            None => {
-                let limits = self.gate.limits();
-                let read = match (self.form, &self.kept.bytes) {
-                    (Form::Unset | Form::Raw, None) => envelope::read_call(&self.kept.text, limits),
-                    (Form::Unset | Form::Raw, Some(bytes)) => {
-                        envelope::read_call_bytes(bytes, limits)
-                    }
-                    (Form::Name | Form::Arguments, _) => {
-                        plain = plain_call(&self.name, &self.arguments);
-                        envelope::read_call(&plain, limits)
-                    }
-                };
-                match read {
-                    Ok(call) => call,
-                    Err(rejection) => return Err(whole_size(rejection, self.dropped)),
-                }
+        let read = match (self.form, &self.kept.bytes) {
+            (Form::Unset | Form::Raw, None) => envelope::read_call(&self.kept.text, limits),
+            (Form::Unset | Form::Raw, Some(bytes)) => envelope::read_call_bytes(bytes, limits),
+            (Form::Name | Form::Arguments, _) => {
+                plain = plain_call(&self.name, &self.arguments);
+                envelope::read_call(&plain, limits)
             }
         };
+        match read {
+            Ok(call) => self.last_word(call).map(Call::into_owned),
+            Err(rejection) => Err(whole_size(rejection, self.dropped)),
+        }
+    }
+
+    /// The gates after the envelope on the call read at the end.
+    fn last_word<'c>(&self, call: Call<'c>) -> Result<Call<'c>, Rejection> {
         let validated = match self.refused {
             None => self.probe.validated(self.gate, &call),
             Some(_) => None,
         };
-        let call = match validated {
+        Ok(match validated {
             // Gate 3 already ran on these very arguments as they arrived: running it again
             // on their value would only repeat its answer.
             Some((spec, read_absent)) => gate::admitted(spec, call, read_absent),
             None => self.gate.checked(call)?.1,
-        };
-        Ok(call.into_owned())
+        })
     }
 
-    /// The provider form's call read straight from its two parts, when that is sure to be
-    /// the call the envelope reads from the plain call they stand for: the name is a tool's
-    /// (so the envelope takes it as it is), the arguments text is one JSON text under the
-    /// limits (read by the same reader the envelope reads an arguments text with, under
-    /// the same limits), and the plain call cannot be too large. The plain call, written
-    /// and then read back through its string literal's escapes, would give the same call
-    /// at several times the cost; it is kept for every other case, where the envelope's
-    /// own rules decide the answer (an unknown name, a text that is not JSON, a size near
-    /// the limit).
-    fn provider_call(&self) -> Option<Call<'_>> {
+    /// Whether the provider form's call can be read straight from its two parts, sure to be
+    /// the call the envelope reads from the plain call they stand for once the arguments
+    /// text is one JSON text under the limits: the name is a tool's (so the envelope takes
+    /// it as it is) and the plain call cannot be too large. The plain call, written and
+    /// then read back through its string literal's escapes, would give the same call at
+    /// several times the cost; it is kept for every other case, where the envelope's own
+    /// rules decide the answer (an unknown name, a text that is not JSON, a size near the
+    /// limit).
+    fn provider_parts(&self) -> bool {
         if !matches!(self.form, Form::Name | Form::Arguments) || self.cut {
-            return None;
+            return false;
         }
-        let limits = self.gate.limits();
         // At worst each byte is escaped as `\u00XX`, six bytes, beside the envelope's own.
         let longest = self
             .name
             .len()
-            .checked_add(self.arguments.len())?
-            .checked_mul(6)?
-            .checked_add(PLAIN_CALL_BYTES)?;
-        if longest > limits.max_bytes {
-            return None;
-        }
-        self.gate.spec(&self.name)?;
-        let args = crate::json::parse_with(&self.arguments, limits).ok()?;
-        Some(Call {
-            id: None,
-            name: std::borrow::Cow::Borrowed(&self.name),
-            args,
-        })
+            .checked_add(self.arguments.len())
+            .and_then(|len| len.checked_mul(6))
+            .and_then(|len| len.checked_add(PLAIN_CALL_BYTES));
+        let fits = longest.is_some_and(|longest| longest <= self.gate.limits().max_bytes);
+        fits && self.gate.spec(&self.name).is_some()
     }
 
     /// Starts or continues the raw form with `chunk`, kept; false if the stream is in the
@@ -596,6 +635,21 @@ impl<'g> CallStream<'g> {
                 self.refused = Some((at, kind));
             }
         }
+    }
+}
+
+/// The provider form's sink: each event of the arguments text into the value built from
+/// it, and on to the arguments' check.
+struct Building<'p, 'g> {
+    feed: Feed<'p, 'g>,
+    value: &'p mut OwnedBuilder,
+}
+
+impl<'a> Sink<'a> for Building<'_, '_> {
+    #[inline(always)]
+    fn event(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
+        self.value.event(&event);
+        self.feed.event(event, at)
     }
 }
 
