@@ -481,6 +481,10 @@ impl<'a, D: Downstream<'a>> Sink<'a> for Envelope<'a, '_, D> {
                 return self.text_begins(target, at);
             }
             (Doing::Members, Event::ObjectEnd) => self.object_end(),
+            (Doing::Members, Event::ObjectStart) if self.depth == 0 => {
+                self.root = Some(Kind::Object);
+                self.depth = 1;
+            }
             (_, event) => return self.structure(event, at),
         }
         ControlFlow::Continue(())
