@@ -17,12 +17,18 @@ const PAIRWISE_UP_TO: usize = 32;
 /// object's members). Quadratic only up to [`PAIRWISE_UP_TO`] items; beyond, one sort.
 pub(crate) fn repeated_key<T>(items: &[T], name: impl Fn(&T) -> &str) -> Option<usize> {
     if items.len() <= PAIRWISE_UP_TO {
-        return (1..items.len()).find(|&index| {
-            let Some((item, earlier)) = items.get(..=index).and_then(<[T]>::split_last) else {
-                return false;
-            };
-            earlier.iter().any(|other| name(other) == name(item))
-        });
+        let mut earlier = items;
+        // Each item against those before it, walking from the last: the earliest repeat is
+        // the smallest index found.
+        let mut found = None;
+        while let Some((item, before)) = earlier.split_last() {
+            let key = name(item);
+            if before.iter().any(|other| name(other) == key) {
+                found = Some(before.len());
+            }
+            earlier = before;
+        }
+        return found;
     }
     // Sorted by (name, index), each run of equal names lists its items in input order, so
     // the second of each equal pair of neighbours is a repeat, and the smallest such index
