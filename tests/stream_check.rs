@@ -133,14 +133,14 @@ fn an_unknown_name_is_refused_once_no_tool_starts_so() {
     ]);
     // No shape is fixed yet, but a top-level name counts in every shape that accepts one
     // (beside `function`, `functionCall` or `function_call` it is refused): an unknown one
-    // is refused as it closes, or as soon as no tool's name starts so.
+    // is refused when it closes.
     check_raw(&[
         (r#"{"name":"get_wea"#, Pending),
         (r#"""#, refused(8, RejectionKind::UnknownTool)),
     ]);
     check_raw(&[
-        (r#"{"id":"c1","name":"get_wea"#, Pending),
-        ("x", refused(18, RejectionKind::UnknownTool)),
+        (r#"{"id":"c1","name":"get_weax"#, Pending),
+        (r#"","#, refused(18, RejectionKind::UnknownTool)),
     ]);
     // A known one waits for the shape, which says where the arguments are.
     check_raw(&[(r#"{"name":"get_weather","arguments":{"city":4"#, Pending)]);

@@ -317,7 +317,11 @@ impl<'g> Probe<'g> {
     /// not yet read.
     fn is_counted_name(&self) -> bool {
         match self.shape {
-            Fixed::No | Fixed::Anthropic | Fixed::Responses => {
+            // Before the shape is fixed the top-level name is looked up when it closes
+            // (`look_up`), not checked part by part: a plain call's name is nearly always
+            // cut by a chunk, and the prefix checks cost more than they gain.
+            Fixed::No => false,
+            Fixed::Anthropic | Fixed::Responses => {
                 self.depth == 1 && self.member == Member::Name && self.top_name.is_none()
             }
             Fixed::OpenAiChat => {
