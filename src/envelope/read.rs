@@ -207,25 +207,6 @@ impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
         }
     }
 
-    /// An event of the envelope's own structure.
-    fn member(&mut self, event: Event<'a>) {
-        match event {
-            Event::Key(key) => self.key(key),
-            Event::ObjectStart if self.depth == 0 => {
-                self.root = Some(Kind::Object);
-                self.depth = 1;
-            }
-            Event::ObjectEnd => self.object_end(),
-            // The first event of a top-level value that is not an object.
-            other if self.depth == 0 => {
-                self.root = Some(Event::value_kind(&other));
-                self.doing = Doing::Done;
-            }
-            // The reader sends nothing else between members.
-            _ => {}
-        }
-    }
-
     /// The first event of the value of a member that goes to `target`.
     #[inline(never)]
     fn value(&mut self, target: Target, event: Event<'a>, at: usize) -> ControlFlow<()> {
@@ -502,8 +483,13 @@ impl<'a, D: Downstream<'a>> Envelope<'a, '_, D> {
     #[inline(never)]
     fn structure(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
         match self.doing {
-            Doing::Members => self.member(event),
-            Doing::Value(target) => return self.value(target, event, at),
+            // The first event of a top-level value that is not an object (a key, an
+            // object's start or end take the inlined path; the reader sends nothing else
+            // between members).
+            Doing::Members if self.depth == 0 => {
+                self.root = Some(Event::value_kind(&event));
+                self.doing = Doing::Done;
+            }
             Doing::Skip(depth) => {
                 let done = ends_value(&event);
                 self.track(&event);
@@ -532,7 +518,8 @@ impl<'a, D: Downstream<'a>> Envelope<'a, '_, D> {
                     self.built(target);
                 }
             }
-            Doing::Args(..) | Doing::Done => {}
+            // Taken by the inlined path.
+            Doing::Members | Doing::Value(_) | Doing::Args(..) | Doing::Done => {}
         }
         ControlFlow::Continue(())
     }

@@ -96,6 +96,7 @@ use crate::envelope::{self, Call};
 use crate::gate::{self, Gate};
 use crate::json::{ErrorKind, Event, OwnedBuilder, Reader, Sink, Stop};
 use crate::rejection::{Rejection, RejectionKind};
+use std::borrow::Cow;
 use std::ops::ControlFlow;
 
 mod args;
@@ -425,15 +426,7 @@ impl<'g> CallStream<'g> {
         );
         self.dropped = self.dropped.saturating_add(dropped);
         if self.refused.is_none() {
-            let probe = &mut self.probe;
-            let mut sink = Building {
-                feed: Feed {
-                    args: &mut probe.args,
-                    refused: &mut probe.refused,
-                    source: Source::Text(&self.arguments),
-                },
-                value: &mut self.built,
-            };
+            let mut sink = Building::new(&mut self.probe, &self.arguments, &mut self.built);
             let read = self.reader.feed_str(fragment, &mut sink);
             self.read_whole &= read.is_ok();
             self.note(read);
@@ -460,17 +453,9 @@ impl<'g> CallStream<'g> {
         if self.form == Form::Arguments && self.refused.is_none() {
             // The arguments text has ended: whether it was one whole JSON text is known now
             // (trailing whitespace is fine, a missing `}` is not).
-            let probe = &mut self.probe;
-            let mut sink = Building {
-                feed: Feed {
-                    args: &mut probe.args,
-                    refused: &mut probe.refused,
-                    source: Source::Text(&self.arguments),
-                },
-                value: &mut self.built,
-            };
+            let mut sink = Building::new(&mut self.probe, &self.arguments, &mut self.built);
             let whole = self.reader.finish(&mut sink).is_ok();
-            if let Some(args) = &mut probe.args {
+            if let Some(args) = &mut self.probe.args {
                 args.text_ended(whole);
             }
             self.read_whole &= whole;
@@ -483,7 +468,7 @@ impl<'g> CallStream<'g> {
             // value read from the whole text (by the same reader, under the same limits,
             // that the envelope reads an arguments text with), owned already.
             if let Some(args) = self.read_whole.then(|| self.built.take_value()).flatten() {
-                let name = std::borrow::Cow::Owned(std::mem::take(&mut self.name));
+                let name = Cow::Owned(std::mem::take(&mut self.name));
                 return self.last_word(Call {
                     id: None,
                     name,
@@ -492,7 +477,7 @@ impl<'g> CallStream<'g> {
             }
             // Refused as it streamed: the text is read again.
             if let Ok(args) = crate::json::parse_with(&self.arguments, limits) {
-                let name = std::borrow::Cow::Borrowed(self.name.as_str());
+                let name = Cow::Borrowed(self.name.as_str());
                 return self
                     .last_word(Call {
                         id: None,
@@ -643,6 +628,23 @@ impl<'g> CallStream<'g> {
 struct Building<'p, 'g> {
     feed: Feed<'p, 'g>,
     value: &'p mut OwnedBuilder,
+}
+
+impl<'p, 'g> Building<'p, 'g> {
+    fn new(
+        probe: &'p mut Probe<'g>,
+        arguments: &'p str,
+        value: &'p mut OwnedBuilder,
+    ) -> Building<'p, 'g> {
+        Building {
+            feed: Feed {
+                args: &mut probe.args,
+                refused: &mut probe.refused,
+                source: Source::Text(arguments),
+            },
+            value,
+        }
+    }
 }
 
 impl<'a> Sink<'a> for Building<'_, '_> {

@@ -424,9 +424,10 @@ impl<'s> Quick<'s> {
         };
         // A part is a stream's chunk of a string, nearly always ASCII: its length, checked
         // eight bytes at a time, instead of a count of its characters byte by byte.
-        let n_chars = match part.is_ascii() {
-            true => part.len(),
-            false => part.chars().count(),
+        let n_chars = if part.is_ascii() {
+            part.len()
+        } else {
+            part.chars().count()
         };
         *count = count.saturating_add(to_u64(n_chars));
         if self.gathering {
