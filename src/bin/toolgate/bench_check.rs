@@ -399,9 +399,7 @@ fn measure(gate: &Gate, label: &'static str, calls: &[&str], passes: usize, run:
                 continue;
             }
             if let Run::Stream = run {
-                let mut stream = gate.stream_call();
-                let _ = black_box(feed_chunks(black_box(raw), |chunk| stream.feed(chunk)));
-                let _ = black_box(stream.finish());
+                black_box(&stream_raw(gate, black_box(raw)));
                 continue;
             }
             match gate.check_call(black_box(raw)) {
@@ -434,16 +432,42 @@ fn measure_provider_stream(gate: &Gate, calls: &[&str], passes: usize) -> Measur
         .collect();
     let one_pass = || {
         for (name, arguments) in &parts {
-            let mut stream = gate.stream_call();
-            let _ = black_box(stream.feed_name(black_box(name)));
-            let _ = black_box(feed_chunks(black_box(arguments), |chunk| {
-                stream.feed_arguments(chunk)
-            }));
-            let _ = black_box(stream.finish());
+            black_box(&stream_provider(
+                gate,
+                black_box(name),
+                black_box(arguments),
+            ));
         }
     };
     timed("provider stream accepted", parts.len(), passes, one_pass)
 }
+
+/// One raw call streamed in 16-byte chunks and finished. A function of its own, so that a
+/// profiler can count the stream alone: what it returns is dropped by the caller, as
+/// `check_call`'s call is (callgrind: `--toggle-collect='*stream_raw*'`, against
+/// `'*Gate*check_call*'`).
+#[inline(never)]
+fn stream_raw(gate: &Gate, raw: &str) -> StreamAnswer {
+    let mut stream = gate.stream_call();
+    let refused_after = feed_chunks(raw, |chunk| stream.feed(chunk));
+    (refused_after, stream.finish())
+}
+
+/// One call streamed in the provider form (the name, then the arguments in 16-byte chunks)
+/// and finished; a function of its own as [`stream_raw`] is (`'*stream_provider*'`).
+#[inline(never)]
+fn stream_provider(gate: &Gate, name: &str, arguments: &str) -> StreamAnswer {
+    let mut stream = gate.stream_call();
+    let _ = black_box(stream.feed_name(name));
+    let refused_after = feed_chunks(arguments, |chunk| stream.feed_arguments(chunk));
+    (refused_after, stream.finish())
+}
+
+/// Where a stream was refused, if it was, and its last word.
+type StreamAnswer = (
+    Option<usize>,
+    Result<toolgate::Call<'static>, toolgate::Rejection>,
+);
 
 /// The validator alone: `ToolSpec::validate` on the accepted calls' arguments, parsed
 /// before timing. Two rows: the trees as `check_call` returns them, and copies of
