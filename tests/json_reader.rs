@@ -453,6 +453,73 @@ fn strings_within_one_chunk_come_whole_and_borrowed() {
     assert_eq!(sink.1, 0);
 }
 
+/// A sink that takes the literals of string values with an escape itself, as far as
+/// `take(body)` says, and records every event after.
+struct TakesLiterals {
+    take: fn(&str) -> usize,
+    offered: Vec<(usize, String)>,
+    events: Vec<String>,
+}
+
+impl<'a> Sink<'a> for TakesLiterals {
+    fn event(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
+        self.events.push(format!("{event:?}@{at}"));
+        ControlFlow::Continue(())
+    }
+
+    fn literal(&mut self, quote: usize, body: &'a str) -> Option<usize> {
+        self.offered.push((quote, body.to_owned()));
+        Some((self.take)(body))
+    }
+}
+
+fn read_taking(text: &str, take: fn(&str) -> usize) -> (Result<(), Stop>, TakesLiterals) {
+    let mut sink = TakesLiterals {
+        take,
+        offered: Vec::new(),
+        events: Vec::new(),
+    };
+    let mut reader = Reader::new(Limits::default());
+    let read = reader.feed_str(text, &mut sink);
+    let read = read.and_then(|()| reader.finish(&mut sink));
+    (read, sink)
+}
+
+#[test]
+fn a_sink_can_take_a_literal_and_the_reader_goes_on_after_it() {
+    let text = r#"["plain", "a\"b", 1]"#;
+    // Up to the closing quote: the reader goes on past the literal, and sends no event of
+    // that string.
+    let (read, sink) = read_taking(text, |body| body.find("\", 1").unwrap_or(0));
+    assert_eq!(read, Ok(()));
+    assert_eq!(sink.offered, [(10, r#"a\"b", 1]"#.to_owned())]);
+    let events = [
+        "ArrayStart@0",
+        r#"String("plain")@1"#,
+        r#"Number(Number { text: "1" })@18"#,
+        "ArrayEnd@19",
+    ];
+    assert_eq!(sink.events, events, "only the literal's string is left out");
+
+    // Part of the way: the rest of the string comes as pieces, without a StringStart.
+    let (read, sink) = read_taking(text, |_| 1);
+    assert_eq!(read, Ok(()));
+    let events = [
+        "ArrayStart@0",
+        r#"String("plain")@1"#,
+        "StringChar('\"')@12",
+        r#"StringPart("b")@14"#,
+        "StringEnd@15",
+        r#"Number(Number { text: "1" })@18"#,
+        "ArrayEnd@19",
+    ];
+    assert_eq!(sink.events, events);
+
+    // A count past the input is the input's end: the string is cut there.
+    let (read, _) = read_taking(text, |body| body.len() + 10);
+    assert!(matches!(read, Err(Stop::Invalid(_))), "{read:?}");
+}
+
 /// `text` as the body of a JSON string literal that holds it, each character written one of
 /// the ways RFC 8259 allows at random (`"` as `\"` or `\u0022`, a control character as `\n`
 /// or `\u000a`, any character as itself or as `\uXXXX`, a pair for one above U+FFFF).

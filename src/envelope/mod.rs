@@ -41,10 +41,10 @@
 //! allocations, most of them the arguments' own objects), or the gate's validation for a
 //! check-only verdict, which builds nothing. Arguments given as text are read through the
 //! literal's escapes by a second reader (`text`), which walks the literal in the raw call
-//! itself while the call's reader waits (the sink breaks it, and it goes on after the
-//! literal), with the same
-//! downstream sink, whose strings are borrowed from the raw call wherever they stand in it
-//! unescaped. Which place and which name the call uses is known only once the envelope has
+//! itself while the call's reader waits: the call's reader offers the sink the literal
+//! ([`Sink::literal`]) and goes on after what the sink read of it, without stopping. The
+//! second reader has the same downstream sink, whose strings are borrowed from the raw
+//! call wherever they stand in it unescaped. Which place and which name the call uses is known only once the envelope has
 //! ended, so the sink keeps what it made of every place until then.
 //!
 //! Since the sink only takes events, a call fed to the reader in chunks as it streams could
@@ -126,18 +126,11 @@ pub(crate) fn read_str_with<'a, D: Downstream<'a>>(
     limits: Limits,
     downstream: &mut D,
 ) -> Result<Read<'a, D::Read>, Rejection> {
-    let mut envelope = Envelope::new(limits, downstream, Some(raw));
+    // An arguments literal is offered to the sink whole ([`Sink::literal`]), and read
+    // through its escapes by the text's reader while the call's reader waits.
+    let mut envelope = Envelope::new(limits, downstream, None);
     let mut reader = Reader::new(limits);
-    let mut read = reader.feed_str(raw, &mut envelope);
-    // The sink broke to read an arguments literal from the raw call: the reader goes on
-    // where the literal's reading stopped.
-    while let Err(Stop::Sink) = read {
-        let Some(resume) = envelope.resume.take() else {
-            break;
-        };
-        reader.resume_after_literal(resume.quote, resume.at, resume.closed);
-        read = reader.feed_str(raw.get(resume.at..).unwrap_or_default(), &mut envelope);
-    }
+    let read = reader.feed_str(raw, &mut envelope);
     let read = read.and_then(|()| reader.finish(&mut envelope));
     into_read(read, &mut envelope, raw.as_bytes())
 }
@@ -192,6 +185,11 @@ impl<'a> Sink<'a> for Embedded<'a, '_> {
     #[inline(always)]
     fn event(&mut self, event: json::Event<'a>, at: usize) -> ControlFlow<()> {
         self.envelope.event(event, at)
+    }
+
+    #[inline(always)]
+    fn literal(&mut self, quote: usize, body: &'a str) -> Option<usize> {
+        self.envelope.literal(quote, body)
     }
 }
 

@@ -277,25 +277,17 @@ impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
     /// `resume`); the call's reader sends only what is left of it, as pieces.
     #[inline(never)]
     fn text_begins(&mut self, target: Target, at: usize) -> ControlFlow<()> {
-        self.begin_args(target, at, true);
-        let mut text = Text::new(self.limits, at);
         let Some(raw) = self.raw else {
-            self.text = Some(text);
+            self.begin_args(target, at, true);
+            self.text = Some(Text::new(self.limits, at));
             self.doing = Doing::Text(target);
             return ControlFlow::Continue(());
         };
         let body_at = at.saturating_add(1);
         let body = raw.get(body_at..).unwrap_or_default();
-        let read = text.literal(body, self.downstream);
+        let read = self.read_literal(target, at, body);
         let after = body_at.saturating_add(read);
         let closed = body.as_bytes().get(read) == Some(&b'"');
-        if closed {
-            let text = text.end(self.downstream);
-            self.store_text(target, text);
-        } else {
-            self.text = Some(text);
-            self.doing = Doing::Text(target);
-        }
         self.resume = Some(Resume {
             quote: at,
             at: if closed {
@@ -306,6 +298,25 @@ impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
             closed,
         });
         ControlFlow::Break(())
+    }
+
+    /// An arguments literal opening at `quote`, whose body from just after the quote is
+    /// `body`, read by the text's reader as far as it goes: how many bytes of `body` it
+    /// read. When the literal closed there, the text is stored; else its reading goes on
+    /// with the pieces of the rest.
+    #[inline(never)]
+    fn read_literal(&mut self, target: Target, quote: usize, body: &'a str) -> usize {
+        self.begin_args(target, quote, true);
+        let mut text = Text::new(self.limits, quote);
+        let read = text.literal(body, self.downstream);
+        if body.as_bytes().get(read) == Some(&b'"') {
+            let text = text.end(self.downstream);
+            self.store_text(target, text);
+        } else {
+            self.text = Some(text);
+            self.doing = Doing::Text(target);
+        }
+        read
     }
 
     /// Follows the depth through an event of a value.
@@ -473,6 +484,20 @@ impl<'a, D: Downstream<'a>> Sink<'a> for Envelope<'a, '_, D> {
             (_, event) => return self.structure(event, at),
         }
         ControlFlow::Continue(())
+    }
+
+    /// An arguments literal that holds an escape: read by the text's own reader, through
+    /// its escapes, as far as it goes; the call's reader goes on after that and sends only
+    /// what is left of it, as pieces. Any other string is left to the reader.
+    #[inline(always)]
+    fn literal(&mut self, quote: usize, body: &'a str) -> Option<usize> {
+        match self.doing {
+            Doing::Value(target @ (Target::Arguments | Target::InnerArguments)) => {
+                self.doing = Doing::Members;
+                Some(self.read_literal(target, quote, body))
+            }
+            _ => None,
+        }
     }
 }
 

@@ -77,6 +77,23 @@ impl Event<'_> {
 pub trait Sink<'a> {
     /// Takes the next event.
     fn event(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()>;
+
+    /// Offered a string value whose literal holds an escape, instead of its events, before
+    /// the first of them: the literal opens at offset `quote`, and `body` is the input from
+    /// just after the quote to the end of the text the reader was given (only when it is
+    /// text, fed whole or as [`Reader::feed_str`](crate::json::Reader::feed_str) chunks).
+    /// A sink that reads such a literal on its own (an envelope reading an arguments text
+    /// through its escapes, with a second reader) answers how many bytes of `body` it
+    /// read. The reader then goes on from there, without a turn of its own through those
+    /// bytes: past the literal when its closing quote is the next byte, else inside its
+    /// body, sending the rest of the string as [`Event::StringPart`]s and
+    /// [`Event::StringChar`]s (no [`Event::StringStart`]) and its [`Event::StringEnd`].
+    /// The default, `None`: the reader reads the string and sends all its events.
+    #[inline(always)]
+    fn literal(&mut self, quote: usize, body: &'a str) -> Option<usize> {
+        let _ = (quote, body);
+        None
+    }
 }
 
 /// Feeds a [`Value`] to a sink as the events a reader would produce from its text, every

@@ -5,7 +5,7 @@
 //! machine.
 
 use super::escape::{self, scan_plain, Escape};
-use super::{ends_text, Cut, Expect, Input, Literal, Reader, Stop, Str, CUT};
+use super::{ends_text, Cut, Expect, Input, Literal, Reader, Step, Stop, Str, CUT};
 use crate::json::event::Sink;
 use std::cell::Cell;
 
@@ -206,6 +206,30 @@ impl Reader {
                     .map(|step| (step, string))
             }
         }
+    }
+
+    /// Where reading goes on after the sink read `read` bytes of a string literal's body
+    /// itself, from chunk position `body` ([`Sink::literal`]): past the literal if it
+    /// closed there, else on through the rest of its body, as a string already begun.
+    #[inline(never)]
+    pub(super) fn after_literal<'a, I: Input<'a>, S: Sink<'a>>(
+        &mut self,
+        input: I,
+        body: usize,
+        read: usize,
+        string: Str,
+        next: &mut Option<char>,
+        sink: &mut S,
+    ) -> Step {
+        let at = body.saturating_add(read).min(input.bytes().len());
+        if input.bytes().get(at) == Some(&b'"') {
+            return Ok(at + 1);
+        }
+        let string = Str {
+            started: true,
+            ..string
+        };
+        self.string(input, at, string, next, sink)
     }
 
     /// Takes reading up again after the sink broke at the [`Event::StringStart`](crate::json::Event::StringStart) of a string

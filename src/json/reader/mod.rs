@@ -424,6 +424,13 @@ trait Input<'a>: Copy {
         char_at(self.bytes().get(pos..).unwrap_or_default())
     }
 
+    /// The input from chunk position `start` to its end as text, when the input is text as
+    /// it stands (see [`Sink::literal`]).
+    #[inline(always)]
+    fn rest(self, _start: usize) -> Option<&'a str> {
+        None
+    }
+
     /// The text between `start` and a closing quote at `stop`, when it is one plain run:
     /// no escape, no control character, UTF-8.
     #[inline]
@@ -457,6 +464,11 @@ impl<'a> Input<'a> for Text<'a> {
     #[inline]
     fn tail(self, start: usize) -> Result<(&'a str, usize), usize> {
         self.0.get(start..).map(|text| (text, 0)).ok_or(start)
+    }
+
+    #[inline(always)]
+    fn rest(self, start: usize) -> Option<&'a str> {
+        self.0.get(start..)
     }
 }
 
@@ -767,7 +779,12 @@ impl Reader {
                                     key: false,
                                     started: false,
                                 };
-                                self.string(input, body, string, next, sink)?
+                                match input.rest(body).and_then(|rest| sink.literal(at, rest)) {
+                                    Some(read) => {
+                                        self.after_literal(input, body, read, string, next, sink)?
+                                    }
+                                    None => self.string(input, body, string, next, sink)?,
+                                }
                             }
                         }
                     }
