@@ -773,6 +773,16 @@ impl Reader {
                                 self.pass_quote::<I>();
                                 stop + I::QUOTE
                             }
+                            // The chunk ends in the string's first run (a stream's chunk,
+                            // nearly every time): that run, without scanning it again.
+                            None if I::QUOTE == 1 && stop >= bytes.len() => {
+                                let string = Str {
+                                    quote: at,
+                                    key: false,
+                                    started: false,
+                                };
+                                self.string_cut(input, body, string, next, sink)?
+                            }
                             None => {
                                 let string = Str {
                                     quote: at,
@@ -902,6 +912,15 @@ impl Reader {
                         emit(sink, Event::Key(Cow::Borrowed(key)), at)?;
                         self.pass_quote::<I>();
                         stop + I::QUOTE
+                    }
+                    // Cut in its first run, as a string value may be.
+                    None if I::QUOTE == 1 && stop >= bytes.len() => {
+                        let string = Str {
+                            quote: at,
+                            key: true,
+                            started: false,
+                        };
+                        self.string_cut(input, body, string, next, sink)?
                     }
                     None => {
                         let string = Str {
