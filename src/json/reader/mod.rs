@@ -775,7 +775,7 @@ impl Reader {
                             }
                             // The chunk ends in the string's first run (a stream's chunk,
                             // nearly every time): that run, without scanning it again.
-                            None if I::QUOTE == 1 && stop >= bytes.len() => {
+                            None if stop >= bytes.len() => {
                                 let string = Str {
                                     quote: at,
                                     key: false,
@@ -914,7 +914,7 @@ impl Reader {
                         stop + I::QUOTE
                     }
                     // Cut in its first run, as a string value may be.
-                    None if I::QUOTE == 1 && stop >= bytes.len() => {
+                    None if stop >= bytes.len() => {
                         let string = Str {
                             quote: at,
                             key: true,

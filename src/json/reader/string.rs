@@ -26,21 +26,27 @@ impl Reader {
     ) -> Step {
         let bytes = input.bytes();
         match cut {
-            Cut::Str(string) if I::QUOTE == 1 => {
+            Cut::Str(string) => {
                 // The commonest chunk after a cut string: its last run and closing quote, or
-                // one more run the chunk ends in, found by one scan.
+                // one more run the chunk ends in, found by one scan (the first turn of
+                // `string`'s loop, without the rest of it).
                 let stop = scan_plain(bytes, 0);
                 match bytes.get(stop) {
-                    Some(b'"') => {
+                    Some(b'"') if I::QUOTE == 1 => {
                         let run = self.run_text(input, 0, stop)?;
                         self.end_string(string, run, 0, stop, sink)?;
                         Ok(stop + 1)
+                    }
+                    Some(b'\\') if input.is_quote(b'\\', stop) => {
+                        let run = self.run_text(input, 0, stop)?;
+                        self.end_string(string, run, 0, stop, sink)?;
+                        self.pass_quote::<I>();
+                        Ok(stop + I::QUOTE)
                     }
                     None => self.string_cut(input, 0, string, next, sink),
                     Some(_) => self.string(input, 0, string, next, sink),
                 }
             }
-            Cut::Str(string) => self.string(input, 0, string, next, sink),
             Cut::Escape { string, at, len: 1 } if self.carry.escape.first() == Some(&b'\\') => {
                 // The commonest cut escape: its backslash alone, a one-letter code next.
                 if let Some(c) = bytes.first().and_then(|&code| escape::short(code)) {
