@@ -59,7 +59,6 @@ use crate::json::PREVIEW_CHARS;
 use crate::json::{self, Builder, ErrorKind, Kind, Limits, Reader, Sink, Stop, Value};
 use crate::rejection::{EnvelopeProblem, Part, Rejection};
 use read::Envelope;
-pub(crate) use read::Resume;
 use std::borrow::Cow;
 use std::ops::ControlFlow;
 pub(crate) use text::read_again;
@@ -128,7 +127,7 @@ pub(crate) fn read_str_with<'a, D: Downstream<'a>>(
 ) -> Result<Read<'a, D::Read>, Rejection> {
     // An arguments literal is offered to the sink whole ([`Sink::literal`]), and read
     // through its escapes by the text's reader while the call's reader waits.
-    let mut envelope = Envelope::new(limits, downstream, None);
+    let mut envelope = Envelope::new(limits, downstream);
     let mut reader = Reader::new(limits);
     let read = reader.feed_str(raw, &mut envelope);
     let read = read.and_then(|()| reader.finish(&mut envelope));
@@ -139,8 +138,9 @@ pub(crate) fn read_str_with<'a, D: Downstream<'a>>(
 /// same sink and rules as a call alone: each call of a turn is read while the turn is,
 /// instead of again from its own bytes afterwards. Fed the events of the call's value (it is
 /// a [`Sink`]), it answers what [`read_call`] answers on the call's own text: the events are
-/// the same, and nothing the envelope keeps depends on where the call stands, since an
-/// arguments literal is found again in `raw` (the whole text) by its own offset. Only a
+/// the same (the turn's reader offers an arguments literal whole, [`Sink::literal`], as a
+/// call's own reader does), and nothing the envelope keeps depends on where the call
+/// stands. Only a
 /// nesting limit depends on where the call starts: keeping the call within the limits as
 /// if alone is the feeder's to do. One reads the calls of a text one after the other.
 pub(crate) struct Embedded<'a, 'd> {
@@ -153,7 +153,7 @@ impl<'a, 'd> Embedded<'a, 'd> {
     /// under the calls' `limits`; offsets count in `raw`.
     pub(crate) fn new(limits: Limits, builder: &'d mut Builder<'a>, raw: &'a str) -> Self {
         Embedded {
-            envelope: Envelope::new(limits, builder, Some(raw)),
+            envelope: Envelope::new(limits, builder),
             raw,
         }
     }
@@ -161,12 +161,6 @@ impl<'a, 'd> Embedded<'a, 'd> {
     /// A call's events come next (whatever became of the last one).
     pub(crate) fn begin(&mut self) {
         self.envelope.restart();
-    }
-
-    /// Where the reader goes on after the sink broke to read an arguments literal from
-    /// `raw` (see [`Reader::resume_after_literal`]), when it did.
-    pub(crate) fn take_resume(&mut self) -> Option<Resume> {
-        self.envelope.resume.take()
     }
 
     /// The call's value has ended: the call, or why it is refused (as [`read_call`]).
@@ -269,7 +263,7 @@ pub(crate) fn read_bytes_with<'a, D: Downstream<'a>>(
     if let Ok(text) = std::str::from_utf8(raw) {
         return read_str_with(text, limits, downstream);
     }
-    let mut envelope = Envelope::new(limits, downstream, None);
+    let mut envelope = Envelope::new(limits, downstream);
     let mut reader = Reader::new(limits);
     let read = reader.feed(raw, &mut envelope);
     let read = read.and_then(|()| reader.finish(&mut envelope));

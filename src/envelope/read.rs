@@ -46,24 +46,6 @@ pub(crate) struct Envelope<'a, 'd, D: Downstream<'a>> {
     /// The arguments text being read, while `doing` is [`Doing::Text`].
     text: Option<Text<'a>>,
     limits: Limits,
-    /// The raw call, when the reader is fed it whole as text: an arguments literal is then
-    /// read from it by the text's own reader, escape by escape ([`Text::literal`]), rather
-    /// than piece by piece as the call's reader sends it.
-    raw: Option<&'a str>,
-    /// Where the call's reader goes on after the sink broke to read an arguments literal
-    /// from `raw`.
-    pub(crate) resume: Option<Resume>,
-}
-
-/// Where the call's reader takes up again after an arguments literal read from the raw
-/// call (see [`Reader::resume_after_literal`](crate::json::Reader)).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Resume {
-    /// The literal's opening quote.
-    pub(crate) quote: usize,
-    /// How far the literal was read: past its closing quote when `closed`.
-    pub(crate) at: usize,
-    pub(crate) closed: bool,
 }
 
 /// What the next event belongs to.
@@ -117,14 +99,8 @@ enum NestedKey {
 }
 
 impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
-    /// The envelope sink; `raw` is the whole call when the reader is fed it as one text
-    /// (the sink then breaks at an arguments literal that holds an escape, reads it from
-    /// `raw`, and says in `resume` where the reader goes on).
-    pub(crate) fn new(
-        limits: Limits,
-        downstream: &'d mut D,
-        raw: Option<&'a str>,
-    ) -> Envelope<'a, 'd, D> {
+    /// The envelope sink, sending the arguments' events to `downstream`, under `limits`.
+    pub(crate) fn new(limits: Limits, downstream: &'d mut D) -> Envelope<'a, 'd, D> {
         Envelope {
             outer: Outer::default(),
             root: None,
@@ -137,8 +113,6 @@ impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
             downstream,
             text: None,
             limits,
-            raw,
-            resume: None,
         }
     }
 
@@ -159,7 +133,6 @@ impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
         }
         self.nested = None;
         self.text = None;
-        self.resume = None;
     }
 
     /// The downstream sink.
@@ -271,33 +244,15 @@ impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
         ControlFlow::Continue(())
     }
 
-    /// An arguments literal that holds an escape begins at `at` (its [`Event::StringStart`]).
-    /// With the raw call at hand, the text's reader reads the literal's body from it as far
-    /// as it goes, and the sink breaks so that the call's reader goes on after that (see
-    /// `resume`); the call's reader sends only what is left of it, as pieces.
+    /// An arguments literal that holds an escape begins at `at` (its [`Event::StringStart`]),
+    /// where the reader did not offer it whole ([`Sink::literal`]: bytes that may not be
+    /// UTF-8, a chunk of a stream): its pieces go to the text's reader as they come.
     #[inline(never)]
     fn text_begins(&mut self, target: Target, at: usize) -> ControlFlow<()> {
-        let Some(raw) = self.raw else {
-            self.begin_args(target, at, true);
-            self.text = Some(Text::new(self.limits, at));
-            self.doing = Doing::Text(target);
-            return ControlFlow::Continue(());
-        };
-        let body_at = at.saturating_add(1);
-        let body = raw.get(body_at..).unwrap_or_default();
-        let read = self.read_literal(target, at, body);
-        let after = body_at.saturating_add(read);
-        let closed = body.as_bytes().get(read) == Some(&b'"');
-        self.resume = Some(Resume {
-            quote: at,
-            at: if closed {
-                after.saturating_add(1)
-            } else {
-                after
-            },
-            closed,
-        });
-        ControlFlow::Break(())
+        self.begin_args(target, at, true);
+        self.text = Some(Text::new(self.limits, at));
+        self.doing = Doing::Text(target);
+        ControlFlow::Continue(())
     }
 
     /// An arguments literal opening at `quote`, whose body from just after the quote is

@@ -182,22 +182,9 @@ pub(crate) fn read<'a>(
         max_depth: call_limits.max_depth,
     };
     let mut reader = Reader::new(limits);
-    let mut read = reader.feed_str(raw, &mut pass);
-    // The envelope broke to read an arguments literal from the turn's text: the reader
-    // goes on where the literal's reading stopped (as for a call alone).
-    while let Err(Stop::Sink) = read {
-        let Some(resume) = pass.envelope.take_resume() else {
-            break;
-        };
-        reader.resume_after_literal(resume.quote, resume.at, resume.closed);
-        if resume.closed {
-            // The outline skips the literal, and waits for its end.
-            pass.skipped(&Event::StringEnd);
-        }
-        read = reader.feed_str(raw.get(resume.at..).unwrap_or_default(), &mut pass);
-    }
+    let read = reader.feed_str(raw, &mut pass);
     match read.and_then(|()| reader.finish(&mut pass)) {
-        // Only the envelope breaks, and the reader went on after each break.
+        // No sink of the pass breaks.
         Ok(()) | Err(Stop::Sink) => Ok((
             Outline {
                 entries: pass.entries,
@@ -274,6 +261,28 @@ impl<'a> Sink<'a> for Pass<'a, '_> {
             self.stop_reading(true);
         }
         flow
+    }
+
+    /// An arguments literal that the envelope reading a call takes whole, as it does for a
+    /// call alone; the outline then steps over it as the string value it is, one it does
+    /// not keep. Any other string (one the outline keeps, or none being read) is left to
+    /// the reader's events.
+    #[inline]
+    fn literal(&mut self, quote: usize, body: &'a str) -> Option<usize> {
+        let structure = self.skipping == 0;
+        if self.reading.is_none() || (structure && self.keep_next == Kept::Whole) {
+            return None;
+        }
+        let read = self.envelope.literal(quote, body)?;
+        if structure {
+            self.structure(&Event::StringStart, quote);
+        } else {
+            self.skip(&Event::StringStart);
+        }
+        if body.as_bytes().get(read) == Some(&b'"') {
+            self.skipped(&Event::StringEnd);
+        }
+        Some(read)
     }
 }
 
