@@ -130,10 +130,12 @@ impl<'g> Args<'g> {
     /// Takes one event at `at`, the arguments so far readable again from `source`; the
     /// refusal, if the arguments so far are refused (once: nothing after a refusal is read).
     /// The quick path's step is inlined where events come from; the rest is out of line.
+    /// By reference: the provider form's value built beside the check takes the event
+    /// after it, by value, so that a key or number a chunk cut moves into it uncopied.
     #[inline(always)]
     pub(super) fn event(
         &mut self,
-        event: Event<'_>,
+        event: &Event<'_>,
         at: usize,
         source: Source<'_>,
     ) -> Option<(usize, RejectionKind)> {
@@ -146,19 +148,19 @@ impl<'g> Args<'g> {
                 let object = self.started || matches!(event, Event::ObjectStart);
                 // A copy for the quick path, which takes its events by value: this event is
                 // still needed below if the quick path gives up at it.
-                if object && quick.step(borrowed(&event)).is_continue() {
+                if object && quick.step(borrowed(event)).is_continue() {
                     if !self.started {
                         self.started = true;
                         self.start = at;
                     }
-                    self.track(&event, at);
+                    self.track(event, at);
                     return None;
                 }
                 true
             }
             Check::Full(_) => false,
         };
-        self.full_from(event, at, source, quick_gave_up)
+        self.full_from(borrowed(event), at, source, quick_gave_up)
     }
 
     /// [`Args::event`] past the quick path: when it gave up at this event, the full

@@ -650,8 +650,11 @@ impl<'p, 'g> Building<'p, 'g> {
 impl<'a> Sink<'a> for Building<'_, '_> {
     #[inline(always)]
     fn event(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
-        self.value.event(&event);
-        self.feed.event(event, at)
+        // The check first, by reference; then the value takes the event, moving in what it
+        // owns (a key or number a chunk cut, gathered by the reader) instead of copying it.
+        let flow = self.feed.take(&event, at);
+        self.value.event(event);
+        flow
     }
 }
 

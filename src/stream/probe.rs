@@ -626,7 +626,7 @@ impl Probe<'_> {
             return ControlFlow::Continue(());
         }
         let levels = self.depth;
-        let verdict = args.event(event, at, Source::Call { kept, levels });
+        let verdict = args.event(&event, at, Source::Call { kept, levels });
         if args.done {
             self.in_args = false;
             args.whole = !args.failed;
@@ -664,8 +664,10 @@ impl<'p, 'g> Feed<'p, 'g> {
     }
 }
 
-impl<'a> Sink<'a> for Feed<'_, '_> {
-    fn event(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
+impl Feed<'_, '_> {
+    /// [`Sink::event`] by reference, for a sink that hands the event on after it.
+    #[inline(always)]
+    pub(super) fn take(&mut self, event: &Event<'_>, at: usize) -> ControlFlow<()> {
         let Some(args) = self.args else {
             return ControlFlow::Continue(());
         };
@@ -676,5 +678,11 @@ impl<'a> Sink<'a> for Feed<'_, '_> {
             }
             None => ControlFlow::Continue(()),
         }
+    }
+}
+
+impl<'a> Sink<'a> for Feed<'_, '_> {
+    fn event(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
+        self.take(&event, at)
     }
 }
