@@ -146,9 +146,7 @@ impl<'g> Args<'g> {
             Check::Quick(quick) => {
                 // Gate 2 is the full path's: the quick path takes an object only.
                 let object = self.started || matches!(event, Event::ObjectStart);
-                // A copy for the quick path, which takes its events by value: this event is
-                // still needed below if the quick path gives up at it.
-                if object && quick.step(borrowed(event)).is_continue() {
+                if object && quick.step_ref(event).is_continue() {
                     if !self.started {
                         self.started = true;
                         self.start = at;

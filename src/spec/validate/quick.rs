@@ -347,9 +347,8 @@ impl<'s> Quick<'s> {
     }
 
     /// Takes one event of the value, as the [`Sink`] does: `Break` when it gives up. By
-    /// value, each arm taking what its variant holds, so that no destructor runs for the
-    /// events that own nothing (all but a key or number that owns its text: one a chunk cut,
-    /// or a key that held an escape).
+    /// value, so that the events that own their text (a key or number a chunk cut, or a key
+    /// that held an escape) drop it in their own arm, and no destructor runs for the rest.
     #[inline(always)]
     pub(crate) fn step(&mut self, event: Event<'_>) -> ControlFlow<()> {
         match event {
@@ -364,6 +363,28 @@ impl<'s> Quick<'s> {
             Event::StringStart => self.begin_string(),
             Event::StringPart(part) => self.string_part(part),
             Event::StringChar(c) => self.string_char(c),
+            Event::StringEnd => self.end_string(),
+        }
+    }
+
+    /// [`Quick::step`] by reference, for the streaming check, which hands the event on
+    /// after it (to the full validation, or to the value built beside the check). The same
+    /// arms: a reference in the by-value step measured a destructor's cost on every
+    /// event of the check-only verdict, and a copy here a clone's on every streamed one.
+    #[inline(always)]
+    pub(crate) fn step_ref(&mut self, event: &Event<'_>) -> ControlFlow<()> {
+        match event {
+            Event::Null => self.scalar(&Scalar::Null),
+            Event::Bool(b) => self.scalar(&Scalar::Bool(*b)),
+            Event::Number(number) => self.scalar(&Scalar::number(number.as_str())),
+            Event::String(text) => self.scalar(&Scalar::string(text)),
+            Event::Key(key) => self.key(key),
+            Event::ArrayStart => self.begin_container(Shape::Array),
+            Event::ObjectStart => self.begin_container(Shape::Object),
+            Event::ArrayEnd | Event::ObjectEnd => self.end_container(),
+            Event::StringStart => self.begin_string(),
+            Event::StringPart(part) => self.string_part(part),
+            Event::StringChar(c) => self.string_char(*c),
             Event::StringEnd => self.end_string(),
         }
     }
