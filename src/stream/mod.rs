@@ -449,6 +449,9 @@ impl<'g> CallStream<'g> {
     ///
     /// # Errors
     /// As [`Gate::check_call`]; a stream fed nothing is [`Rejection::TruncatedJson`].
+    // Inlined where it is called, the stream is finished where it stands rather than
+    // moved, kilobytes, into the call (measured 26 to 170 instructions a stream fewer).
+    #[inline]
     pub fn finish(mut self) -> Result<Call<'static>, Rejection> {
         if self.form == Form::Arguments && self.refused.is_none() {
             // The arguments text has ended: whether it was one whole JSON text is known now
