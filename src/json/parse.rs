@@ -274,7 +274,7 @@ impl<'a> Sink<'a> for Builder<'a> {
 #[derive(Debug)]
 pub(crate) struct OwnedBuilder {
     tree: Tree<'static>,
-    /// The string value being gathered from parts; its room is kept for the next.
+    /// The string value being gathered from parts.
     text: String,
 }
 
@@ -305,14 +305,17 @@ impl OwnedBuilder {
             Event::Number(n) => tree.value(Value::Number(n.into_owned())),
             Event::String(text) => tree.value(Value::String(Cow::Owned(text.to_owned()))),
             Event::StringStart => {
-                self.text.clear();
-                // Room for a typical string at once: a stream starts with none, and growing
-                // from 8 bytes costs a copy at each doubling.
-                self.text.reserve(TEXT_START);
+                // Room for a typical string at once: growing from 8 bytes costs a copy at
+                // each doubling.
+                self.text = String::with_capacity(TEXT_START);
             }
             Event::StringPart(run) => self.text.push_str(run),
             Event::StringChar(c) => self.text.push(c),
-            Event::StringEnd => tree.value(Value::String(Cow::Owned(self.text.clone()))),
+            // The gathered text becomes the value as it stands, room and all: a copy of its
+            // exact size would cost the same allocation and a copy more.
+            Event::StringEnd => {
+                tree.value(Value::String(Cow::Owned(std::mem::take(&mut self.text))))
+            }
             Event::Key(key) => tree.key = Cow::Owned(key.into_owned()),
             Event::ArrayStart | Event::ObjectStart => tree.open(),
             Event::ArrayEnd => tree.close(false),
