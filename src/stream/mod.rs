@@ -534,7 +534,13 @@ impl<'g> CallStream<'g> {
             .and_then(|len| len.checked_mul(6))
             .and_then(|len| len.checked_add(PLAIN_CALL_BYTES));
         let fits = longest.is_some_and(|longest| longest <= self.gate.limits().max_bytes);
-        fits && self.gate.spec(&self.name).is_some()
+        // Once the arguments began, the name was looked up (it is complete then): the check
+        // of the arguments stands for the tool found.
+        let known = match self.form {
+            Form::Arguments => self.probe.args.is_some(),
+            _ => self.gate.spec(&self.name).is_some(),
+        };
+        fits && known
     }
 
     /// Starts or continues the raw form with `chunk`, kept; false if the stream is in the
