@@ -439,6 +439,19 @@ impl<'g> Probe<'g> {
 
     /// An event at the envelope's top level or in a member's value outside the arguments.
     fn outside(&mut self, event: Event<'_>, at: usize, kept: &[u8]) -> ControlFlow<()> {
+        // Inside a member's value that no shape reads into (only `function`'s is read below
+        // the top level): only the nesting counts. Most of a call whose shape is not fixed,
+        // its arguments included, is read so.
+        if self.depth >= 2 && self.member != Member::Function {
+            match event {
+                Event::ObjectStart | Event::ArrayStart => {
+                    self.depth = self.depth.saturating_add(1);
+                }
+                Event::ObjectEnd | Event::ArrayEnd => self.depth = self.depth.saturating_sub(1),
+                _ => {}
+            }
+            return ControlFlow::Continue(());
+        }
         let collecting = (self.depth == 1 && matches!(self.member, Member::Type | Member::Name))
             || (self.depth == 2 && self.member == Member::Function && self.inner == Inner::Name);
         match event {
