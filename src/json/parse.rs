@@ -12,7 +12,7 @@ use super::error::ParseError;
 use super::event::{Event, Sink};
 use super::reader::{Limits, Reader, Stop};
 use super::stack::Stack;
-use super::value::{Member, Number, Value};
+use super::value::{Member, Value};
 use std::borrow::Cow;
 use std::ops::ControlFlow;
 
@@ -274,7 +274,7 @@ impl<'a> Sink<'a> for Builder<'a> {
 #[derive(Debug)]
 pub(crate) struct OwnedBuilder {
     tree: Tree<'static>,
-    /// The string value being gathered from parts; its room is kept for the next.
+    /// The string value being gathered from parts.
     text: String,
 }
 
@@ -293,29 +293,30 @@ impl OwnedBuilder {
         self.tree.root.take()
     }
 
-    /// Takes one event, as [`Builder`]'s sink does, copying its text. By reference: the
-    /// event goes on to the sink beside this one.
+    /// Takes one event, as [`Builder`]'s sink does, owning its text: a key or number the
+    /// event owns already (a chunk cut it, and the reader gathered it) is moved in, the
+    /// rest copied.
     #[inline(always)]
-    pub(crate) fn event(&mut self, event: &Event<'_>) {
+    pub(crate) fn event(&mut self, event: Event<'_>) {
         let tree = &mut self.tree;
         match event {
             Event::Null => tree.value(Value::Null),
-            Event::Bool(b) => tree.value(Value::Bool(*b)),
-            Event::Number(n) => {
-                let text = Cow::Owned(n.as_str().to_owned());
-                tree.value(Value::Number(Number::from_checked(text)));
-            }
-            Event::String(text) => tree.value(Value::String(Cow::Owned((*text).to_owned()))),
+            Event::Bool(b) => tree.value(Value::Bool(b)),
+            Event::Number(n) => tree.value(Value::Number(n.into_owned())),
+            Event::String(text) => tree.value(Value::String(Cow::Owned(text.to_owned()))),
             Event::StringStart => {
-                self.text.clear();
-                // Room for a typical string at once: a stream starts with none, and growing
-                // from 8 bytes costs a copy at each doubling.
-                self.text.reserve(TEXT_START);
+                // Room for a typical string at once: growing from 8 bytes costs a copy at
+                // each doubling.
+                self.text = String::with_capacity(TEXT_START);
             }
             Event::StringPart(run) => self.text.push_str(run),
-            Event::StringChar(c) => self.text.push(*c),
-            Event::StringEnd => tree.value(Value::String(Cow::Owned(self.text.clone()))),
-            Event::Key(key) => tree.key = Cow::Owned(key.as_ref().to_owned()),
+            Event::StringChar(c) => self.text.push(c),
+            // The gathered text becomes the value as it stands, room and all: a copy of its
+            // exact size would cost the same allocation and a copy more.
+            Event::StringEnd => {
+                tree.value(Value::String(Cow::Owned(std::mem::take(&mut self.text))))
+            }
+            Event::Key(key) => tree.key = Cow::Owned(key.into_owned()),
             Event::ArrayStart | Event::ObjectStart => tree.open(),
             Event::ArrayEnd => tree.close(false),
             Event::ObjectEnd => tree.close(true),

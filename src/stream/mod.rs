@@ -417,13 +417,8 @@ impl<'g> CallStream<'g> {
             Form::Arguments => {}
             Form::Raw => return self.progress(),
         }
-        let dropped = keep_text(
-            &mut self.arguments,
-            &mut self.cut,
-            fragment,
-            self.gate.limits().max_bytes,
-            escaped_len,
-        );
+        let max_bytes = self.gate.limits().max_bytes;
+        let dropped = keep_fragment(&mut self.arguments, &mut self.cut, fragment, max_bytes);
         self.dropped = self.dropped.saturating_add(dropped);
         if self.refused.is_none() {
             let mut sink = Building::new(&mut self.probe, &self.arguments, &mut self.built);
@@ -449,6 +444,9 @@ impl<'g> CallStream<'g> {
     ///
     /// # Errors
     /// As [`Gate::check_call`]; a stream fed nothing is [`Rejection::TruncatedJson`].
+    // Inlined where it is called, the stream is finished where it stands rather than
+    // moved, kilobytes, into the call (measured 26 to 170 instructions a stream fewer).
+    #[inline]
     pub fn finish(mut self) -> Result<Call<'static>, Rejection> {
         if self.form == Form::Arguments && self.refused.is_none() {
             // The arguments text has ended: whether it was one whole JSON text is known now
@@ -536,7 +534,13 @@ impl<'g> CallStream<'g> {
             .and_then(|len| len.checked_mul(6))
             .and_then(|len| len.checked_add(PLAIN_CALL_BYTES));
         let fits = longest.is_some_and(|longest| longest <= self.gate.limits().max_bytes);
-        fits && self.gate.spec(&self.name).is_some()
+        // Once the arguments began, the name was looked up (it is complete then): the check
+        // of the arguments stands for the tool found.
+        let known = match self.form {
+            Form::Arguments => self.probe.args.is_some(),
+            _ => self.gate.spec(&self.name).is_some(),
+        };
+        fits && known
     }
 
     /// Starts or continues the raw form with `chunk`, kept; false if the stream is in the
@@ -650,8 +654,11 @@ impl<'p, 'g> Building<'p, 'g> {
 impl<'a> Sink<'a> for Building<'_, '_> {
     #[inline(always)]
     fn event(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
-        self.value.event(&event);
-        self.feed.event(event, at)
+        // The check first, by reference; then the value takes the event, moving in what it
+        // owns (a key or number a chunk cut, gathered by the reader) instead of copying it.
+        let flow = self.feed.take(&event, at);
+        self.value.event(event);
+        flow
     }
 }
 
@@ -781,6 +788,21 @@ fn keep(kept: &mut Vec<u8>, cut: &mut bool, chunk: &[u8], max_bytes: usize) -> u
     kept.extend_from_slice(chunk.get(..end).unwrap_or(chunk));
     *cut = end < chunk.len();
     chunk.len() - end.min(chunk.len())
+}
+
+/// [`keep_text`] for a provider form's fragment, inlined: nearly every one is kept whole in
+/// the room already there. (The raw form's chunks measured no cheaper so, and keep the
+/// call.)
+#[inline]
+fn keep_fragment(kept: &mut String, cut: &mut bool, fragment: &str, max_bytes: usize) -> usize {
+    // As `kept_end` decides it: the whole fragment while the total is at most one byte
+    // past `max_bytes`.
+    let fits = kept.len().saturating_add(fragment.len()) <= max_bytes.saturating_add(1);
+    if fits && !*cut && kept.capacity() != 0 {
+        kept.push_str(fragment);
+        return 0;
+    }
+    keep_text(kept, cut, fragment, max_bytes, escaped_len)
 }
 
 /// [`keep`] for text; what is not kept is counted by `measure` (for the provider form's

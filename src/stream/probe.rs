@@ -439,6 +439,19 @@ impl<'g> Probe<'g> {
 
     /// An event at the envelope's top level or in a member's value outside the arguments.
     fn outside(&mut self, event: Event<'_>, at: usize, kept: &[u8]) -> ControlFlow<()> {
+        // Inside a member's value that no shape reads into (only `function`'s is read below
+        // the top level): only the nesting counts. Most of a call whose shape is not fixed,
+        // its arguments included, is read so.
+        if self.depth >= 2 && self.member != Member::Function {
+            match event {
+                Event::ObjectStart | Event::ArrayStart => {
+                    self.depth = self.depth.saturating_add(1);
+                }
+                Event::ObjectEnd | Event::ArrayEnd => self.depth = self.depth.saturating_sub(1),
+                _ => {}
+            }
+            return ControlFlow::Continue(());
+        }
         let collecting = (self.depth == 1 && matches!(self.member, Member::Type | Member::Name))
             || (self.depth == 2 && self.member == Member::Function && self.inner == Inner::Name);
         match event {
@@ -626,7 +639,7 @@ impl Probe<'_> {
             return ControlFlow::Continue(());
         }
         let levels = self.depth;
-        let verdict = args.event(event, at, Source::Call { kept, levels });
+        let verdict = args.event(&event, at, Source::Call { kept, levels });
         if args.done {
             self.in_args = false;
             args.whole = !args.failed;
@@ -664,8 +677,10 @@ impl<'p, 'g> Feed<'p, 'g> {
     }
 }
 
-impl<'a> Sink<'a> for Feed<'_, '_> {
-    fn event(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
+impl Feed<'_, '_> {
+    /// [`Sink::event`] by reference, for a sink that hands the event on after it.
+    #[inline(always)]
+    pub(super) fn take(&mut self, event: &Event<'_>, at: usize) -> ControlFlow<()> {
         let Some(args) = self.args else {
             return ControlFlow::Continue(());
         };
@@ -676,5 +691,11 @@ impl<'a> Sink<'a> for Feed<'_, '_> {
             }
             None => ControlFlow::Continue(()),
         }
+    }
+}
+
+impl<'a> Sink<'a> for Feed<'_, '_> {
+    fn event(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
+        self.take(&event, at)
     }
 }

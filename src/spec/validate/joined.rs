@@ -51,14 +51,6 @@ impl Joined {
         self.heap.push_str(part);
     }
 
-    /// The bytes of the text joined so far (without [`Joined::as_str`]'s UTF-8 check).
-    pub(super) fn as_bytes(&self) -> &[u8] {
-        if self.spilled {
-            return self.heap.as_bytes();
-        }
-        self.inline.get(..self.len).unwrap_or_default()
-    }
-
     /// The text joined so far. Only whole `&str` parts are pushed, so the bytes in place are
     /// always UTF-8 (read here with the standard check, not assumed).
     pub(super) fn as_str(&self) -> &str {

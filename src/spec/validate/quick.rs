@@ -23,8 +23,9 @@
 //!   as the same string whole is.
 //!
 //! What a container needs of its node (where its object rules stand, its item type, its
-//! count bounds) is read off the node's assertions once, when it is compiled ([`Outline`]),
-//! not looked for at every value. The quick path is fed a value's events (the check-only
+//! count bounds), and what a string in parts needs (its length bounds, its one `enum`), is
+//! read off the node's assertions once, when it is compiled ([`Outline`]), not looked for
+//! at every value or part. The quick path is fed a value's events (the check-only
 //! verdict, the streaming check) or walks a value already built ([`Quick::read_value`], for
 //! [`Schema::validate`](crate::spec::Schema::validate)), each open container's frame then a
 //! local of the walk's recursion; both ask the same rules ([`Fields::member`],
@@ -35,13 +36,14 @@
 //! validation also applies, and a property test holds the two to each other
 //! (`quick_acceptance_is_full_acceptance` in `quick_tests.rs`).
 
+use super::choices::{Choices, Prefix};
 use super::joined::Joined;
 use super::kinds::Shape;
 use super::members::field_index;
 use super::program::{AdditionalRule, Assertion, Node, NodeId, ObjectRules, Program};
 use super::resolve::refuses_every_number;
 use super::run::widen;
-use super::scalar::{breaks_before_end, to_u64, PlainScalar, Scalar};
+use super::scalar::{to_u64, PlainScalar, Scalar};
 use super::STEP_BUDGET;
 use crate::json::{Event, Member, Sink, Value};
 use std::ops::ControlFlow;
@@ -67,6 +69,80 @@ pub(crate) struct Outline {
     n_members: (u64, u64),
     /// The node's scalar rules, when they are all plain ones.
     pub(super) plain: Option<PlainScalar>,
+    /// What decides a string of the node that arrives in parts.
+    parts: Parts,
+}
+
+/// What the quick path reads of a node for a string that arrives in parts (it holds an
+/// escape, or a chunk cut it), read off the node's assertions when it is compiled: a
+/// streamed call's strings are nearly all cut, and each part would otherwise walk the
+/// assertions again, and narrow an `enum` again from all its strings.
+#[derive(Clone, Copy, Debug)]
+struct Parts {
+    /// The node may take a string: its `type` admits one, and each `enum` or `const`
+    /// allows some string.
+    admitted: bool,
+    /// A rule reads the string whole (`enum`, `const`, `pattern`, a string `format`): its
+    /// parts are joined.
+    whole: bool,
+    /// `minLength` and `maxLength`, in code points (0 and `u64::MAX` when not given).
+    n_chars: (u64, u64),
+    /// The longest value of the node's bounded `format`s, in bytes.
+    max_bytes: usize,
+    /// Where the node's one `enum` or `const` stands among its assertions: an eager quick
+    /// path narrows it part by part, as the full validation does.
+    choices: Option<u32>,
+    /// The node has more than one `enum` or `const` (rare): an eager quick path gives up
+    /// on its strings in parts rather than narrow each.
+    many_choices: bool,
+    /// That `enum` or `const` is the only rule that reads the string whole: where it was
+    /// narrowed, its range decides the string's end without the whole text compared again.
+    only_choices: bool,
+}
+
+impl Parts {
+    const NONE: Parts = Parts {
+        admitted: false,
+        whole: false,
+        n_chars: (0, u64::MAX),
+        max_bytes: usize::MAX,
+        choices: None,
+        many_choices: false,
+        only_choices: false,
+    };
+
+    fn of(assertions: &[Assertion]) -> Parts {
+        let mut parts = Parts {
+            admitted: true,
+            ..Parts::NONE
+        };
+        let mut reads_whole = false;
+        for (position, assertion) in assertions.iter().enumerate() {
+            match assertion {
+                Assertion::Type(kinds) => parts.admitted &= Shape::String.admitted_by(*kinds),
+                Assertion::Enum(choices) | Assertion::Const(choices) => {
+                    parts.admitted &= !choices.none_left(choices.all_strings());
+                    parts.many_choices |= parts.choices.is_some();
+                    parts.choices = u32::try_from(position).ok();
+                    parts.whole = true;
+                }
+                Assertion::MinLength { min, .. } => parts.n_chars.0 = parts.n_chars.0.max(*min),
+                Assertion::MaxLength { max, .. } => parts.n_chars.1 = parts.n_chars.1.min(*max),
+                _ => {}
+            }
+            if let Assertion::Format(format) = assertion {
+                if let Some(max) = format.max_len() {
+                    parts.max_bytes = parts.max_bytes.min(max);
+                }
+            }
+            if assertion.reads_whole_string() {
+                reads_whole = true;
+                parts.whole = true;
+            }
+        }
+        parts.only_choices = parts.choices.is_some() && !parts.many_choices && !reads_whole;
+        parts
+    }
 }
 
 impl Outline {
@@ -77,12 +153,14 @@ impl Outline {
         n_items: (0, u64::MAX),
         n_members: (0, u64::MAX),
         plain: None,
+        parts: Parts::NONE,
     };
 
     /// The outline of a node of `assertions`.
     pub(crate) fn of(assertions: &[Assertion]) -> Outline {
         let mut outline = Outline {
             plain: PlainScalar::of(assertions),
+            parts: Parts::of(assertions),
             ..Outline::NONE
         };
         let (mut arrays, mut objects) = (true, true);
@@ -178,8 +256,8 @@ pub(crate) struct Quick<'s> {
     depth: usize,
     /// The type the next value must meet.
     next: Option<&'s Node>,
-    /// Code points of the string in parts being read, and the type it must meet.
-    string: Option<(&'s Node, u64)>,
+    /// The string in parts being read.
+    string: Option<InParts<'s>>,
     values: u32,
     state: State,
     /// Give up as soon as the full validation could refuse the value read so far (see
@@ -190,6 +268,19 @@ pub(crate) struct Quick<'s> {
     /// verdict allocates nothing for it), decided at its end as a whole string is.
     gathering: bool,
     text: Joined,
+}
+
+/// A string in parts being read.
+#[derive(Clone, Copy)]
+struct InParts<'s> {
+    /// The type it must meet.
+    node: &'s Node,
+    /// Code points and bytes so far.
+    chars: u64,
+    bytes: usize,
+    /// The node's one `enum` or `const`, when an eager quick path narrows it, and the
+    /// allowed strings that begin with the text so far.
+    choices: Option<(&'s Choices, Prefix)>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -256,9 +347,8 @@ impl<'s> Quick<'s> {
     }
 
     /// Takes one event of the value, as the [`Sink`] does: `Break` when it gives up. By
-    /// value, each arm taking what its variant holds, so that no destructor runs for the
-    /// events that own nothing (all but a key or number that owns its text: one a chunk cut,
-    /// or a key that held an escape).
+    /// value, so that the events that own their text (a key or number a chunk cut, or a key
+    /// that held an escape) drop it in their own arm, and no destructor runs for the rest.
     #[inline(always)]
     pub(crate) fn step(&mut self, event: Event<'_>) -> ControlFlow<()> {
         match event {
@@ -273,6 +363,28 @@ impl<'s> Quick<'s> {
             Event::StringStart => self.begin_string(),
             Event::StringPart(part) => self.string_part(part),
             Event::StringChar(c) => self.string_char(c),
+            Event::StringEnd => self.end_string(),
+        }
+    }
+
+    /// [`Quick::step`] by reference, for the streaming check, which hands the event on
+    /// after it (to the full validation, or to the value built beside the check). The same
+    /// arms: a reference in the by-value step measured a destructor's cost on every
+    /// event of the check-only verdict, and a copy here a clone's on every streamed one.
+    #[inline(always)]
+    pub(crate) fn step_ref(&mut self, event: &Event<'_>) -> ControlFlow<()> {
+        match event {
+            Event::Null => self.scalar(&Scalar::Null),
+            Event::Bool(b) => self.scalar(&Scalar::Bool(*b)),
+            Event::Number(number) => self.scalar(&Scalar::number(number.as_str())),
+            Event::String(text) => self.scalar(&Scalar::string(text)),
+            Event::Key(key) => self.key(key),
+            Event::ArrayStart => self.begin_container(Shape::Array),
+            Event::ObjectStart => self.begin_container(Shape::Object),
+            Event::ArrayEnd | Event::ObjectEnd => self.end_container(),
+            Event::StringStart => self.begin_string(),
+            Event::StringPart(part) => self.string_part(part),
+            Event::StringChar(c) => self.string_char(*c),
             Event::StringEnd => self.end_string(),
         }
     }
@@ -396,30 +508,32 @@ impl<'s> Quick<'s> {
         };
         // The kind and the length are decided from parts without keeping them; the text of
         // a string whose type reads it whole is kept, and decided at its end.
-        let mut whole = false;
-        for assertion in &node.assertions {
-            match assertion {
-                Assertion::Type(kinds) if !Shape::String.admitted_by(*kinds) => {
-                    return self.give_up()
-                }
-                Assertion::Enum(choices) | Assertion::Const(choices) => {
-                    if choices.none_left(choices.all_strings()) {
-                        return self.give_up();
-                    }
-                    whole = true;
-                }
-                assertion if assertion.reads_whole_string() => whole = true,
-                _ => {}
-            }
+        let parts = &node.outline.parts;
+        if !parts.admitted || (self.eager && parts.many_choices) {
+            return self.give_up();
         }
-        self.string = Some((node, 0));
+        let choices = match node
+            .assertions
+            .get(widen(parts.choices.unwrap_or(u32::MAX)))
+        {
+            Some(Assertion::Enum(choices) | Assertion::Const(choices)) if self.eager => {
+                Some((choices, choices.all_strings()))
+            }
+            _ => None,
+        };
+        self.string = Some(InParts {
+            node,
+            chars: 0,
+            bytes: 0,
+            choices,
+        });
         self.text.clear();
-        self.gathering = whole;
+        self.gathering = parts.whole;
         ControlFlow::Continue(())
     }
 
     fn string_part(&mut self, part: &str) -> ControlFlow<()> {
-        let Some((node, count)) = &mut self.string else {
+        let Some(string) = &mut self.string else {
             return self.give_up();
         };
         // A part is a stream's chunk of a string, nearly always ASCII: its length, checked
@@ -429,21 +543,24 @@ impl<'s> Quick<'s> {
         } else {
             part.chars().count()
         };
-        *count = count.saturating_add(to_u64(n_chars));
+        let offset = string.bytes;
+        string.chars = string.chars.saturating_add(to_u64(n_chars));
+        string.bytes = string.bytes.saturating_add(part.len());
         if self.gathering {
             self.text.push_str(part);
         }
         if !self.eager {
             return ControlFlow::Continue(());
         }
-        // Where the full validation refuses a string in parts before it ends.
-        let (chars, bytes) = (*count, self.text.as_bytes());
-        let refused = node.assertions.iter().any(|assertion| match assertion {
-            Assertion::Enum(choices) | Assertion::Const(choices) => {
-                choices.none_left(choices.narrow(choices.all_strings(), 0, bytes))
-            }
-            other => breaks_before_end(other, chars, bytes.len()),
-        });
+        // Where the full validation refuses a string in parts before it ends: past
+        // `maxLength`, longer than a bounded `format`'s longest value, or no longer the
+        // start of a value the `enum` or `const` allows (narrowed from the last part on).
+        let parts = &string.node.outline.parts;
+        let mut refused = string.chars > parts.n_chars.1 || string.bytes > parts.max_bytes;
+        if let Some((choices, prefix)) = &mut string.choices {
+            *prefix = choices.narrow(*prefix, offset, part.as_bytes());
+            refused |= choices.none_left(*prefix);
+        }
         if refused {
             return self.give_up();
         }
@@ -454,8 +571,8 @@ impl<'s> Quick<'s> {
     /// its prefix checked, when it is a part like any other.
     fn string_char(&mut self, c: char) -> ControlFlow<()> {
         match &mut self.string {
-            Some((_, count)) if !self.gathering && !self.eager => {
-                *count = count.saturating_add(1);
+            Some(string) if !self.gathering && !self.eager => {
+                string.chars = string.chars.saturating_add(1);
                 ControlFlow::Continue(())
             }
             _ => self.string_part(c.encode_utf8(&mut [0; 4])),
@@ -463,25 +580,24 @@ impl<'s> Quick<'s> {
     }
 
     fn end_string(&mut self) -> ControlFlow<()> {
-        let Some((node, chars)) = self.string.take() else {
+        let Some(string) = self.string.take() else {
             return self.give_up();
         };
-        if self.gathering {
-            self.gathering = false;
-            return match Scalar::string(self.text.as_str()).first_failure(node) {
-                None => self.done(),
-                Some(_) => self.give_up(),
-            };
-        }
-        for assertion in &node.assertions {
-            let fits = match assertion {
-                Assertion::MinLength { min, .. } => chars >= *min,
-                Assertion::MaxLength { max, .. } => chars <= *max,
-                _ => true,
-            };
-            if !fits {
-                return self.give_up();
+        let parts = &string.node.outline.parts;
+        let gathering = std::mem::replace(&mut self.gathering, false);
+        let fits = match string.choices {
+            // The narrowed range holds the whole text's answer, and the lengths are
+            // counted: the node's other string rules.
+            Some((choices, prefix)) if parts.only_choices => {
+                choices.ends_allowed(prefix, string.bytes) && within(parts.n_chars, string.chars)
             }
+            _ if gathering => Scalar::string(self.text.as_str())
+                .first_failure(string.node)
+                .is_none(),
+            _ => within(parts.n_chars, string.chars),
+        };
+        if !fits {
+            return self.give_up();
         }
         self.done()
     }

@@ -390,7 +390,8 @@ impl<'s, 'a> Validation<'s, 'a> {
 /// True if a string in parts of `chars` code points and `bytes` bytes so far already breaks
 /// `assertion`, by a rule its end cannot mend: past `maxLength`, or longer than its bounded
 /// `format`'s longest value. (`enum` and `const` narrow as the parts come; see
-/// [`Choices::narrow`].) The full validation and the eager quick path both ask this.
+/// [`Choices::narrow`].) The eager quick path reads the same bounds off its node's outline
+/// (`Parts` in `quick.rs`).
 pub(super) fn breaks_before_end(assertion: &Assertion, chars: u64, bytes: usize) -> bool {
     match assertion {
         Assertion::MaxLength { max, .. } => chars > *max,
