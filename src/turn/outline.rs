@@ -227,7 +227,7 @@ pub(crate) fn read<'a>(
     let mut builder = Builder::new();
     let mut pass = Pass {
         entries: Entries::with_capacity(ENTRIES_START),
-        reads: Vec::new(),
+        reads: Vec::with_capacity(READS_START),
         open: Stack::new(),
         key: None,
         keep_next: Kept::Whole,
@@ -266,6 +266,11 @@ pub(crate) fn read<'a>(
         Err(Stop::Invalid(error)) => Err(error.locate(raw.as_bytes())),
     }
 }
+
+/// Room for a turn's reads at once (most turns hold a few calls), instead of growing
+/// from none at the first (callgrind, turns of four: 13 instructions a call less; a turn
+/// without calls pays the allocation for nothing).
+const READS_START: usize = 4;
 
 /// Room for a turn's entries at once (a message, its list of calls, each call and the
 /// members read of it), instead of growing four, eight, sixteen.
