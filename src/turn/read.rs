@@ -378,7 +378,9 @@ fn read_content<'a>(
     }
 }
 
-/// A list of content blocks, output items, parts or calls, element by element.
+/// A list of content blocks, output items, parts or calls, element by element. When it
+/// `tells_form` (a bare list), the first element whose `type` one provider alone uses
+/// sets the form ([`list_form`]), from the `type` classifying the element looks up anyway.
 fn read_items<'a>(
     items: Node<'_, 'a>,
     fallback: Fallback,
