@@ -256,9 +256,16 @@ fn read_checking<'a>(
     reads: &mut [ReadCall<'a>],
 ) -> Result<Turn<'a>, TurnError> {
     let mut calls = Vec::with_capacity(reads.len());
+    let mut next = 0;
     let (form, text) = read::read(outline, &mut |element| {
+        let verdict = match take_read(reads, &mut next, element) {
+            Some(read) => read
+                .and_then(|call| gate.checked(call))
+                .map(|(_, call)| call),
+            None => check_unread(gate, outline, element),
+        };
         calls.push(TurnCall {
-            verdict: check_element(gate, outline, element, take_read(reads, element)),
+            verdict,
             corrects: None,
         });
     })?;
@@ -271,28 +278,26 @@ impl From<Box<json::ParseError>> for TurnError {
     }
 }
 
-/// Checks one call element of a turn: the one place where a turn meets the gates.
+/// Checks one call element of a turn that the turn's pass left unread: the one place,
+/// with [`read_checking`] handing the gates what the pass read, where a turn meets the
+/// gates.
 ///
-/// The element's envelope was read in the turn's one pass ([`outline`]), from the model's
-/// own bytes, so the call borrows from the turn's text and every position in a rejection
-/// (`cut off after 46 bytes` of an arguments text) is the model's; `read` is that answer,
-/// and the gates after the envelope take it as [`Gate::check_call`] takes its own. An
-/// element the pass left unread goes through [`Gate::check_call`] on its own text in the
-/// turn, exactly as if it had come alone. A legacy `function_call` is checked as
+/// Each element's envelope is nearly always read in the turn's one pass ([`outline`]),
+/// from the model's own bytes, so the call borrows from the turn's text and every position
+/// in a rejection (`cut off after 46 bytes` of an arguments text) is the model's; the gates
+/// after the envelope take that answer as [`Gate::check_call`] takes its own. An element
+/// the pass left unread comes here: it goes through [`Gate::check_call`] on its own text in
+/// the turn, exactly as if it had come alone. A legacy `function_call` is checked as
 /// `{"function_call": …}` around its own bytes, the shape the envelope reads. An element
 /// that is not a container (a string where a call belongs) is written back as JSON, and
-/// refused as that.
-fn check_element<'a>(
+/// refused as that. Out of line: rare, and inlined it made every call's check pay for
+/// its frame.
+#[inline(never)]
+fn check_unread<'a>(
     gate: &Gate,
     outline: &Outline<'a>,
     element: Element,
-    read: Option<Result<Call<'a>, Rejection>>,
 ) -> Result<Call<'a>, Rejection> {
-    if let Some(read) = read {
-        return read
-            .and_then(|call| gate.checked(call))
-            .map(|(_, call)| call);
-    }
     let node = outline.node(element.place);
     let own = node.text();
     if let (Some(own), false) = (own, element.legacy) {
@@ -315,17 +320,23 @@ fn check_element<'a>(
 }
 
 /// The envelope's answer for the element, read as a legacy call or not, if the turn's
-/// pass has one. The answers are in place order, as the elements nearly always are.
+/// pass has one. The answers are in place order, as the elements nearly always are: so
+/// the one after the last taken (`next`) is tried first, then the others by place.
 fn take_read<'a>(
     reads: &mut [ReadCall<'a>],
+    next: &mut usize,
     element: Element,
 ) -> Option<Result<Call<'a>, Rejection>> {
-    let index = reads
-        .binary_search_by_key(&element.place, |read| read.place)
-        .ok()?;
+    let index = match reads.get(*next) {
+        Some(read) if read.place == element.place => *next,
+        _ => reads
+            .binary_search_by_key(&element.place, |read| read.place)
+            .ok()?,
+    };
     let read = reads
         .get_mut(index)
         .filter(|read| read.legacy == element.legacy)?;
+    *next = index.saturating_add(1);
     read.read.take()
 }
 

@@ -190,8 +190,8 @@ pub(crate) fn read<'a>(
     let turn = outline.node(0);
     match turn.value() {
         Value::Array(_) => {
-            parts.form = list_form(turn);
-            read_items(turn, Fallback::Call, &mut parts);
+            // The form is told by the elements' types, read as the elements are.
+            read_items(turn, Fallback::Call, &mut parts, true);
         }
         Value::Object(_) => read_object(turn, &mut parts)?,
         _ => {
@@ -248,7 +248,7 @@ fn read_object<'a>(turn: Node<'_, 'a>, parts: &mut Parts<'a, '_>) -> Result<(), 
         if !matches!(output.value(), Value::Array(_)) {
             return Err(wrong_type("output", "a list of output items", output));
         }
-        read_items(output, Fallback::Call, parts);
+        read_items(output, Fallback::Call, parts, false);
         return Ok(());
     }
     if member(turn, "", Key::Parts)?.is_some() {
@@ -274,7 +274,7 @@ fn read_object<'a>(turn: Node<'_, 'a>, parts: &mut Parts<'a, '_>) -> Result<(), 
     }
     if let (Some(blocks), Some(Value::Array(_))) = (content, content_value) {
         parts.form = TurnForm::Anthropic;
-        read_items(blocks, Fallback::Call, parts);
+        read_items(blocks, Fallback::Call, parts, false);
         return Ok(());
     }
     match member(turn, "", Key::Role)?.and_then(|role| role.value().as_str()) {
@@ -367,7 +367,7 @@ fn read_content<'a>(
     match member(content, path, Key::Parts)? {
         None => Ok(()),
         Some(items) if matches!(items.value(), Value::Array(_)) => {
-            read_items(items, Fallback::Other, parts);
+            read_items(items, Fallback::Other, parts, false);
             Ok(())
         }
         Some(other) => Err(wrong_type(
@@ -378,10 +378,25 @@ fn read_content<'a>(
     }
 }
 
-/// A list of content blocks, output items, parts or calls, element by element.
-fn read_items<'a>(items: Node<'_, 'a>, fallback: Fallback, parts: &mut Parts<'a, '_>) {
+/// A list of content blocks, output items, parts or calls, element by element. When it
+/// `tells_form` (a bare list), the first element whose `type` one provider alone uses
+/// sets the form ([`list_form`]), from the `type` classifying the element looks up anyway.
+fn read_items<'a>(
+    items: Node<'_, 'a>,
+    fallback: Fallback,
+    parts: &mut Parts<'a, '_>,
+    tells_form: bool,
+) {
+    let mut form_told = !tells_form;
     for item in items.items() {
-        match classify(item, fallback) {
+        let kind = get(item, Key::Type).map(Node::value);
+        if !form_told {
+            if let Some(form) = kind.and_then(Value::as_str).and_then(list_form) {
+                parts.form = form;
+                form_told = true;
+            }
+        }
+        match classify(item, kind, fallback) {
             Class::Call => (parts.call)(Element {
                 place: item.place(),
                 legacy: false,
@@ -409,7 +424,7 @@ fn read_items<'a>(items: Node<'_, 'a>, fallback: Fallback, parts: &mut Parts<'a,
 }
 
 /// What one element of a list is (see the module docs).
-fn classify<'a>(item: Node<'_, 'a>, fallback: Fallback) -> Class<'a> {
+fn classify<'a>(item: Node<'_, 'a>, kind: Option<&Value<'a>>, fallback: Fallback) -> Class<'a> {
     let otherwise = match fallback {
         Fallback::Call => Class::Call,
         Fallback::Other => Class::Other,
@@ -417,7 +432,7 @@ fn classify<'a>(item: Node<'_, 'a>, fallback: Fallback) -> Class<'a> {
     if !matches!(item.value(), Value::Object(_)) {
         return otherwise;
     }
-    match get(item, Key::Type).map(Node::value) {
+    match kind {
         Some(Value::String(kind)) => match kind.as_ref() {
             "tool_use" | "function_call" | "function" => Class::Call,
             "text" => text_of(item).map_or(Class::Other, Class::Text),
@@ -447,18 +462,16 @@ fn classify<'a>(item: Node<'_, 'a>, fallback: Fallback) -> Class<'a> {
     }
 }
 
-/// The form of a bare list: from its first element whose `type` only one provider uses.
-fn list_form(items: Node<'_, '_>) -> TurnForm {
-    for item in items.items() {
-        match type_of(item) {
-            Some("text" | "tool_use" | "thinking" | "redacted_thinking" | "server_tool_use") => {
-                return TurnForm::Anthropic
-            }
-            Some("message" | "reasoning" | "function_call") => return TurnForm::Responses,
-            _ => {}
+/// The form a bare list's element of type `kind` tells, if only one provider uses it; the
+/// list's form is the first element's that tells one.
+fn list_form(kind: &str) -> Option<TurnForm> {
+    match kind {
+        "text" | "tool_use" | "thinking" | "redacted_thinking" | "server_tool_use" => {
+            Some(TurnForm::Anthropic)
         }
+        "message" | "reasoning" | "function_call" => Some(TurnForm::Responses),
+        _ => None,
     }
-    TurnForm::Calls
 }
 
 /// The `type` member, when it is a string.
