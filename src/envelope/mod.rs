@@ -202,7 +202,9 @@ impl<'a> Read<'a, Value<'a>> {
         Call {
             id: self.id,
             name: self.name,
-            args: self.args.unwrap_or(Value::Object(Vec::new())),
+            // Lazily, as `Builder::take_value` does: an eager default cost its destructor
+            // call on every call (callgrind: 50 instructions).
+            args: self.args.unwrap_or_else(|| Value::Object(Vec::new())),
         }
     }
 }
