@@ -180,7 +180,9 @@ impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
         }
     }
 
-    /// The first event of the value of a member that goes to `target`.
+    /// The first event of the value of a member that goes to `target`, but for the two the
+    /// inlined path takes itself: a field's string ([`Envelope::field_string`]) and an
+    /// arguments literal's start ([`Envelope::text_begins`]).
     #[inline(never)]
     fn value(&mut self, target: Target, event: Event<'a>, at: usize) -> ControlFlow<()> {
         self.doing = Doing::Members;
@@ -191,15 +193,11 @@ impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
                     self.track(&event);
                 }
             }
-            (target, Event::String(text)) if is_field(target) => self.field_string(target, text),
             (_, Event::Null) => self.store(target, None),
             (Target::Arguments | Target::InnerArguments, Event::String(text)) => {
                 self.begin_args(target, at, true);
                 let text = Text::whole(text, at, self.limits, self.downstream);
                 self.store_text(target, text);
-            }
-            (Target::Arguments | Target::InnerArguments, Event::StringStart) => {
-                return self.text_begins(target, at)
             }
             (
                 Target::Arguments
@@ -426,10 +424,7 @@ impl<'a, D: Downstream<'a>> Sink<'a> for Envelope<'a, '_, D> {
             (
                 Doing::Value(target @ (Target::Arguments | Target::InnerArguments)),
                 Event::StringStart,
-            ) => {
-                self.doing = Doing::Members;
-                return self.text_begins(target, at);
-            }
+            ) => return self.text_begins(target, at),
             (Doing::Members, Event::ObjectEnd) => self.object_end(),
             (Doing::Members, Event::ObjectStart) if self.depth == 0 => {
                 self.root = Some(Kind::Object);

@@ -773,27 +773,23 @@ impl Reader {
                                 self.pass_quote::<I>();
                                 stop + I::QUOTE
                             }
-                            // The chunk ends in the string's first run (a stream's chunk,
-                            // nearly every time): that run, without scanning it again.
-                            None if stop >= bytes.len() => {
-                                let string = Str {
-                                    quote: at,
-                                    key: false,
-                                    started: false,
-                                };
-                                self.string_cut(input, body, string, next, sink)?
-                            }
                             None => {
                                 let string = Str {
                                     quote: at,
                                     key: false,
                                     started: false,
                                 };
-                                match input.rest(body).and_then(|rest| sink.literal(at, rest)) {
-                                    Some(read) => {
-                                        self.after_literal(input, body, read, string, next, sink)?
+                                if stop >= bytes.len() {
+                                    // The chunk ends in the string's first run (a stream's
+                                    // chunk, nearly every time): that run, without scanning
+                                    // it again.
+                                    self.string_cut(input, body, string, next, sink)?
+                                } else {
+                                    match input.rest(body).and_then(|rest| sink.literal(at, rest)) {
+                                        Some(read) => self
+                                            .after_literal(input, body, read, string, next, sink)?,
+                                        None => self.string(input, body, string, next, sink)?,
                                     }
-                                    None => self.string(input, body, string, next, sink)?,
                                 }
                             }
                         }
@@ -913,22 +909,18 @@ impl Reader {
                         self.pass_quote::<I>();
                         stop + I::QUOTE
                     }
-                    // Cut in its first run, as a string value may be.
-                    None if stop >= bytes.len() => {
-                        let string = Str {
-                            quote: at,
-                            key: true,
-                            started: false,
-                        };
-                        self.string_cut(input, body, string, next, sink)?
-                    }
                     None => {
                         let string = Str {
                             quote: at,
                             key: true,
                             started: false,
                         };
-                        self.string(input, body, string, next, sink)?
+                        // Cut in its first run, as a string value may be.
+                        if stop >= bytes.len() {
+                            self.string_cut(input, body, string, next, sink)?
+                        } else {
+                            self.string(input, body, string, next, sink)?
+                        }
                     }
                 };
                 if after == CUT {
