@@ -244,6 +244,13 @@ fn a_call_under_the_mapped_name_reaches_the_tool_and_its_answer_pairs_with_the_i
         ("_1password.lookup", "1password.lookup"),
     ] {
         let raw = format!(r#"{{"name":"{sent}","arguments":{{"title":"t"}}}}"#);
+        // The check-only verdict finds the same tool under each name, with the arguments
+        // before the name or after it.
+        assert!(registry.gate().verdict(&raw).is_ok(), "{sent}");
+        let reordered = format!(r#"{{"arguments":{{"title":"t"}},"name":"{sent}"}}"#);
+        assert!(registry.gate().verdict(&reordered).is_ok(), "{sent}");
+        let untitled = format!(r#"{{"name":"{sent}","arguments":{{}}}}"#);
+        assert!(registry.gate().verdict(&untitled).is_err(), "{sent}");
         let outcome = registry.handle_tool_call_or_decline(&raw, |_| None);
         assert_eq!(
             outcome,

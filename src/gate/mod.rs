@@ -283,6 +283,20 @@ impl Gate {
 
     /// Whether every gate after the envelope passes a call read without its tree.
     fn accepts(&self, read: &Read<'_, Checked>, raw: &[u8]) -> bool {
+        // Nearly every call: accepted against the tool its name names, found when its
+        // arguments began. Tool names are unique, so a spec of that name is the one the
+        // lookup would find, without looking it up again.
+        if let Some(Checked {
+            verdict: Some((checked_index, true)),
+            kind: Some(Kind::Object),
+            ..
+        }) = &read.args
+        {
+            let named = self.specs.get(*checked_index);
+            if named.is_some_and(|spec| spec.name() == read.name) {
+                return true;
+            }
+        }
         let Some(index) = self.index_of(&read.name) else {
             return false;
         };
