@@ -156,6 +156,7 @@ mod tests;
 mod unevaluated;
 
 pub(crate) use kinds::{admits, kinds_of};
+pub(crate) use name::same_name;
 pub(crate) use program::{AdditionalRule, Assertion, Compiled, ConditionKind, NodeId, Program};
 pub(crate) use quick::Quick;
 pub use report::Failure;
