@@ -115,7 +115,7 @@ pub(super) struct Probe<'g> {
     /// The arguments text being read, when the arguments come as text. Boxed: only a raw
     /// call in a shape with arguments text needs one, and in place its reader made every
     /// stream a third of a kilobyte larger to set up and to move (callgrind, provider-form
-    /// streams: 40 instructions a call).
+    /// streams: 36 instructions a call).
     text: Option<Box<Text>>,
     /// An arguments text has begun (a second one is a repeated key).
     text_begun: bool,
