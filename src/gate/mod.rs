@@ -13,9 +13,8 @@
 mod direct;
 
 use crate::envelope::{self, Call, Read};
-use crate::json::{Kind, Limits, Path, Value};
+use crate::json::{same_name, Kind, Limits, Path, Value};
 use crate::spec::tool_name::{aliases, fits_every_mapped_rule};
-use crate::spec::validate::same_name;
 use crate::spec::{LoadError, ToolSpec};
 use crate::suggest;
 use direct::{Checked, Direct};

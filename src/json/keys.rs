@@ -8,6 +8,8 @@
 //! always reports the same one: the first name, in input order, that repeats an earlier
 //! one.
 
+use super::same_name;
+
 /// Up to this many names, each is compared with those before it: no allocation, and for
 /// the few members real objects have, faster than sorting.
 const PAIRWISE_UP_TO: usize = 32;
@@ -23,7 +25,7 @@ pub(crate) fn repeated_key<T>(items: &[T], name: impl Fn(&T) -> &str) -> Option<
         let mut found = None;
         while let Some((item, before)) = earlier.split_last() {
             let key = name(item);
-            if before.iter().any(|other| name(other) == key) {
+            if before.iter().any(|other| same_name(name(other), key)) {
                 found = Some(before.len());
             }
             earlier = before;

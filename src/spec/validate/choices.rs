@@ -8,8 +8,8 @@
 //! objects are compared whole, under JSON Schema equality, once the value is complete.
 
 use super::equal::equal;
-use super::name::same_name;
 use crate::json::decimal::compare;
+use crate::json::same_name;
 use crate::json::Value;
 use std::cmp::Ordering;
 

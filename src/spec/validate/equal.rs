@@ -5,8 +5,8 @@
 //! `Value`'s own `PartialEq` is textual (`1.0 != 1`, member order matters), which is right
 //! for a parser's round trip and wrong here, hence this module.
 
-use super::name::same_name;
 use crate::json::decimal::{compare, Decimal};
+use crate::json::same_name;
 use crate::json::{Member, Value};
 use std::cmp::Ordering;
 use std::collections::HashMap;

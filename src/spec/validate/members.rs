@@ -10,13 +10,13 @@
 
 use super::equal::{bytes_hash, earlier_twin, HashIndex};
 use super::kinds::Shape;
-use super::name::same_name;
 use super::program::{AdditionalRule, Assertion, FieldRule, Node, ObjectRules, Program};
 use super::report::{Broken, Fail};
 use super::run::{
     narrow, rank, widen, Frame, Key, Link, Request, Slot, SlotKind, State, Validation,
 };
 use super::scalar::{string_end_breaks, to_u64, Scalar};
+use crate::json::same_name;
 use crate::json::Value;
 use crate::spec::absent::reads_as_absent;
 use crate::spec::Kinds;

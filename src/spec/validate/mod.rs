@@ -141,7 +141,6 @@ mod equal;
 mod joined;
 mod kinds;
 mod members;
-mod name;
 mod program;
 mod quick;
 #[cfg(test)]
@@ -156,7 +155,6 @@ mod tests;
 mod unevaluated;
 
 pub(crate) use kinds::{admits, kinds_of};
-pub(crate) use name::same_name;
 pub(crate) use program::{AdditionalRule, Assertion, Compiled, ConditionKind, NodeId, Program};
 pub(crate) use quick::Quick;
 pub use report::Failure;

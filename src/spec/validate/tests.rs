@@ -350,17 +350,17 @@ fn names_compare_equal_exactly_when_every_byte_agrees() {
         let base: String = (0..len)
             .map(|i| char::from(b'a' + (i % 26) as u8))
             .collect();
-        assert!(super::name::same_name(&base, &base.clone()), "{base}");
+        assert!(crate::json::same_name(&base, &base.clone()), "{base}");
         for at in 0..len {
             let mut other = base.clone().into_bytes();
             if let Some(byte) = other.get_mut(at) {
                 *byte = b'Z';
             }
             let other = String::from_utf8(other).unwrap_or_default();
-            assert!(!super::name::same_name(&base, &other), "{base} vs {other}");
+            assert!(!crate::json::same_name(&base, &other), "{base} vs {other}");
         }
         assert!(
-            !super::name::same_name(&base, &format!("{base}a")),
+            !crate::json::same_name(&base, &format!("{base}a")),
             "{base}"
         );
     }

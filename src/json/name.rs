@@ -1,6 +1,7 @@
-//! Name equality for the validator: member names against declared fields, repeated keys,
-//! and string `enum` values. These are short, and comparing them is most of an object's
-//! cost, so they are compared in whole words rather than byte by byte.
+//! Name equality: the one duplicate-key rule ([`repeated_key`](super::repeated_key)), tool
+//! names, and in the validator member names against declared fields and string `enum`
+//! values. These are short, and comparing them is most of an object's cost, so they are
+//! compared in whole words rather than byte by byte.
 
 /// String equality for names and enum values, which are short: lengths first, then whole
 /// 8-, 4- or 2-byte words (the last one overlapping the one before), so that a ten-byte
