@@ -193,7 +193,31 @@ fn other_mistakes_are_usage_errors() {
         &[
             "bench", "check", "--tools", "t.json", "--passes", "0", "c.jsonl",
         ],
-        "toolgate bench check: --passes expects a whole number of at least 1, got '0'",
+        "toolgate bench check: --passes expects a whole number from 1 to 100000, got '0'",
+        "usage: toolgate bench check --tools TOOLS.json [--passes N] [--verdicts] [--stream] [--turns N] CALLS.jsonl",
+        "toolgate bench check --help",
+    );
+    // A count past the bound is a usage error too, not a list of samples the allocator
+    // cannot give (it was a panic, exit 101).
+    check_usage_error(
+        &[
+            "bench",
+            "check",
+            "--tools",
+            "t.json",
+            "--passes",
+            "18446744073709551615",
+            "c.jsonl",
+        ],
+        "toolgate bench check: --passes expects a whole number from 1 to 100000, got '18446744073709551615'",
+        "usage: toolgate bench check --tools TOOLS.json [--passes N] [--verdicts] [--stream] [--turns N] CALLS.jsonl",
+        "toolgate bench check --help",
+    );
+    check_usage_error(
+        &[
+            "bench", "check", "--tools", "t.json", "--turns", "1001", "c.jsonl",
+        ],
+        "toolgate bench check: --turns expects a whole number from 1 to 1000, got '1001'",
         "usage: toolgate bench check --tools TOOLS.json [--passes N] [--verdicts] [--stream] [--turns N] CALLS.jsonl",
         "toolgate bench check --help",
     );
@@ -257,5 +281,21 @@ fn each_usage_line_is_the_one_its_help_and_the_top_level_usage_show() {
             let listed = top_help.lines().any(|line| line.trim_start() == synopsis);
             assert!(listed, "{synopsis} is not in the top-level usage");
         }
+    }
+}
+
+/// `bench parse` reads `--passes` with the same rule as `bench check`: a count past the
+/// bound is refused with the range it takes (it was a panic in the allocator, exit 101).
+#[test]
+fn bench_parse_refuses_a_pass_count_past_the_bound() {
+    for (value, code) in [("18446744073709551615", 2), ("0", 2), ("x", 2)] {
+        let (got, stdout, stderr) = run(&["bench", "parse", "--passes", value, "none.json"]);
+        assert_eq!((got, stdout.as_str()), (code, ""), "{value}: {stderr}");
+        assert_eq!(
+            stderr,
+            format!(
+                "toolgate bench parse: --passes expects a whole number from 1 to 100000, got '{value}'\n"
+            )
+        );
     }
 }

@@ -18,6 +18,25 @@ use toolgate::json::{self, Limits};
 /// Passes timed when `--passes` is not given.
 pub const DEFAULT_PASSES: usize = 21;
 
+/// The most passes a bench times. Each pass keeps one sample, so an unbounded count
+/// (`--passes 18446744073709551615`) asked for a list of samples no memory holds, and the
+/// command died in the allocator instead of saying what it expected.
+pub const MAX_PASSES: usize = 100_000;
+
+/// Reads the value of a count option (`--passes`, `--turns`): a whole number from 1 to
+/// `max`.
+///
+/// # Errors
+/// The message saying what was expected and what arrived.
+pub fn parse_count(flag: &str, text: &str, max: usize) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "{flag} expects a whole number from 1 to {max}, got '{text}'"
+        )),
+    }
+}
+
 /// The documents of one input file.
 pub struct Documents {
     /// The file as given on the command line.
@@ -153,18 +172,15 @@ fn parse_row(documents: &Documents, passes: usize) -> String {
 /// Splits `--passes N` off the arguments: `(passes, the other arguments)`.
 ///
 /// # Errors
-/// A message when `N` is missing, not a number, or zero.
+/// A message when `N` is missing or not a count [`parse_count`] takes.
 pub fn take_passes_option<'a>(args: &[&'a str]) -> Result<(usize, Vec<&'a str>), String> {
     let mut passes = DEFAULT_PASSES;
     let mut rest = Vec::new();
     let mut args = args.iter();
     while let Some(&arg) = args.next() {
         if arg == "--passes" {
-            let value = args.next().ok_or("--passes needs a number")?;
-            passes = match value.parse() {
-                Ok(n) if n > 0 => n,
-                _ => return Err(format!("--passes needs a positive number, got {value:?}")),
-            };
+            let value = args.next().ok_or("--passes needs a value")?;
+            passes = parse_count(arg, value, MAX_PASSES)?;
         } else {
             rest.push(arg);
         }

@@ -41,7 +41,7 @@ pub const HELP: &str = concat!(
     "
 
   --tools TOOLS.json  the tools array
-  --passes N          timed passes over the log (default 21, at least 1); the median is shown
+  --passes N          timed passes over the log (default 21); the median is shown
   --verdicts          also time Gate::verdict (check only, no call returned) and the
                       validator alone on already-parsed arguments (as check_call
                       returns them, and copied at their exact size)
@@ -96,28 +96,12 @@ pub fn parse_args(mut args: Args) -> Result<Option<Options>, UsageError> {
     }
     let tools = tools.ok_or_else(|| args.error("--tools TOOLS.json is required".into()))?;
     let calls = calls.ok_or_else(|| args.error("CALLS.jsonl is required".into()))?;
-    let passes = match passes {
-        None => bench::DEFAULT_PASSES,
-        Some(text) => match text.parse::<usize>() {
-            Ok(n) if n >= 1 => n,
-            _ => {
-                return Err(args.error(format!(
-                    "--passes expects a whole number of at least 1, got '{text}'"
-                )))
-            }
-        },
+    let count = |flag: &str, text: Option<String>, max: usize| {
+        text.map(|text| bench::parse_count(flag, &text, max).map_err(|e| args.error(e)))
+            .transpose()
     };
-    let turns = match turns {
-        None => None,
-        Some(text) => match text.parse::<usize>() {
-            Ok(n) if n >= 1 => Some(n),
-            _ => {
-                return Err(args.error(format!(
-                    "--turns expects a whole number of at least 1, got '{text}'"
-                )))
-            }
-        },
-    };
+    let passes = count("--passes", passes, bench::MAX_PASSES)?.unwrap_or(bench::DEFAULT_PASSES);
+    let turns = count("--turns", turns, MAX_TURN)?;
     Ok(Some(Options {
         tools,
         calls,
@@ -231,7 +215,8 @@ pub fn run(options: &Options) -> ExitCode {
             .collect();
         let (one_by_one, whole) = measure_turns(&gate, &lines, per_turn, options.passes);
         if let (Some(alone), Some(turn)) = (one_by_one.median_ns, whole.median_ns) {
-            turn_ratio = Some((per_turn, turn / alone));
+            // A log shorter than a turn is one turn of all its calls.
+            turn_ratio = Some((per_turn.min(lines.len()), turn / alone));
         }
         measures.push(one_by_one);
         measures.push(whole);
@@ -293,6 +278,9 @@ pub fn run(options: &Options) -> ExitCode {
         Err(code) => code,
     }
 }
+
+/// The most calls a benchmarked turn holds: more than any provider sends in one message.
+const MAX_TURN: usize = 1_000;
 
 /// `check_call` on `lines` one by one, and `check_turn` on them as turns of `per_turn`
 /// calls (JSON arrays), both per call.
