@@ -92,6 +92,19 @@ fn bench_check_turns_compares_a_turn_with_its_calls_alone() {
             && last.ends_with("x its calls checked one by one"),
         "{last}"
     );
+    // A log shorter than `--turns` is one turn of all its calls, and the line says so.
+    let long = Command::new(env!("CARGO_BIN_EXE_toolgate"))
+        .args([
+            "bench", "check", "--tools", &tools, "--passes", "1", "--turns", "1000", &calls,
+        ])
+        .output()
+        .expect("the binary runs");
+    let stdout = String::from_utf8_lossy(&long.stdout);
+    let last = stdout.lines().last().unwrap_or("");
+    assert!(
+        last.starts_with("turns: a turn of 3 calls costs "),
+        "{last}"
+    );
     let bad = Command::new(env!("CARGO_BIN_EXE_toolgate"))
         .args(["bench", "check", "--tools", &tools, "--turns", "0", &calls])
         .output()

@@ -288,9 +288,9 @@ fn each_usage_line_is_the_one_its_help_and_the_top_level_usage_show() {
 /// bound is refused with the range it takes (it was a panic in the allocator, exit 101).
 #[test]
 fn bench_parse_refuses_a_pass_count_past_the_bound() {
-    for (value, code) in [("18446744073709551615", 2), ("0", 2), ("x", 2)] {
-        let (got, stdout, stderr) = run(&["bench", "parse", "--passes", value, "none.json"]);
-        assert_eq!((got, stdout.as_str()), (code, ""), "{value}: {stderr}");
+    for value in ["18446744073709551615", "100001", "0", "x"] {
+        let (code, stdout, stderr) = run(&["bench", "parse", "--passes", value, "none.json"]);
+        assert_eq!((code, stdout.as_str()), (2, ""), "{value}: {stderr}");
         assert_eq!(
             stderr,
             format!(
