@@ -140,8 +140,10 @@ impl<'t> Pattern<'t> {
         for c in text {
             let matches = self.positions(c);
             let swap = ((!zero_diagonal & matches) << 1) & previous_matches;
-            zero_diagonal =
-                (((matches & positive).wrapping_add(positive)) ^ positive) | matches | negative | swap;
+            zero_diagonal = (((matches & positive).wrapping_add(positive)) ^ positive)
+                | matches
+                | negative
+                | swap;
             let horizontal_up = negative | !(zero_diagonal | positive);
             let horizontal_down = zero_diagonal & positive;
             if horizontal_up & last != 0 {

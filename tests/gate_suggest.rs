@@ -73,7 +73,7 @@ fn agrees_with_the_full_table_on_random_strings() {
 
 #[test]
 fn agrees_with_the_full_table_past_one_machine_word() {
-    // Names of 60 to 128 characters: both the word-at-a-time and the row-by-row paths.
+    // Names of 60 to 128 characters: past one 64-bit word, up to the whole 128-bit one.
     let mut rng = Rng::from_env();
     let alphabet = ['a', 'b', '_', 'é'];
     let word = |rng: &mut Rng| -> String {
@@ -151,6 +151,17 @@ fn only_the_first_max_chars_characters_count() {
         edit_distance(&format!("{base}abc"), &format!("{base}xyz")),
         0
     );
+    // The last character counted still counts: a change or a swap there is one edit.
+    let stem = "x".repeat(MAX_CHARS - 2);
+    let (ab, ba, ac) = (
+        format!("{stem}ab"),
+        format!("{stem}ba"),
+        format!("{stem}ac"),
+    );
+    assert_eq!(edit_distance(&ab, &ba), 1);
+    assert_eq!(edit_distance(&ab, &ac), 1);
+    assert_eq!(edit_distance(&format!("{ab}tail"), &ac), 1);
+    assert_eq!(edit_distance(&ab, &stem), 2);
     // A megabyte name against a tool name costs a bounded table, and compares its start.
     let huge = "search_orders".repeat(100_000);
     assert_eq!(

@@ -64,7 +64,9 @@ pub const PREVIEW_CHARS: usize = 120;
 /// ```
 pub fn preview(value: &Value<'_>, max_chars: usize) -> String {
     let mut budget = Budget {
-        out: String::new(),
+        // Room for the whole preview at once when its characters are ASCII, as most are,
+        // instead of growing through five sizes to get there.
+        out: String::with_capacity(max_chars.min(PREVIEW_CHARS) + '…'.len_utf8()),
         chars_left: max_chars,
         cut: false,
     };
@@ -214,6 +216,13 @@ struct Budget {
 
 impl fmt::Write for Budget {
     fn write_str(&mut self, s: &str) -> fmt::Result {
+        // A piece with no more bytes than the budget has characters fits whole (a character
+        // takes at least a byte): counted, not walked.
+        if s.len() <= self.chars_left {
+            self.chars_left -= s.chars().count();
+            self.out.push_str(s);
+            return Ok(());
+        }
         for (at, _) in s.char_indices() {
             if self.chars_left == 0 {
                 self.out.push_str(s.get(..at).ok_or(fmt::Error)?);
