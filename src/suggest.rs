@@ -92,7 +92,7 @@ impl<'t> Pattern<'t> {
         };
         for (i, c) in text.chars().take(MAX_CHARS).enumerate() {
             pattern.len = i + 1;
-            if let Some(mask) = ascii_slot(&mut pattern.ascii, c) {
+            if let Some(mask) = ascii_code(c).and_then(|code| pattern.ascii.get_mut(code)) {
                 *mask |= 1 << i;
             }
         }
@@ -101,8 +101,7 @@ impl<'t> Pattern<'t> {
 
     /// The positions of `c` in the pattern.
     fn positions(&self, c: char) -> u128 {
-        let code = u8::try_from(c).ok().map(usize::from);
-        match code.and_then(|code| self.ascii.get(code)) {
+        match ascii_code(c).and_then(|code| self.ascii.get(code)) {
             Some(&mask) => mask,
             // Not ASCII: looked for character by character (the pattern has at most
             // MAX_CHARS of them).
@@ -160,8 +159,7 @@ impl<'t> Pattern<'t> {
     }
 }
 
-/// The mask of `c` in an ASCII table, if `c` is ASCII.
-fn ascii_slot(table: &mut [u128; 128], c: char) -> Option<&mut u128> {
-    let code = u8::try_from(c).ok()?;
-    table.get_mut(usize::from(code))
+/// The code of `c` when it is ASCII: its slot in [`Pattern`]'s table.
+fn ascii_code(c: char) -> Option<usize> {
+    c.is_ascii().then(|| usize::from(c as u8))
 }
