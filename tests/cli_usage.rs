@@ -56,7 +56,7 @@ fn version_prints_the_package_version() {
 
 #[test]
 fn help_is_printed_on_stdout_for_every_command() {
-    let cases: [(&[&str], &str); 11] = [
+    let cases: [(&[&str], &str); 13] = [
         (
             &["--help"],
             "toolgate: checks a language model's tool calls",
@@ -84,6 +84,14 @@ fn help_is_printed_on_stdout_for_every_command() {
         (
             &["bench", "check", "--help"],
             "toolgate bench check: time Gate::check_call",
+        ),
+        (
+            &["bench", "parse", "--help"],
+            "toolgate bench parse: time toolgate::json::parse_with",
+        ),
+        (
+            &["help", "bench"],
+            "usage: toolgate bench parse [--passes N] FILE...",
         ),
         (&["demo", "--help"], "toolgate: play the demo agent loop"),
     ];
@@ -268,6 +276,7 @@ fn each_usage_line_is_the_one_its_help_and_the_top_level_usage_show() {
         (&["check"][..], &["check", "--help"][..]),
         (&["schema"], &["schema", "--help"]),
         (&["bench", "check"], &["bench", "check", "--help"]),
+        (&["bench", "parse"], &["bench", "parse", "--help"]),
         (&["demo", "x"], &["demo", "--help"]),
     ] {
         let (code, _, stderr) = run(wrong);
@@ -284,18 +293,75 @@ fn each_usage_line_is_the_one_its_help_and_the_top_level_usage_show() {
     }
 }
 
+const BENCH_PARSE_USAGE: &str = "usage: toolgate bench parse [--passes N] FILE...";
+
 /// `bench parse` reads `--passes` with the same rule as `bench check`: a count past the
 /// bound is refused with the range it takes (it was a panic in the allocator, exit 101).
 #[test]
 fn bench_parse_refuses_a_pass_count_past_the_bound() {
     for value in ["18446744073709551615", "100001", "0", "x"] {
-        let (code, stdout, stderr) = run(&["bench", "parse", "--passes", value, "none.json"]);
-        assert_eq!((code, stdout.as_str()), (2, ""), "{value}: {stderr}");
-        assert_eq!(
-            stderr,
-            format!(
-                "toolgate bench parse: --passes expects a whole number from 1 to 100000, got '{value}'\n"
-            )
+        check_usage_error(
+            &["bench", "parse", "--passes", value, "none.json"],
+            &format!(
+                "toolgate bench parse: --passes expects a whole number from 1 to 100000, got '{value}'"
+            ),
+            BENCH_PARSE_USAGE,
+            "toolgate bench parse --help",
         );
     }
+}
+
+/// `bench parse` reads its words as every command does: an option it does not take is a
+/// usage error, not a file it then fails to open, and `--passes` is given once.
+#[test]
+fn bench_parse_refuses_unknown_options_a_second_pass_count_and_no_file() {
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["bench", "parse", "--pases", "3", "a.json"],
+            "toolgate bench parse: unknown option '--pases'",
+        ),
+        (
+            &["bench", "parse", "--passes", "2", "--passes=3", "a.json"],
+            "toolgate bench parse: --passes given twice ('2' and '3')",
+        ),
+        (
+            &["bench", "parse", "a.json", "--passes"],
+            "toolgate bench parse: --passes needs a value",
+        ),
+        (
+            &["bench", "parse", "--passes", "2"],
+            "toolgate bench parse: give at least one file",
+        ),
+    ];
+    for (args, problem) in cases {
+        check_usage_error(
+            args,
+            problem,
+            BENCH_PARSE_USAGE,
+            "toolgate bench parse --help",
+        );
+    }
+}
+
+/// Both benches' help states the pass count they time without `--passes`, and it is the
+/// count `bench parse` really times: the help cannot drift from the code.
+#[test]
+fn the_default_pass_count_in_the_help_is_the_one_timed() {
+    let stated = |help: &[&str]| {
+        let (_, stdout, _) = run(help);
+        let after = stdout.split("(default ").nth(1).unwrap_or("");
+        after.split(')').next().unwrap_or("").to_owned()
+    };
+    let parse_default = stated(&["bench", "parse", "--help"]);
+    assert!(parse_default.parse::<usize>().is_ok(), "{parse_default}");
+    assert_eq!(stated(&["bench", "check", "--help"]), parse_default);
+    let dir = std::env::temp_dir().join(format!("toolgate-passes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let file = dir.join("one.json");
+    std::fs::write(&file, "[1]").expect("the file is written");
+    let (code, stdout, stderr) = run(&["bench", "parse", file.to_str().unwrap_or("")]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 0, "{stderr}");
+    let timed = format!("median and best of {parse_default} passes");
+    assert!(stdout.contains(&timed), "{stdout}");
 }

@@ -3,20 +3,30 @@
 //! `bench parse FILE...` times `toolgate::json::parse_with` over each file (a `.jsonl` file
 //! is one document per line) and counts the heap allocations one pass makes, through the
 //! counting allocator in `alloc.rs`. The helpers below (`median`, `time_passes`,
-//! `allocations_during`, `read_documents`, `take_passes_option`) are public so that other
-//! `bench` subcommands measure the same way.
+//! `allocations_during`, `read_documents`, `parse_count`) are public so that other
+//! `bench` subcommands measure and read their options the same way.
 //!
 //! Speed is measured here and only here: no test asserts a time.
 
 use crate::alloc::{self, AllocCount};
+use crate::args::{Arg, Args, UsageError};
 use crate::out;
 use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::Instant;
 use toolgate::json::{self, Limits};
 
+/// Passes timed when `--passes` is not given (the one number both benches and their help
+/// texts read).
+macro_rules! default_passes {
+    () => {
+        21
+    };
+}
+pub(crate) use default_passes;
+
 /// Passes timed when `--passes` is not given.
-pub const DEFAULT_PASSES: usize = 21;
+pub const DEFAULT_PASSES: usize = default_passes!();
 
 /// The most passes a bench times. Each pass keeps one sample, so an unbounded count
 /// (`--passes 18446744073709551615`) asked for a list of samples no memory holds, and the
@@ -61,23 +71,70 @@ impl Documents {
     }
 }
 
-/// `toolgate bench parse [--passes N] FILE...`.
-pub fn parse_command(args: &[&str]) -> ExitCode {
-    parse_report(args).unwrap_or_else(|code| code)
+/// The usage line of `bench parse`.
+pub const PARSE_USAGE: &str = concat!("usage: ", bench_parse_synopsis!());
+
+/// `toolgate bench parse --help`.
+pub const PARSE_HELP: &str = concat!(
+    "toolgate bench parse: time toolgate::json::parse_with on JSON files\n\nusage: ",
+    bench_parse_synopsis!(),
+    "
+
+  --passes N    timed passes over each file (default ",
+    default_passes!(),
+    "); the median and the best are shown
+  FILE...       JSON files: a .jsonl file is one document per line, any other one document
+  -h, --help    print this help
+
+Build with --release (cargo run --release -- bench parse ...): a debug build's numbers
+say nothing about the library."
+);
+
+/// What `bench parse` was asked to do.
+#[derive(Debug)]
+pub struct ParseOptions {
+    passes: usize,
+    files: Vec<String>,
+}
+
+/// Reads `bench parse`'s arguments, by the same rules as every command's (one value per
+/// option, no unknown flag taken for a file); `Ok(None)` means help was asked for.
+///
+/// # Errors
+/// A [`UsageError`] for an unknown flag, a missing, repeated or bad `--passes`, or no file.
+pub fn parse_args(mut args: Args) -> Result<Option<ParseOptions>, UsageError> {
+    let mut passes = None;
+    let mut files = Vec::new();
+    while let Some(arg) = args.next_arg() {
+        match arg {
+            Arg::Flag(flag, inline) => match flag.as_str() {
+                "-h" | "--help" => return Ok(None),
+                "--passes" => args.value_once(&flag, inline, &mut passes)?,
+                _ => return Err(args.unknown(&flag)),
+            },
+            Arg::Positional(path) => files.push(path),
+        }
+    }
+    if files.is_empty() {
+        return Err(args.error("give at least one file".into()));
+    }
+    let passes = match passes {
+        Some(text) => parse_count("--passes", &text, MAX_PASSES).map_err(|e| args.error(e))?,
+        None => DEFAULT_PASSES,
+    };
+    Ok(Some(ParseOptions { passes, files }))
+}
+
+/// Runs `bench parse`.
+pub fn parse_command(options: &ParseOptions) -> ExitCode {
+    parse_report(options).unwrap_or_else(|code| code)
 }
 
 /// The parse benchmark, each row printed as it is measured; the exit status it stops with
-/// early (a usage error, or standard output gone) as the error.
-fn parse_report(args: &[&str]) -> Result<ExitCode, ExitCode> {
+/// early (standard output gone) as the error.
+fn parse_report(options: &ParseOptions) -> Result<ExitCode, ExitCode> {
     let print = |text: &str| out::print("toolgate bench parse", text);
-    let (passes, files) = take_passes_option(args).map_err(|message| {
-        eprintln!("toolgate bench parse: {message}");
-        ExitCode::from(2)
-    })?;
-    if files.is_empty() {
-        eprintln!("toolgate bench parse: give at least one file");
-        return Err(ExitCode::from(2));
-    }
+    let (passes, files) = (options.passes, &options.files);
     if cfg!(debug_assertions) {
         print("note: this is a debug build; measure with `cargo run --release -- bench parse`\n")?;
     }
@@ -167,25 +224,6 @@ fn parse_row(documents: &Documents, passes: usize) -> String {
         allocated.allocations as f64 / n_docs as f64,
         format!("{n_ok}/{}", documents.ranges.len()),
     )
-}
-
-/// Splits `--passes N` off the arguments: `(passes, the other arguments)`.
-///
-/// # Errors
-/// A message when `N` is missing or not a count [`parse_count`] takes.
-pub fn take_passes_option<'a>(args: &[&'a str]) -> Result<(usize, Vec<&'a str>), String> {
-    let mut passes = DEFAULT_PASSES;
-    let mut rest = Vec::new();
-    let mut args = args.iter();
-    while let Some(&arg) = args.next() {
-        if arg == "--passes" {
-            let value = args.next().ok_or("--passes needs a value")?;
-            passes = parse_count(arg, value, MAX_PASSES)?;
-        } else {
-            rest.push(arg);
-        }
-    }
-    Ok((passes, rest))
 }
 
 /// Reads a file as documents: one per non-empty line if it ends in `.jsonl`, else one.

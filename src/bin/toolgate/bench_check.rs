@@ -41,7 +41,9 @@ pub const HELP: &str = concat!(
     "
 
   --tools TOOLS.json  the tools array
-  --passes N          timed passes over the log (default 21); the median is shown
+  --passes N          timed passes over the log (default ",
+    bench::default_passes!(),
+    "); the median is shown
   --verdicts          also time Gate::verdict (check only, no call returned) and the
                       validator alone on already-parsed arguments (as check_call
                       returns them, and copied at their exact size)

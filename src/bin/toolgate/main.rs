@@ -110,7 +110,7 @@ enum Command {
     Demo,
     Check(check::Options),
     Schema(schema::Options),
-    BenchParse(Vec<String>),
+    BenchParse(bench::ParseOptions),
     BenchCheck(bench_check::Options),
 }
 
@@ -124,10 +124,7 @@ fn main() -> ExitCode {
         Ok(Command::Demo) => demo::run(),
         Ok(Command::Check(options)) => check::run(&options),
         Ok(Command::Schema(options)) => schema::run(&options),
-        Ok(Command::BenchParse(files)) => {
-            let files: Vec<&str> = files.iter().map(String::as_str).collect();
-            bench::parse_command(&files)
-        }
+        Ok(Command::BenchParse(options)) => bench::parse_command(&options),
         Ok(Command::BenchCheck(options)) => bench_check::run(&options),
         Err(error) => {
             eprintln!("{error}");
@@ -147,7 +144,8 @@ fn usage_of(command: &str) -> &'static str {
     match command {
         "check" => check::USAGE,
         "schema" => schema::USAGE,
-        "bench" | "bench parse" => BENCH_USAGE,
+        "bench" => BENCH_USAGE,
+        "bench parse" => bench::PARSE_USAGE,
         "bench check" => bench_check::USAGE,
         "demo" => concat!("usage: ", demo_synopsis!()),
         _ => USAGE,
@@ -209,13 +207,8 @@ fn parse_bench(words: Vec<String>) -> Result<Command, UsageError> {
     let rest: Vec<String> = words.collect();
     match sub.as_deref() {
         Some("-h" | "--help") if rest.is_empty() => Ok(Command::Print(BENCH_USAGE)),
-        Some("parse") => {
-            if rest.iter().any(|word| word == "-h" || word == "--help") {
-                return Ok(Command::Print(BENCH_USAGE));
-            }
-            // `bench parse` reads its own options (`--passes N`) and reports its own errors.
-            Ok(Command::BenchParse(rest))
-        }
+        Some("parse") => Ok(bench::parse_args(Args::new("bench parse", rest))?
+            .map_or(Command::Print(bench::PARSE_HELP), Command::BenchParse)),
         Some("check") => Ok(bench_check::parse_args(Args::new("bench check", rest))?
             .map_or(Command::Print(bench_check::HELP), Command::BenchCheck)),
         Some(word) => Err(UsageError {
