@@ -3,7 +3,7 @@
 //! `bench parse FILE...` times `toolgate::json::parse_with` over each file (a `.jsonl` file
 //! is one document per line) and counts the heap allocations one pass makes, through the
 //! counting allocator in `alloc.rs`. The helpers below (`median`, `time_passes`,
-//! `allocations_during`, `read_documents`, `parse_count`) are public so that other
+//! `allocations_during`, `read_documents`, `count_option`) are public so that other
 //! `bench` subcommands measure and read their options the same way.
 //!
 //! Speed is measured here and only here: no test asserts a time.
@@ -38,13 +38,28 @@ pub const MAX_PASSES: usize = 100_000;
 ///
 /// # Errors
 /// The message saying what was expected and what arrived.
-pub fn parse_count(flag: &str, text: &str, max: usize) -> Result<usize, String> {
+fn parse_count(flag: &str, text: &str, max: usize) -> Result<usize, String> {
     match text.parse::<usize>() {
         Ok(n) if (1..=max).contains(&n) => Ok(n),
         _ => Err(format!(
             "{flag} expects a whole number from 1 to {max}, got '{text}'"
         )),
     }
+}
+
+/// Reads a count option's value if it was given ([`parse_count`]), as a usage error of
+/// `args`' command when it is not a count from 1 to `max`.
+///
+/// # Errors
+/// The [`UsageError`] saying what was expected and what arrived.
+pub fn count_option(
+    args: &Args,
+    flag: &str,
+    text: Option<String>,
+    max: usize,
+) -> Result<Option<usize>, UsageError> {
+    text.map(|text| parse_count(flag, &text, max).map_err(|e| args.error(e)))
+        .transpose()
 }
 
 /// The documents of one input file.
@@ -118,10 +133,7 @@ pub fn parse_args(mut args: Args) -> Result<Option<ParseOptions>, UsageError> {
     if files.is_empty() {
         return Err(args.error("give at least one file".into()));
     }
-    let passes = match passes {
-        Some(text) => parse_count("--passes", &text, MAX_PASSES).map_err(|e| args.error(e))?,
-        None => DEFAULT_PASSES,
-    };
+    let passes = count_option(&args, "--passes", passes, MAX_PASSES)?.unwrap_or(DEFAULT_PASSES);
     Ok(Some(ParseOptions { passes, files }))
 }
 

@@ -98,12 +98,9 @@ pub fn parse_args(mut args: Args) -> Result<Option<Options>, UsageError> {
     }
     let tools = tools.ok_or_else(|| args.error("--tools TOOLS.json is required".into()))?;
     let calls = calls.ok_or_else(|| args.error("CALLS.jsonl is required".into()))?;
-    let count = |flag: &str, text: Option<String>, max: usize| {
-        text.map(|text| bench::parse_count(flag, &text, max).map_err(|e| args.error(e)))
-            .transpose()
-    };
-    let passes = count("--passes", passes, bench::MAX_PASSES)?.unwrap_or(bench::DEFAULT_PASSES);
-    let turns = count("--turns", turns, MAX_TURN)?;
+    let passes = bench::count_option(&args, "--passes", passes, bench::MAX_PASSES)?
+        .unwrap_or(bench::DEFAULT_PASSES);
+    let turns = bench::count_option(&args, "--turns", turns, MAX_TURN)?;
     Ok(Some(Options {
         tools,
         calls,
