@@ -430,9 +430,8 @@ fn measure_provider_stream(gate: &Gate, calls: &[&str], passes: usize) -> Measur
 }
 
 /// One raw call streamed in 16-byte chunks and finished. A function of its own, so that a
-/// profiler can count the stream alone: what it returns is dropped by the caller, as
-/// `check_call`'s call is (callgrind: `--toggle-collect='*stream_raw*'`, against
-/// `'*Gate*check_call*'`).
+/// profiler can measure the stream alone: what it returns is dropped by the caller, as
+/// `check_call`'s call is, so both rows pay for the same drop.
 #[inline(never)]
 fn stream_raw(gate: &Gate, raw: &str) -> StreamAnswer {
     let mut stream = gate.stream_call();
@@ -441,7 +440,7 @@ fn stream_raw(gate: &Gate, raw: &str) -> StreamAnswer {
 }
 
 /// One call streamed in the provider form (the name, then the arguments in 16-byte chunks)
-/// and finished; a function of its own as [`stream_raw`] is (`'*stream_provider*'`).
+/// and finished; a function of its own as [`stream_raw`] is.
 #[inline(never)]
 fn stream_provider(gate: &Gate, name: &str, arguments: &str) -> StreamAnswer {
     let mut stream = gate.stream_call();
@@ -457,12 +456,11 @@ type StreamAnswer = (
 );
 
 /// The validator alone: `ToolSpec::validate` on the accepted calls' arguments, parsed
-/// before timing. Two rows: the trees as `check_call` returns them, and copies of
-/// the same trees made in one pass after parsing. The copies hold each object's members at
-/// their exact number, where `check_call`'s arguments keep the room the builder reserved
-/// (8 members), so the first row reads about twice the memory: with 20,000 trees held at
-/// once that, not the validator, is most of the difference between the rows. A handler
-/// validates the tree it was just given, in cache, which neither row measures.
+/// before timing. Two rows: the trees as `check_call` returns them, and copies of the same
+/// trees made in one pass after parsing, each object's members at their exact number. With
+/// 20,000 trees held at once, the memory the trees take, not the validator, is most of any
+/// difference between the rows. A handler validates the tree it was just given, in cache,
+/// which neither row measures.
 fn measure_validate(gate: &Gate, calls: &[&str], passes: usize) -> [Measure; 2] {
     let parsed: Vec<_> = calls
         .iter()
