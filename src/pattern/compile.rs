@@ -1,10 +1,10 @@
 //! Syntax tree to program: Thompson's construction, the NFA that `run` simulates.
 //!
-//! Each consuming step, assertion, fork and jump is one instruction, and the program is the
+//! Each consuming step, assertion, fork and jump is one state, and the program is the
 //! NFA's state list: [`MAX_STATES`] bounds it so that the simulation's state sets are
 //! fixed-size bitsets and a match allocates nothing. Counted repetitions are written out
 //! (`a{2,4}` is `aa` then two optional `a`s), which is where programs grow: each further
-//! copy is the first one's instructions copied with their targets moved, so the work is
+//! copy is the first one's states copied with their targets moved, so the work is
 //! proportional to the program built and stops at the limit.
 
 use super::class::Class;
@@ -12,10 +12,10 @@ use super::error::{PatternError, PatternErrorKind};
 use super::parse::{Assertion, Node};
 use super::{MAX_DEPTH, MAX_STATES};
 
-/// An instruction's index in the program.
+/// A state's index in the program.
 pub(super) type Pc = u16;
 
-/// One NFA state. Those without a target go on to the next instruction.
+/// One NFA state. Those without a target go on to the next state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Inst {
     /// Consume one character of `classes[id]`.
@@ -46,7 +46,7 @@ pub(super) struct Program {
 ///
 /// # Errors
 ///
-/// `TooLarge` when the program needs more than [`MAX_STATES`] instructions, at the
+/// `TooLarge` when the program needs more than [`MAX_STATES`] states, at the
 /// repetition being written out when the limit was reached (0 when there is none).
 pub(super) fn compile(node: &Node) -> Result<Program, PatternError> {
     let mut compiler = Compiler {
@@ -83,7 +83,7 @@ impl Compiler {
         }
     }
 
-    /// The index of the next instruction, as a target.
+    /// The index of the next state, as a target.
     fn next_pc(&self) -> Result<Pc, PatternError> {
         Pc::try_from(self.insts.len()).map_err(|_| self.too_large())
     }
@@ -241,7 +241,7 @@ impl Compiler {
     }
 }
 
-/// The instruction after `at`, as a target: where a fork at `at` goes to take its branch.
+/// The state after `at`, as a target: where a fork at `at` goes to take its branch.
 fn split_target(at: usize) -> Result<Pc, PatternError> {
     at.checked_add(1)
         .and_then(|next| Pc::try_from(next).ok())

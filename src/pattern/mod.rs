@@ -57,7 +57,7 @@ pub use run::Matcher;
 use compile::Program;
 use std::fmt;
 
-/// The most NFA states (instructions) a pattern may compile to. It sizes the bitsets every
+/// The most NFA states a pattern may compile to. It sizes the bitsets every
 /// [`Matcher`] carries (three of 512 bytes, and an 8 KiB work stack), and it is ample for
 /// real tools' patterns: `^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$` needs 13 and
 /// `^.{1,255}$` about 520. Each character of text costs at most this many steps.

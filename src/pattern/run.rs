@@ -4,7 +4,7 @@
 //! A backtracking engine tries one way through the pattern and, when it fails, the next; on
 //! `(a*)*b` against a run of `a`s the ways are exponential in the text. Here the set of
 //! states the text so far can be in is kept instead: each character maps that set to the
-//! next, visiting each instruction at most once, so no text makes the work grow faster than
+//! next, visiting each state at most once, so no text makes the work grow faster than
 //! its length. The sets are bitsets of up to [`MAX_STATES`] bits inside the [`Matcher`],
 //! and the work stack is a fixed array of the same size, so a match allocates nothing.
 //!
