@@ -82,7 +82,7 @@
 mod answer;
 mod dispatch;
 mod error;
-mod read;
+mod form;
 mod reply;
 mod session;
 
@@ -242,7 +242,7 @@ impl Gate {
         };
         let mut value = json::parse_with(raw, turn_limits).map_err(Box::new)?;
         let mut calls = Vec::new();
-        let (form, text) = read::read(&mut value, &mut |element, legacy| {
+        let (form, text) = form::read(&mut value, &mut |element, legacy| {
             calls.push(TurnCall {
                 verdict: check_element(self, element, legacy),
                 corrects: None,
