@@ -61,7 +61,6 @@ use crate::rejection::{EnvelopeProblem, Part, Rejection};
 use read::Envelope;
 use std::borrow::Cow;
 use std::ops::ControlFlow;
-pub(crate) use text::read_again;
 
 /// One tool call, whatever shape it arrived in.
 ///

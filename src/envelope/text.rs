@@ -137,51 +137,6 @@ fn outcome<'a, D: Downstream<'a>>(
     }
 }
 
-/// Reads again the arguments text whose literal opens `literal` (the rest of the raw call
-/// from its opening quote) into `downstream`: what it kept, or `None` if the text is not
-/// JSON. For a check that did not decide on the first reading and must start over.
-pub(crate) fn read_again<'a, D: Downstream<'a>>(
-    literal: &'a [u8],
-    limits: Limits,
-    downstream: &mut D,
-) -> Option<D::Read> {
-    /// Feeds one string value's pieces to a [`Text`], and stops at its end.
-    struct Again<'a, 'd, D: Downstream<'a>> {
-        text: Text<'a>,
-        downstream: &'d mut D,
-        limits: Limits,
-        read: Option<TextArgs<D::Read>>,
-    }
-    impl<'a, D: Downstream<'a>> Sink<'a> for Again<'a, '_, D> {
-        fn event(&mut self, event: crate::json::Event<'a>, _at: usize) -> ControlFlow<()> {
-            use crate::json::Event;
-            match event {
-                Event::StringPart(run) => self.text.part(run, self.downstream),
-                Event::StringChar(c) => self.text.char(c, self.downstream),
-                Event::String(whole) => {
-                    self.read = Some(Text::whole(whole, 0, self.limits, self.downstream));
-                    return ControlFlow::Break(());
-                }
-                Event::StringEnd => {
-                    self.read = Some(self.text.end(self.downstream));
-                    return ControlFlow::Break(());
-                }
-                _ => {}
-            }
-            ControlFlow::Continue(())
-        }
-    }
-    let mut again = Again {
-        text: Text::new(limits, 0),
-        downstream,
-        limits,
-        read: None,
-    };
-    // The literal's end stops the reader (the call goes on after it).
-    let _ = Reader::new(limits).feed(literal, &mut again);
-    again.read.and_then(Result::ok)
-}
-
 impl TextError {
     /// The error with its line and column counted in the text, which is read again from
     /// the literal in `raw` (only now, on the way to a rejection).
