@@ -1,8 +1,14 @@
 //! The walk's rules for arrays and objects: counts, `uniqueItems`, items, `contains`, and
 //! an object's members in the documented order (unknown, missing, names, declared fields,
 //! pattern fields, other fields).
+//!
+//! The same code checks a container still being written (`open` is `Some`, see
+//! `partial.rs`): its rules about its end (`minItems`, `contains`, `minProperties`,
+//! `required`) wait, its counts include a key whose value has not begun, and its last
+//! member or item, which may be open too, is checked in partial mode.
 
 use super::equal::{earlier_twin, HashIndex};
+use super::partial::State;
 use super::walk::{to_u64, Trail, Verdict, Walk};
 use crate::json::{Member, Value};
 use crate::spec::absent::reads_as_absent;
@@ -15,6 +21,7 @@ const PAIRWISE_ITEMS: usize = 32;
 
 impl<'s> Walk<'s> {
     /// `minItems`, `maxItems`, `uniqueItems`, each item in index order, then `contains`.
+    /// `open` is the array's state when it is still being written.
     pub(super) fn array(
         &mut self,
         ty: &'s Type,
@@ -22,10 +29,12 @@ impl<'s> Walk<'s> {
         value: &Value<'_>,
         at: &Trail<'_>,
         depth: usize,
+        open: Option<State<'_>>,
     ) -> Verdict {
         let rules = &ty.array;
         let n = to_u64(items.len());
-        if let Some(min) = rules.min_items.filter(|&min| n < min) {
+        let last = open.map_or(State::Whole, State::last);
+        if let Some(min) = rules.min_items.filter(|&min| n < min && open.is_none()) {
             let max = rules.max_items;
             return Err(self.fail(at, value, || Rule::MinItems { min, max }));
         }
@@ -34,16 +43,22 @@ impl<'s> Walk<'s> {
             return Err(self.fail(at, value, || Rule::MaxItems { max, min }));
         }
         if rules.unique {
-            if let Some((first, second)) = first_repeat(items) {
+            // An item still being written is not yet equal to anything.
+            let whole = match last {
+                State::Whole => items,
+                _ => items.split_last().map_or(items, |(_, whole)| whole),
+            };
+            if let Some((first, second)) = first_repeat(whole) {
                 return Err(self.fail(at, value, || Rule::UniqueItems { first, second }));
             }
         }
         for (index, item) in items.iter().enumerate() {
             if let Some(item_type) = rules.prefix.get(index).or(rules.items.as_deref()) {
-                self.check(item_type, item, &at.index(index), depth + 1)?;
+                let state = if index + 1 == items.len() { last } else { State::Whole };
+                self.visit(item_type, item, &at.index(index), depth + 1, state)?;
             }
         }
-        let Some(contains) = rules.contains.as_deref() else {
+        let Some(contains) = rules.contains.as_deref().filter(|_| open.is_none()) else {
             return Ok(());
         };
         let mut matched: u64 = 0;
@@ -64,6 +79,7 @@ impl<'s> Walk<'s> {
     /// `minProperties`, `maxProperties`, then the member rules: unknown fields (input
     /// order), missing required fields (declaration order), field names, declared fields
     /// (declaration order), pattern fields (input order, then pattern order), other fields.
+    /// `open` is the object's state when it is still being written.
     pub(super) fn object(
         &mut self,
         ty: &'s Type,
@@ -71,9 +87,16 @@ impl<'s> Walk<'s> {
         value: &Value<'_>,
         at: &Trail<'_>,
         depth: usize,
+        open: Option<State<'_>>,
     ) -> Verdict {
-        let n = to_u64(members.len());
-        if let Some(min) = ty.members.min.filter(|&min| n < min) {
+        let pending = open.and_then(State::pending_key);
+        if let Some(key) = pending.filter(|&key| members.iter().any(|(k, _)| k == key)) {
+            let key = key.to_owned();
+            return Err(self.fatal(at, value, Rule::DuplicateKey { key }));
+        }
+        let last = open.map_or(State::Whole, State::last);
+        let n = to_u64(members.len()).saturating_add(u64::from(pending.is_some()));
+        if let Some(min) = ty.members.min.filter(|&min| n < min && open.is_none()) {
             let max = ty.members.max;
             return Err(self.fail(at, value, || Rule::MinProperties { min, max }));
         }
@@ -84,20 +107,21 @@ impl<'s> Walk<'s> {
         let Some(object) = ty.object.as_deref() else {
             return Ok(());
         };
+        let keys = || members.iter().map(|(key, _)| key.as_ref()).chain(pending);
         if object.additional == Additional::Forbidden {
-            if let Some((key, _)) = members.iter().find(|(key, _)| is_other(object, key)) {
+            if let Some(key) = keys().find(|key| is_other(object, key)) {
                 return Err(self.fail(at, value, || unknown(object, key)));
             }
         }
-        let given = |name: &str| members.iter().find(|(key, _)| key == name);
-        for field in &object.fields {
+        let given = |name: &str| members.iter().enumerate().find(|(_, (key, _))| key == name);
+        for field in object.fields.iter().filter(|_| open.is_none()) {
             if field.required && given(&field.name).is_none() {
                 let field = field.name.clone();
                 return Err(self.fail(at, value, || Rule::Required { field }));
             }
         }
         if let Some(names) = object.property_names.as_deref() {
-            for (key, _) in members {
+            for key in keys() {
                 let name = Value::String(Cow::Borrowed(key));
                 match self.check(names, &name, at, depth + 1) {
                     Ok(()) => {}
@@ -122,11 +146,16 @@ impl<'s> Walk<'s> {
                 }
             }
         }
+        // The state of member `index`: only the last may still be open.
+        let state = |index: usize| match index + 1 == members.len() {
+            true => last,
+            false => State::Whole,
+        };
         for field in &object.fields {
-            let Some((key, item)) = given(&field.name) else {
+            let Some((index, (key, item))) = given(&field.name) else {
                 continue;
             };
-            match self.check(&field.ty, item, &at.key(key), depth + 1) {
+            match self.visit(&field.ty, item, &at.key(key), depth + 1, state(index)) {
                 Ok(()) => {}
                 Err(fail)
                     if !fail.fatal
@@ -142,17 +171,18 @@ impl<'s> Walk<'s> {
                 Err(fail) => return Err(fail),
             }
         }
-        for (key, item) in members {
+        for (index, (key, item)) in members.iter().enumerate() {
             for pattern_field in &object.patterns {
                 if matches(&pattern_field.pattern, key) {
-                    self.check(&pattern_field.ty, item, &at.key(key), depth + 1)?;
+                    let at = at.key(key);
+                    self.visit(&pattern_field.ty, item, &at, depth + 1, state(index))?;
                 }
             }
         }
         if let Additional::Typed(others) = &object.additional {
-            for (key, item) in members {
+            for (index, (key, item)) in members.iter().enumerate() {
                 if is_other(object, key) {
-                    self.check(others, item, &at.key(key), depth + 1)?;
+                    self.visit(others, item, &at.key(key), depth + 1, state(index))?;
                 }
             }
         }

@@ -187,14 +187,26 @@ impl Schema {
     /// The value is judged first, building nothing; only a refused value is walked again
     /// to build its violation.
     pub(crate) fn validate_noting_absent(&self, value: &Value<'_>) -> Result<bool, Violation> {
+        self.verdict(value, |walk| walk.run(value))
+    }
+
+    /// The verdict of the walk `run` on `value`: judged first, building nothing; walked
+    /// again to report only when refused. `Ok` says whether some `null` was read as absent.
+    fn verdict(
+        &self,
+        value: &Value<'_>,
+        run: impl Fn(&mut Walk<'_>) -> walk::Verdict,
+    ) -> Result<bool, Violation> {
         let mut judge = Walk::new(self, false);
-        let fail = match judge.run(value) {
+        let fail = match run(&mut judge) {
             Ok(()) => return Ok(judge.read_absent),
             Err(fail) => fail,
         };
         let violation = match fail.violation {
             Some(violation) => Some(violation),
-            None => Walk::new(self, true).run(value).err().and_then(|f| f.violation),
+            None => run(&mut Walk::new(self, true))
+                .err()
+                .and_then(|fail| fail.violation),
         };
         // The walks are deterministic: the second refuses where the first did.
         let steps = STEP_BUDGET;

@@ -17,6 +17,7 @@
 //! reported failure.
 
 use super::kinds::{admits, kinds_counted};
+use super::partial::State;
 use super::{MAX_CHECK_DEPTH, RECEIVED_CHARS, STEP_BUDGET};
 use crate::json::decimal::{compare_to, is_multiple_of, Plain};
 use crate::json::{preview, Path, Segment, Value};
@@ -207,8 +208,8 @@ impl<'s> Walk<'s> {
         match value {
             Value::Number(number) => self.number(ty, number.as_str(), value, at),
             Value::String(text) => self.string(ty, text, value, at),
-            Value::Array(items) => self.array(ty, items, value, at, depth),
-            Value::Object(members) => self.object(ty, members, value, at, depth),
+            Value::Array(items) => self.array(ty, items, value, at, depth, None),
+            Value::Object(members) => self.object(ty, members, value, at, depth, None),
             Value::Null | Value::Bool(_) => Ok(()),
         }
     }
@@ -311,10 +312,10 @@ impl<'s> Walk<'s> {
             self.check(branch, value, at, below)?;
         }
         if !ty.any_of.is_empty() {
-            self.alternatives(&ty.any_of, false, value, at, below)?;
+            self.alternatives(&ty.any_of, false, value, at, below, State::Whole)?;
         }
         if !ty.one_of.is_empty() {
-            self.alternatives(&ty.one_of, true, value, at, below)?;
+            self.alternatives(&ty.one_of, true, value, at, below, State::Whole)?;
         }
         if let Some(negated) = &ty.not {
             match self.judge(negated, value, at, below) {
@@ -367,21 +368,25 @@ impl<'s> Walk<'s> {
     /// `anyOf` (at least one alternative matches) or `oneOf` (`exactly_one`), and what to
     /// report when that fails: the kinds the alternatives accept when none accepts the
     /// value's kind, the one alternative's own failure when exactly one does, and
-    /// otherwise [`Rule::AnyOf`] or [`Rule::OneOf`].
-    fn alternatives(
+    /// otherwise [`Rule::AnyOf`] or [`Rule::OneOf`]. For a value still being written
+    /// (`state`), one alternative that may still match is enough: whether more than one
+    /// `oneOf` alternative matches waits for the value's end.
+    pub(super) fn alternatives(
         &mut self,
         alternatives: &'s [Type],
         exactly_one: bool,
         value: &Value<'_>,
         at: &Trail<'_>,
         depth: usize,
+        state: State<'_>,
     ) -> Verdict {
+        let exactly_one_now = exactly_one && state == State::Whole;
         let mut n_matched: usize = 0;
         let mut n_kind_fits: usize = 0;
         let mut kind_fit_failure = None;
         for alternative in alternatives {
-            match self.check(alternative, value, at, depth) {
-                Ok(()) if !exactly_one => return Ok(()),
+            match self.visit(alternative, value, at, depth, state) {
+                Ok(()) if !exactly_one_now => return Ok(()),
                 Ok(()) => n_matched = n_matched.saturating_add(1),
                 Err(fail) if fail.fatal => return Err(fail),
                 Err(fail) => {
