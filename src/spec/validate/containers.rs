@@ -54,7 +54,11 @@ impl<'s> Walk<'s> {
         }
         for (index, item) in items.iter().enumerate() {
             if let Some(item_type) = rules.prefix.get(index).or(rules.items.as_deref()) {
-                let state = if index + 1 == items.len() { last } else { State::Whole };
+                let state = if index + 1 == items.len() {
+                    last
+                } else {
+                    State::Whole
+                };
                 self.visit(item_type, item, &at.index(index), depth + 1, state)?;
             }
         }
@@ -199,7 +203,9 @@ pub(super) fn is_other(object: &ObjectType, key: &str) -> bool {
 /// True if `pattern` matches `key` (a pattern that does not compile never reaches a
 /// schema: the builder and the importer refuse it).
 pub(super) fn matches(pattern: &crate::spec::string_pattern::StringPattern, key: &str) -> bool {
-    pattern.compiled().is_ok_and(|compiled| compiled.is_match(key))
+    pattern
+        .compiled()
+        .is_ok_and(|compiled| compiled.is_match(key))
 }
 
 /// The violation of an unknown field `key`.

@@ -97,6 +97,8 @@ mod evaluated;
 mod kinds;
 mod partial;
 #[cfg(test)]
+mod partial_tests;
+#[cfg(test)]
 mod tests;
 mod walk;
 mod whole;
@@ -123,7 +125,8 @@ pub use report::Failure;
 pub use run::Validation;
 
 use super::{Rule, Schema, ToolSpec, Type, Violation};
-use crate::json::Value;
+use crate::json::{Open, Value};
+use partial::State;
 use walk::{Trail, Walk};
 
 /// Values nest at most this many levels of arrays and objects (the parser's default limit
@@ -173,7 +176,7 @@ impl Schema {
     /// ```
     ///
     /// # Errors
-    /// The first [`Violation`]: its [`Rule`](super::Rule) says which rule (kind, enum,
+    /// The first [`Violation`]: its [`Rule`] says which rule (kind, enum,
     /// bound, missing or unknown field, repeated key, alternatives, a validator limit), its
     /// path where.
     pub fn validate(&self, value: &Value<'_>) -> Result<(), Violation> {
@@ -187,16 +190,18 @@ impl Schema {
     /// The value is judged first, building nothing; only a refused value is walked again
     /// to build its violation.
     pub(crate) fn validate_noting_absent(&self, value: &Value<'_>) -> Result<bool, Violation> {
-        self.verdict(value, |walk| walk.run(value))
+        self.verdict(value, Open::WHOLE)
     }
 
-    /// The verdict of the walk `run` on `value`: judged first, building nothing; walked
-    /// again to report only when refused. `Ok` says whether some `null` was read as absent.
-    fn verdict(
-        &self,
-        value: &Value<'_>,
-        run: impl Fn(&mut Walk<'_>) -> walk::Verdict,
-    ) -> Result<bool, Violation> {
+    /// The verdict on `value`, of which `open` is still being written (see
+    /// `partial.rs`): judged first, building nothing, and walked again to report only
+    /// when refused. `Ok` says whether some `null` was read as absent.
+    fn verdict(&self, value: &Value<'_>, open: Open<'_>) -> Result<bool, Violation> {
+        let run = |walk: &mut Walk<'_>| {
+            walk.whole(value, &Trail::ROOT, 0)?;
+            let root = &walk.schema.root;
+            walk.visit(root, value, &Trail::ROOT, 0, State::of(open))
+        };
         let mut judge = Walk::new(self, false);
         let fail = match run(&mut judge) {
             Ok(()) => return Ok(judge.read_absent),
@@ -231,15 +236,6 @@ impl Schema {
             }
             Err(_) => Some(false),
         }
-    }
-}
-
-impl Walk<'_> {
-    /// Step 1, then the root type.
-    fn run(&mut self, value: &Value<'_>) -> walk::Verdict {
-        self.whole(value, &Trail::ROOT, 0)?;
-        let root = &self.schema.root;
-        self.check(root, value, &Trail::ROOT, 0)
     }
 }
 

@@ -118,7 +118,12 @@ impl<'s> Walk<'s> {
     }
 
     /// A failure at `at`, about `value`: `rule` is made only when reporting.
-    pub(super) fn fail(&self, at: &Trail<'_>, value: &Value<'_>, rule: impl FnOnce() -> Rule) -> Fail {
+    pub(super) fn fail(
+        &self,
+        at: &Trail<'_>,
+        value: &Value<'_>,
+        rule: impl FnOnce() -> Rule,
+    ) -> Fail {
         Fail {
             fatal: false,
             violation: self.report.then(|| violation(at, value, rule())),
@@ -184,7 +189,13 @@ impl<'s> Walk<'s> {
     }
 
     /// `enum`, `const`, the kind, then the rules for the value's kind.
-    fn own_rules(&mut self, ty: &'s Type, value: &Value<'_>, at: &Trail<'_>, depth: usize) -> Verdict {
+    fn own_rules(
+        &mut self,
+        ty: &'s Type,
+        value: &Value<'_>,
+        at: &Trail<'_>,
+        depth: usize,
+    ) -> Verdict {
         if let Some(allowed) = &ty.enumeration {
             if !allowed.iter().any(|one| super::equal::equal(one, value)) {
                 let allowed = || Rule::Enum {
@@ -296,7 +307,13 @@ impl<'s> Walk<'s> {
 
     /// The types `ty` applies to the same value, in order: `$ref`, `allOf`, `anyOf`,
     /// `oneOf`, `not`, `if`/`then`/`else`, `dependentRequired`, `dependentSchemas`.
-    fn applied(&mut self, ty: &'s Type, value: &Value<'_>, at: &Trail<'_>, depth: usize) -> Verdict {
+    fn applied(
+        &mut self,
+        ty: &'s Type,
+        value: &Value<'_>,
+        at: &Trail<'_>,
+        depth: usize,
+    ) -> Verdict {
         let below = depth + 1;
         if let Some(index) = ty.reference {
             match self.schema.defs.get(index) {

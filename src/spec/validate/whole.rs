@@ -49,7 +49,10 @@ fn first_repeated_key<'m>(members: &'m [Member<'_>]) -> Option<&'m str> {
     if members.len() <= PAIRWISE_KEYS {
         return members.iter().enumerate().find_map(|(index, (key, _))| {
             let earlier = members.get(..index)?;
-            earlier.iter().any(|(other, _)| other == key).then_some(key.as_ref())
+            earlier
+                .iter()
+                .any(|(other, _)| other == key)
+                .then_some(key.as_ref())
         });
     }
     let mut seen = HashSet::with_capacity(members.len());
