@@ -18,14 +18,13 @@ impl Walk<'_> {
     /// Step 1 for `value` (at `at`, `depth` containers below the root). Recursive, at
     /// most [`MAX_VALUE_DEPTH`] deep.
     pub(super) fn whole(&self, value: &Value<'_>, at: &Trail<'_>, depth: usize) -> Verdict {
-        let container = matches!(value, Value::Array(_) | Value::Object(_));
-        if container && depth >= MAX_VALUE_DEPTH {
+        if is_container(value) && depth >= MAX_VALUE_DEPTH {
             let limit = MAX_VALUE_DEPTH;
             return Err(self.fatal(at, value, Rule::TooDeep { limit }));
         }
         match value {
             Value::Array(items) => {
-                for (index, item) in items.iter().enumerate() {
+                for (index, item) in items.iter().enumerate().filter(|(_, v)| is_container(v)) {
                     self.whole(item, &at.index(index), depth + 1)?;
                 }
             }
@@ -34,7 +33,7 @@ impl Walk<'_> {
                     let key = key.to_owned();
                     return Err(self.fatal(at, value, Rule::DuplicateKey { key }));
                 }
-                for (key, item) in members {
+                for (key, item) in members.iter().filter(|(_, v)| is_container(v)) {
                     self.whole(item, &at.key(key), depth + 1)?;
                 }
             }
@@ -44,15 +43,24 @@ impl Walk<'_> {
     }
 }
 
+/// True for an array or an object: scalars hold no keys and nest nothing.
+fn is_container(value: &Value<'_>) -> bool {
+    matches!(value, Value::Array(_) | Value::Object(_))
+}
+
 /// The key of the first member (by position) whose key an earlier member already has.
+/// Small objects keep a 64-bit summary of the keys seen (one bit per key, chosen by its
+/// length and end bytes), and compare a key with the earlier ones only when its bit is
+/// already set, so an object without repeats costs one pass.
 fn first_repeated_key<'m>(members: &'m [Member<'_>]) -> Option<&'m str> {
     if members.len() <= PAIRWISE_KEYS {
+        let mut seen: u64 = 0;
         return members.iter().enumerate().find_map(|(index, (key, _))| {
-            let earlier = members.get(..index)?;
-            earlier
-                .iter()
-                .any(|(other, _)| other == key)
-                .then_some(key.as_ref())
+            let bit = 1u64 << (summary(key) % 64);
+            let repeated =
+                seen & bit != 0 && members.get(..index)?.iter().any(|(other, _)| other == key);
+            seen |= bit;
+            repeated.then_some(key.as_ref())
         });
     }
     let mut seen = HashSet::with_capacity(members.len());
@@ -60,4 +68,13 @@ fn first_repeated_key<'m>(members: &'m [Member<'_>]) -> Option<&'m str> {
         .iter()
         .map(|(key, _)| key.as_ref())
         .find(|&key| !seen.insert(key))
+}
+
+/// A few bits of `key`: equal keys agree on them, most different keys do not.
+fn summary(key: &str) -> u32 {
+    let bytes = key.as_bytes();
+    let first = bytes.first().copied().unwrap_or(0);
+    let last = bytes.last().copied().unwrap_or(0);
+    let length = u32::try_from(bytes.len()).unwrap_or(u32::MAX);
+    length.wrapping_mul(31) ^ u32::from(first).wrapping_mul(7) ^ u32::from(last)
 }
