@@ -230,10 +230,7 @@ impl Schema {
         *fuel = judge.steps_left;
         match verdict {
             Ok(()) => Some(true),
-            Err(fail) if fail.fatal => {
-                *fuel = 0;
-                None
-            }
+            Err(_) if judge.steps_left == 0 => None,
             Err(_) => Some(false),
         }
     }
