@@ -517,3 +517,108 @@ fn no_prefix_of_an_accepted_value_is_refused() {
         "{n_accepted} {n_refused_early}"
     );
 }
+
+/// The folder a conformance corpus is in: `var` if set (it must exist), else `default`
+/// beside the checkout if present; `None`, said in one line, when neither is there.
+fn shared(var: &str, default: &str) -> Option<std::path::PathBuf> {
+    match std::env::var_os(var) {
+        Some(dir) => {
+            let dir = std::path::PathBuf::from(dir);
+            assert!(
+                dir.is_dir(),
+                "{var} is set but {} is not a folder",
+                dir.display()
+            );
+            Some(dir)
+        }
+        None => {
+            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(default);
+            let found = dir.is_dir();
+            if !found {
+                println!("skipped: {var} is unset and {} is absent", dir.display());
+            }
+            found.then_some(dir)
+        }
+    }
+}
+
+/// The prefixes of `value` that partial mode refuses, as lines for a failure message.
+fn refused_prefixes(schema: &Schema, value: &Value<'static>) -> Vec<String> {
+    let mut refused = Vec::new();
+    for (prefix, opening) in prefixes(value) {
+        let Some((containers, tail)) = opening.filter(|(n, _)| *n > 0) else {
+            continue;
+        };
+        if let Err(v) = schema.validate_partial(&prefix, Open { containers, tail }) {
+            refused.push(format!("{prefix} ({containers}, {tail:?}): {v}"));
+        }
+    }
+    refused
+}
+
+#[test]
+fn no_prefix_of_a_valid_case_of_the_schema_test_suite_is_refused() {
+    let Some(dir) = shared(
+        "TOOLGATE_JSON_SCHEMA_TEST_SUITE",
+        "../shared/json-schema-test-suite",
+    ) else {
+        return;
+    };
+    let mut n_valid = 0;
+    for entry in std::fs::read_dir(dir.join("draft2020-12"))
+        .into_iter()
+        .flatten()
+    {
+        let path = entry.map(|e| e.path()).unwrap_or_default();
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let groups = json::parse(&text)
+            .map(Value::into_owned)
+            .unwrap_or(Value::Null);
+        for group in groups.as_array().unwrap_or_default() {
+            let field = |value: &Value<'static>, name: &str| value.get(name).cloned();
+            let Some(Ok(schema)) = field(group, "schema").map(|s| Schema::from_json_schema(&s))
+            else {
+                continue;
+            };
+            let tests = field(group, "tests").unwrap_or(Value::Null);
+            for test in tests.as_array().unwrap_or_default() {
+                let data = field(test, "data").unwrap_or(Value::Null);
+                if schema.validate(&data).is_ok() {
+                    n_valid += 1;
+                    let refused = refused_prefixes(&schema, &data);
+                    assert!(
+                        refused.is_empty(),
+                        "{}: {data}: {refused:?}",
+                        path.display()
+                    );
+                }
+            }
+        }
+    }
+    assert!(n_valid > 500, "{n_valid}");
+}
+
+#[test]
+fn no_prefix_of_an_accepted_corpus_call_is_refused() {
+    let Some(dir) = shared("TOOLGATE_CORPUS", "../shared/corpus") else {
+        return;
+    };
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap_or_default();
+    let gate = crate::Gate::from_tools_json(&read("tools.json"))
+        .unwrap_or_else(|e| panic!("tools.json: {e}"));
+    let mut n_accepted = 0;
+    // Every 7th call: the prefixes of all 20,000 take a while in a debug build.
+    for line in read("calls.jsonl").lines().step_by(7) {
+        let Ok(call) = gate.check_call(line) else {
+            continue;
+        };
+        let Some(spec) = gate.spec(&call.name) else {
+            continue;
+        };
+        n_accepted += 1;
+        let args = call.args.into_owned();
+        let refused = refused_prefixes(spec.params(), &args);
+        assert!(refused.is_empty(), "{line}: {refused:?}");
+    }
+    assert!(n_accepted > 2000, "{n_accepted}");
+}
