@@ -97,6 +97,8 @@ mod evaluated;
 mod kinds;
 mod partial;
 #[cfg(test)]
+mod partial_prefix_tests;
+#[cfg(test)]
 mod partial_tests;
 #[cfg(test)]
 mod tests;
