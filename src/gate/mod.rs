@@ -239,7 +239,8 @@ impl Gate {
     /// );
     /// ```
     ///
-    /// [`Gate::check_call`] without the arguments: kept so that code written for 0.2 works.
+    /// A thin wrapper over [`Gate::check_call`], kept so that code written for 0.2 keeps
+    /// working: the same gates, the same answer, only the id and name handed back.
     ///
     /// # Errors
     /// As [`Gate::check_call`].
@@ -247,8 +248,8 @@ impl Gate {
         self.check_call(raw).map(Accepted::from)
     }
 
-    /// [`Gate::verdict`] for bytes that should be UTF-8 (a line read from a log), as
-    /// [`Gate::check_call_bytes`] reads them.
+    /// [`Gate::verdict`] for bytes that should be UTF-8 (a line read from a log): a thin
+    /// wrapper over [`Gate::check_call_bytes`].
     ///
     /// # Errors
     /// As [`Gate::check_call_bytes`].
@@ -346,10 +347,7 @@ impl Gate {
     /// The index of the tool named `name`, or sent as `name` by a mapping export.
     fn index_of(&self, name: &str) -> Option<usize> {
         // A handful of tools: comparing lengths first rejects most names without touching
-        // their bytes, which beats the ordered comparisons of a binary search; names of one
-        // length are compared a word at a time, as the validator compares member names,
-        // rather than by a library call each (callgrind, the corpus's six tools, five of
-        // them 12 to 14 bytes long: 4.6 calls a lookup).
+        // their bytes, which beats the ordered comparisons of a binary search.
         let own = if self.specs.len() <= LINEAR_SEARCH_UP_TO {
             self.specs
                 .iter()

@@ -23,9 +23,8 @@
 //! requires a field another branch declares optional is a contradiction strict mode cannot
 //! express anyway: the strict export refuses `allOf`).
 
-use super::validate::{accepts, AdditionalRule, Assertion, ConditionKind, NodeId, Program};
 use super::validate::{MAX_CHECK_DEPTH, STEP_BUDGET};
-use super::Schema;
+use super::{Additional, Schema, Type};
 use crate::json::Value;
 
 /// True if a member of a declared field is read as absent: the field is optional
@@ -66,127 +65,106 @@ impl Schema {
     /// ```
     pub fn remove_absent_nulls(&self, value: &mut Value<'_>) {
         let mut walk = Walk {
-            program: self.program(),
+            schema: self,
             fuel: STEP_BUDGET,
         };
-        walk.strip(Program::ROOT, value, 0);
+        walk.strip(&self.root, value, 0);
     }
 }
 
-/// One removal, over the schema's compiled program: the validation steps left for
-/// choosing alternatives and asking whether a field refuses `null` (shared by the whole
-/// walk, so that it costs at most one more validation's budget; a value that exhausts it
-/// keeps the rest of its nulls, which validation accepted anyway).
+/// One removal, over the schema's types: the validation steps left for choosing
+/// alternatives and asking whether a field refuses `null` (shared by the whole walk, so
+/// that it costs at most one more validation's budget; a value that exhausts it keeps the
+/// rest of its nulls, which validation accepted anyway).
 struct Walk<'s> {
-    program: &'s Program,
+    schema: &'s Schema,
     fuel: u32,
 }
 
-impl Walk<'_> {
+impl<'s> Walk<'s> {
     /// Recursive, one level per type: `depth` stops it where validation stops.
-    fn strip(&mut self, id: NodeId, value: &mut Value<'_>, depth: usize) {
+    fn strip(&mut self, ty: &'s Type, value: &mut Value<'_>, depth: usize) {
         // Types nest at least as deep as the values they describe; validation refused
         // anything deeper than this, so the walk never needs to go further.
         if depth >= MAX_CHECK_DEPTH {
             return;
         }
-        let node = self.program.node(id);
         // The alternatives are chosen on the value as validation saw it, before any of
-        // this type's own removals.
-        let mut chosen = Vec::new();
-        for assertion in &node.assertions {
-            if let Assertion::AnyOf(alternatives) | Assertion::OneOf(alternatives) = assertion {
-                chosen.extend(self.first_accepting(alternatives, value));
+        // this type's own removals; so is the consequence of a condition (`if`,
+        // `dependentSchemas`).
+        let mut chosen: Vec<&'s Type> = Vec::new();
+        for alternatives in [&ty.any_of, &ty.one_of] {
+            let first = alternatives
+                .iter()
+                .find(|&alternative| self.accepts(alternative, value) == Some(true));
+            chosen.extend(first);
+        }
+        if let Some(conditional) = &ty.if_then_else {
+            if let Some(matched) = self.accepts(&conditional.condition, value) {
+                let consequence = match matched {
+                    true => conditional.then.as_ref(),
+                    false => conditional.otherwise.as_ref(),
+                };
+                chosen.extend(consequence);
             }
         }
-        // So is the consequence of a condition (`if`, `dependentSchemas`; the nodes of a
-        // `dependentRequired` declare only required fields, which read nothing as absent).
-        for assertion in &node.assertions {
-            let Assertion::Conditional(conditional) = assertion else {
-                continue;
-            };
-            if matches!(conditional.kind, ConditionKind::DependentRequired(_)) {
-                continue;
-            }
-            let Some(&condition) = conditional.parts.first() else {
-                continue;
-            };
-            if let Some(matched) = self.accepts(condition, value) {
-                let consequence = conditional.consequence(matched);
-                chosen.extend(consequence.and_then(|index| conditional.parts.get(index)));
-            }
-        }
-        for assertion in &node.assertions {
-            match assertion {
-                Assertion::Ref(target) => self.strip(*target, value, depth + 1),
-                Assertion::AllOf(branches) => {
-                    for &branch in branches {
-                        self.strip(branch, value, depth + 1);
-                    }
+        if let Value::Object(members) = &*value {
+            for (field, schema) in &ty.dependent_schemas {
+                if members.iter().any(|(key, _)| key == field) {
+                    chosen.push(schema);
                 }
-                _ => {}
             }
+        }
+        let defs = &self.schema.defs;
+        if let Some((_, target)) = ty.reference.and_then(|index| defs.get(index)) {
+            self.strip(target, value, depth + 1);
+        }
+        for branch in &ty.all_of {
+            self.strip(branch, value, depth + 1);
         }
         for alternative in chosen {
             self.strip(alternative, value, depth + 1);
         }
-        for assertion in &node.assertions {
-            match (assertion, &mut *value) {
-                (Assertion::Object(rules), Value::Object(members)) => {
-                    let field = |key: &str| rules.fields.iter().position(|f| f.name == key);
-                    members.retain(|(key, item)| {
-                        let Some(index) = field(key) else {
-                            return true;
-                        };
-                        let Some(declared) = rules.fields.get(index) else {
-                            return true;
-                        };
-                        // Out of budget, nothing more is removed (`Some(false)` only).
-                        !reads_as_absent(
-                            rules.is_required(index),
-                            declared.never,
-                            item.is_null(),
-                            || self.accepts(declared.node, &Value::Null) == Some(false),
-                        )
-                    });
-                    for (key, item) in members.iter_mut() {
-                        match field(key).and_then(|index| rules.fields.get(index)) {
-                            Some(declared) => self.strip(declared.node, item, depth + 1),
-                            None => {
-                                if let AdditionalRule::Typed(values) = rules.additional {
-                                    self.strip(values, item, depth + 1);
-                                }
+        match (ty.object.as_deref(), &mut *value) {
+            (Some(object), Value::Object(members)) => {
+                let field = |key: &str| object.fields.iter().find(|f| f.name == key);
+                members.retain(|(key, item)| {
+                    let Some(declared) = field(key) else {
+                        return true;
+                    };
+                    // Out of budget, nothing more is removed (`Some(false)` only).
+                    !reads_as_absent(
+                        declared.required,
+                        declared.ty.kinds == super::Kinds::NONE,
+                        item.is_null(),
+                        || self.accepts(&declared.ty, &Value::Null) == Some(false),
+                    )
+                });
+                for (key, item) in members.iter_mut() {
+                    match field(key) {
+                        Some(declared) => self.strip(&declared.ty, item, depth + 1),
+                        None => {
+                            if let Additional::Typed(others) = &object.additional {
+                                self.strip(others, item, depth + 1);
                             }
                         }
                     }
                 }
-                (Assertion::Items(item_type), Value::Array(items)) => {
-                    for item in items {
-                        self.strip(*item_type, item, depth + 1);
-                    }
-                }
-                (Assertion::PrefixItems { prefix, rest }, Value::Array(items)) => {
-                    for (index, item) in items.iter_mut().enumerate() {
-                        if let Some(item_type) = prefix.get(index).copied().or(*rest) {
-                            self.strip(item_type, item, depth + 1);
-                        }
-                    }
-                }
-                _ => {}
             }
+            (_, Value::Array(items)) => {
+                let array = &ty.array;
+                for (index, item) in items.iter_mut().enumerate() {
+                    if let Some(item_type) = array.prefix.get(index).or(array.items.as_deref()) {
+                        self.strip(item_type, item, depth + 1);
+                    }
+                }
+            }
+            _ => {}
         }
     }
 
-    /// The first of `alternatives` that accepts `value`.
-    fn first_accepting(&mut self, alternatives: &[NodeId], value: &Value<'_>) -> Option<NodeId> {
-        alternatives
-            .iter()
-            .copied()
-            .find(|&alternative| self.accepts(alternative, value) == Some(true))
-    }
-
-    /// Whether `node` accepts `value`; `None` once the budget is spent.
-    fn accepts(&mut self, node: NodeId, value: &Value<'_>) -> Option<bool> {
-        accepts(self.program, node, value, &mut self.fuel)
+    /// Whether `ty` accepts `value`; `None` once the budget is spent.
+    fn accepts(&mut self, ty: &Type, value: &Value<'_>) -> Option<bool> {
+        self.schema.accepts(ty, value, &mut self.fuel)
     }
 }

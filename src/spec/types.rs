@@ -29,10 +29,11 @@ pub struct Schema {
     pub(crate) root: Type,
     /// Named definitions (`$defs`), in declaration order; [`Type::reference`] indexes this.
     pub(crate) defs: Vec<(String, Type)>,
-    /// The validator's program, compiled from `root` and `defs` the first time it is
-    /// needed (a [`ToolSpec`] compiles it when it is made). Invariant: `root` and `defs`
-    /// are not changed once it is compiled (code that changes a schema changes a new one,
-    /// or a clone, which compiles its own).
+    /// The old event engine's program, compiled from `root` and `defs` the first time the
+    /// streaming check needs it (the validator walks `root` and `defs` themselves; this
+    /// goes when the stream does too). Invariant: `root` and `defs` are not changed once
+    /// it is compiled (code that changes a schema changes a new one, or a clone, which
+    /// compiles its own).
     pub(crate) compiled: Compiled,
     /// True when `format` asserts nothing, as draft 2020-12's default format-annotation
     /// vocabulary says ([`Schema::without_format_assertions`]); false, the default, when
@@ -473,12 +474,10 @@ impl ToolSpec {
     }
 
     /// This spec with `format` read as an annotation only
-    /// ([`Schema::without_format_assertions`] on its arguments' schema), compiled again.
+    /// ([`Schema::without_format_assertions`] on its arguments' schema).
     #[must_use]
     pub fn without_format_assertions(self) -> ToolSpec {
         let params = self.params.without_format_assertions();
-        // As when a spec is built: compiled now, so that no call pays for it.
-        params.program();
         ToolSpec { params, ..self }
     }
 }

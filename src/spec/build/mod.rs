@@ -99,8 +99,6 @@ impl ToolSpec {
             error.tool = name;
             return Err(error);
         }
-        // Compiled now, so that no call pays for it.
-        schema.program();
         Ok(ToolSpec {
             name,
             description: description.into(),
@@ -161,7 +159,6 @@ impl ToolSpecBuilder {
             error.tool = self.name;
             return Err(error);
         }
-        params.program();
         Ok(ToolSpec {
             name: self.name,
             description: self.description,

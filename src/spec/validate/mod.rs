@@ -1,7 +1,6 @@
-//! Validation as a [`Sink`](crate::json::Sink): a compiled schema run against a value's
-//! [`Event`](crate::json::Event)s as they arrive, returning the first [`Violation`] in a
-//! documented, deterministic order, building no tree and allocating nothing when the
-//! arguments are valid.
+//! Validation: a [`Value`] checked against a compiled [`Schema`], returning the first
+//! [`Violation`] in a documented, deterministic order, and allocating nothing when the
+//! value is valid.
 //!
 //! The semantics are JSON Schema draft 2020-12's for every keyword the data model holds
 //! (the official test suite agrees on every group that uses only those), with two
@@ -11,11 +10,20 @@
 //! because that is what the strict export tells a model to send for "not given" (see
 //! [`absent`](super::absent); the gate removes it before the tool sees the value).
 //!
-//! A [`Validation`] is fed events: by the one reader straight from the call's bytes (a
-//! check-only verdict), or by [`json::replay`](crate::json::replay) from a [`Value`]
-//! already built ([`Schema::validate`]). After any event, [`Validation::refused`] says
-//! whether the text so far is already refused whatever follows (the streaming check asks
-//! it after each chunk); [`Validation::finish`] gives the verdict once the value is whole.
+//! # The files
+//!
+//! The validator is a recursive walk of the value against the schema's [`Type`] tree:
+//! `walk.rs` (one type against one value: the order below, the combinators, the limits),
+//! `containers.rs` (arrays and objects), `whole.rs` (step 1: repeated keys and depth),
+//! `evaluated.rs` (`unevaluatedProperties`, `unevaluatedItems`), `partial.rs` (a value
+//! still being written), with `equal.rs` (JSON Schema equality) and `kinds.rs` (what kinds
+//! a type accepts) beside them.
+//!
+//! The other files (`run.rs`, `program.rs`, `quick.rs`, `members.rs`, `resolve.rs`,
+//! `scalar.rs`, `capture.rs`, `joined.rs`, `choices.rs`, `contains.rs`, `stack.rs`,
+//! `unevaluated.rs`, `report.rs`) are the old event-stream engine ([`Validation`]), kept
+//! only because the streaming check (`src/stream`) still runs on it; nothing else uses
+//! them, and they go when the stream reads a partial tree with [`Schema`]'s partial mode.
 //!
 //! # Order of checks
 //!
@@ -23,10 +31,8 @@
 //! reads. It is fixed:
 //!
 //! 1. **The whole value first**, before any schema rule: no object anywhere repeats a key,
-//!    and nothing nests deeper than [`MAX_VALUE_DEPTH`] levels. Of several such problems,
-//!    the one in the container that starts first is reported (an object's own repeat before
-//!    anything inside it; then its members in order). Nothing else about a value with a
-//!    repeated key can be trusted.
+//!    and nothing nests deeper than [`MAX_VALUE_DEPTH`] levels; of several such problems,
+//!    the first in the value's pre-order (an object's own repeat before its members).
 //! 2. **Then each value against its type**, depth first, in this order:
 //!    1. `enum`, then `const`: the list of allowed values says more than the kind, so
 //!       `status must be one of "pending", "paid"; received 5` beats `must be a string`;
@@ -34,35 +40,25 @@
 //!    3. the rules for the value's kind:
 //!       - numbers: `minimum`, `maximum`, `multipleOf`, then `format` (`int32`, `int64`);
 //!       - strings: `minLength`, `maxLength` (in code points), `pattern`, then `format`
-//!         (`date`, `email`…: see [`format`](crate::spec::format); a name toolgate does
-//!         not know asserts nothing, and [`Schema::without_format_assertions`] makes every
-//!         format an annotation);
-//!       - arrays: `minItems`, `maxItems`, `uniqueItems`, then each item in index order
-//!         (against its `prefixItems` entry, or past those against `items`), then how many
-//!         items match `contains` (`minContains`, `maxContains`), judged at the array's end;
-//!       - objects: **unknown fields** (in input order), then **missing required fields**
-//!         (in declaration order), then field names (`propertyNames`, input order), then
-//!         the values of declared fields (declaration order), then the values of members
-//!         whose names `patternProperties` matches (input order, then pattern order), then
-//!         the values of other members (`additionalProperties` as a schema, input order). Unknown comes before
-//!         missing because a misspelt field (`customerid` for `customer_id`) is both, and
-//!         the unknown-field message lists the allowed names, so one retry fixes both;
-//!    4. `$ref`, then `allOf` in order, then `anyOf`, then `oneOf`, then `not` (whose
-//!       violation says what it forbids when its schema is only a `type`, an `enum` or a
-//!       `const`: `must not be null`), then `if` with `then` or `else` (the branch's own
-//!       first violation), then `dependentRequired` (in declaration order of the fields
-//!       given, then of those they require: `when 'shipping' is given, 'address' is
-//!       required`), then `dependentSchemas` (in declaration order; the schema's own first
-//!       violation);
-//!    5. last, `unevaluatedProperties`, then `unevaluatedItems`: the members (items) that
-//!       nothing above evaluated, here or in a subschema that matched, each against the
-//!       keyword's schema, in input (index) order, reported with the member's own first
-//!       violation (see `spec/validate/unevaluated.rs`).
-//!
-//! This order is not the order of the text (a later unknown key beats an earlier bad
-//! value), so the validation keeps, for each check still open, the first violation by this
-//! order among those found so far (a *rank*: the assertion's place in its type, then the
-//! member or item), and settles each check when its value ends.
+//!         (see [`format`](crate::spec::format); a name toolgate does not know asserts
+//!         nothing, and [`Schema::without_format_assertions`] makes every format an
+//!         annotation);
+//!       - arrays: `minItems`, `maxItems`, `uniqueItems`, each item in index order
+//!         (against its `prefixItems` entry, or past those against `items`), then
+//!         `contains` (`minContains`, `maxContains`);
+//!       - objects: `minProperties`, `maxProperties`, then **unknown fields** (input
+//!         order), **missing required fields** (declaration order), field names
+//!         (`propertyNames`, input order), declared fields' values (declaration order),
+//!         `patternProperties` (input order, then pattern order), then other members
+//!         (`additionalProperties` as a schema, input order). Unknown comes before
+//!         missing because a misspelt field (`customerid`) is both, and the unknown-field
+//!         message lists the allowed names, so one retry fixes both;
+//!    4. `$ref`, `allOf` in order, `anyOf`, `oneOf`, `not` (whose violation says what it
+//!       forbids when its schema is only a `type`, an `enum` or a `const`: `must not be
+//!       null`), `if` with `then` or `else` (the branch's own first violation),
+//!       `dependentRequired` (`when 'shipping' is given, 'address' is required`), then
+//!       `dependentSchemas` (declaration order; the schema's own first violation);
+//!    5. last, `unevaluatedProperties`, then `unevaluatedItems` (see `evaluated.rs`).
 //!
 //! When no alternative of an `anyOf` (or `oneOf`) matches, the report names what is most
 //! useful: if no alternative accepts the value's kind, a `type` violation listing the kinds
@@ -71,97 +67,69 @@
 //! [`Rule::AnyOf`] (or [`Rule::OneOf`]). Matching more than one `oneOf` alternative is
 //! [`Rule::OneOf`] with the count.
 //!
-//! # How a stream is checked
-//!
-//! The schema is compiled once into a flat program (one node per type, each a list of
-//! assertions in the order above). While a value is open, each type it must meet is a
-//! *check* on a stack: a field's type, and through `$ref`, `allOf`, `anyOf`, `oneOf`, `not`,
-//! `if`/`then`/`else` and `dependentSchemas` the types those apply to the same value, all
-//! run side by side on its events (a `dependentRequired` entry applies two nodes of its
-//! own: "has the field given" and "has the fields it requires", so that it reads the
-//! object's keys as any object rule does; `dependentSchemas` the first of those). A check of an
-//! object or array asks, member by member, for checks of the member's value; when that
-//! value ends, its result goes back to the check that asked. The same type applied twice to
-//! one value at one depth (two alternatives that refer to one definition) is one check.
-//!
-//! # The quick path
-//!
-//! [`Schema::validate`] first asks the quick path (`spec/validate/quick.rs`): an
-//! accept-only walk of the same compiled program that keeps one small frame per open
-//! container and checks scalars with the same code. It answers "accepted" only where this validation would, and gives up at
-//! anything else (any failure, combinators, members a type does not declare), and then this
-//! validation runs from the start. A valid call of plain types so costs about half of the
-//! instructions; a refused one costs the quick path's short walk more.
-//!
 //! # Limits
 //!
-//! No schema and value can exhaust the stack or loop: nothing recurses (every stack is
-//! explicit), values nest at most [`MAX_VALUE_DEPTH`] levels, one check descends at most
-//! [`MAX_CHECK_DEPTH`] levels of types (a `$ref` or an `allOf` branch counts as a level,
-//! so a reference cycle that consumes no input ends here even if the spec's own build check
-//! was bypassed), and one validation takes at most [`STEP_BUDGET`] steps (nested
-//! alternatives can make the work grow exponentially with depth). A step is one type
-//! checked against one value, counted as a depth-first validator that stops at the first
-//! failure and at the first matching `anyOf` alternative would count it (so the budget ends
-//! the same validations it always has, except that a declared field after a failing one
-//! still counts); when it runs out, the violation is reported at the innermost value whose
-//! check passed the budget. The checks actually run are bounded by the same budget, and at
-//! most 65,536 are open at once. Hitting a limit is a violation ([`Rule::TooDeep`],
-//! [`Rule::TooComplex`]), never a pass.
+//! Values nest at most [`MAX_VALUE_DEPTH`] levels; one check descends at most
+//! [`MAX_CHECK_DEPTH`] types (each field, item, `$ref` and alternative is a level, so a
+//! reference cycle that consumes no input ends here even if the spec's own build check was
+//! bypassed), which also bounds the walk's recursion; and one validation takes at most
+//! [`STEP_BUDGET`] steps, one per type checked against a value (nested alternatives can
+//! make the work grow exponentially with depth). Hitting a limit is a violation
+//! ([`Rule::TooDeep`], [`Rule::TooComplex`]) that no alternative or `not` excuses, never a
+//! pass.
 //!
 //! # Allocation
 //!
-//! On success, nothing is allocated for a value that nests at most 8 containers deep,
-//! whose open values need at most 8 checks at once (a type, and those its combinators
-//! apply), whose objects have at most 8 members their type does not declare and whose
-//! `uniqueItems` arrays hold at most 8 scalar items; past those sizes the working stacks
-//! move to the heap (objects past 32 undeclared members and unique arrays past 32 items also
-//! keep a hash index, so that no check is quadratic). Arrays and objects compared whole (by
-//! an `enum` or `const` that lists containers, as items of a `uniqueItems` array, or judged
-//! by `unevaluatedProperties` or `unevaluatedItems`), keys
-//! that arrived escaped and are not declared, and strings in parts that are unique items,
-//! are kept as owned values. A string in parts checked by a `pattern` or a `format` is
-//! joined in place up to 64 bytes (most such strings: a date, an e-mail address with an
-//! accented letter), and past that in one heap buffer, which the validation reuses for every
-//! such string. A bounded format
-//! (`date`, `email`, `uuid`…) refuses a string in parts as soon as it is longer than the
-//! format's longest value, so the streaming check need not wait for its end. A refusal allocates its [`Violation`]: [`Failure::locate`]
-//! finds the path (a [`Path`](crate::json::Path), in its dotted form) and the received
-//! value in the value itself.
+//! A valid value allocates nothing, except where `unevaluatedProperties` or
+//! `unevaluatedItems` must mark which members were evaluated, or an object of more than 32
+//! members is checked for a repeated key, or a `uniqueItems` array of more than 32 items
+//! hashes its items. A refused value is walked a second time to build its [`Violation`]:
+//! the path, the rule as owned data, and the received value cut at 120 characters.
 //!
 //! [`Rule::AnyOf`]: super::Rule::AnyOf
 //! [`Rule::OneOf`]: super::Rule::OneOf
 //! [`Rule::TooDeep`]: super::Rule::TooDeep
 //! [`Rule::TooComplex`]: super::Rule::TooComplex
 
+mod containers;
+mod equal;
+mod evaluated;
+mod kinds;
+mod partial;
+#[cfg(test)]
+mod partial_prefix_tests;
+#[cfg(test)]
+mod partial_tests;
+#[cfg(test)]
+mod tests;
+mod walk;
+mod whole;
+
+// The old event-stream engine, kept only for `src/stream` (see the module docs).
 mod capture;
 mod choices;
 mod contains;
-mod equal;
 mod joined;
-mod kinds;
 mod members;
 mod program;
 mod quick;
-#[cfg(test)]
-mod quick_tests;
 mod report;
 mod resolve;
 mod run;
 mod scalar;
 mod stack;
-#[cfg(test)]
-mod tests;
 mod unevaluated;
 
 pub(crate) use kinds::{admits, kinds_of};
-pub(crate) use program::{AdditionalRule, Assertion, Compiled, ConditionKind, NodeId, Program};
+pub(crate) use program::{Compiled, Program};
 pub(crate) use quick::Quick;
 pub use report::Failure;
 pub use run::Validation;
 
-use super::{Schema, ToolSpec, Violation};
-use crate::json::Value;
+use super::{Rule, Schema, ToolSpec, Type, Violation};
+use crate::json::{Open, Value};
+use partial::State;
+use walk::{Trail, Walk};
 
 /// Values nest at most this many levels of arrays and objects (the parser's default limit
 /// is 128, so parsed arguments always fit).
@@ -178,34 +146,20 @@ pub const STEP_BUDGET: u32 = 1_000_000;
 const RECEIVED_CHARS: usize = crate::json::PREVIEW_CHARS;
 
 impl Schema {
-    /// The compiled program (compiled the first time it is asked for).
+    /// The old event engine's compiled program, for the streaming check only (compiled
+    /// the first time it is asked for).
     pub(crate) fn program(&self) -> &Program {
         self.compiled.get(self)
     }
 
-    /// A validation of one value against this schema, to be fed the value's events.
-    ///
-    /// ```
-    /// use toolgate::json::{self, Sink};
-    /// use toolgate::{ToolSpec, Type};
-    /// let spec = ToolSpec::new("get_weather", "Current weather.")
-    ///     .required("city", Type::string())
-    ///     .build()?;
-    /// let mut validation = spec.params().validation();
-    /// let _ = validation.event(json::Event::ObjectStart, 0);
-    /// let _ = validation.event(json::Event::Key("city".into()), 1);
-    /// assert!(!validation.refused());
-    /// let _ = validation.event(json::Event::Number(json::Number::from_text("42").unwrap()), 9);
-    /// // No ending of `{"city": 42` can be accepted.
-    /// assert!(validation.refused());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
+    /// A validation of one value fed as events: the old event engine, which the streaming
+    /// check still runs on. [`Schema::validate`] is the validator; this goes when the
+    /// stream is rewritten on a partial tree.
     pub fn validation<'a>(&self) -> Validation<'_, 'a> {
         Validation::new(self.program())
     }
 
-    /// Checks `value` against this schema, in the order the [module](self) documents: the
-    /// value's events ([`json::replay`](crate::json::replay)) through a [`Validation`].
+    /// Checks `value` against this schema, in the order the [module](self) documents.
     ///
     /// ```
     /// use toolgate::{json, ToolSpec, Type};
@@ -224,7 +178,7 @@ impl Schema {
     /// ```
     ///
     /// # Errors
-    /// The first [`Violation`]: its [`Rule`](super::Rule) says which rule (kind, enum,
+    /// The first [`Violation`]: its [`Rule`] says which rule (kind, enum,
     /// bound, missing or unknown field, repeated key, alternatives, a validator limit), its
     /// path where.
     pub fn validate(&self, value: &Value<'_>) -> Result<(), Violation> {
@@ -234,47 +188,53 @@ impl Schema {
     /// [`Schema::validate`], also saying whether some `null` was read as absent on the way
     /// ([`absent`](super::absent)): a hint for the gate, which then removes them; `true` may
     /// come from an alternative that did not match, never `false` when one was read.
+    ///
+    /// The value is judged first, building nothing; only a refused value is walked again
+    /// to build its violation.
     pub(crate) fn validate_noting_absent(&self, value: &Value<'_>) -> Result<bool, Violation> {
-        if Quick::read_value(self.program(), value) {
-            return Ok(false);
-        }
-        self.validate_fully(value)
+        self.verdict(value, Open::WHOLE)
     }
 
-    /// The full validation of [`Schema::validate_noting_absent`], apart so that an accepted
-    /// call does not set up its frame (the validation's stacks are kilobytes).
-    #[inline(never)]
-    fn validate_fully(&self, value: &Value<'_>) -> Result<bool, Violation> {
-        let mut validation = self.validation();
-        let _ = crate::json::replay(value, &mut validation);
-        let read_absent = validation.read_absent();
-        validation
-            .finish()
-            .map(|()| read_absent)
-            .map_err(|failure| failure.locate(value))
+    /// The verdict on `value`, of which `open` is still being written (see
+    /// `partial.rs`): judged first, building nothing, and walked again to report only
+    /// when refused. `Ok` says whether some `null` was read as absent.
+    fn verdict(&self, value: &Value<'_>, open: Open<'_>) -> Result<bool, Violation> {
+        let run = |walk: &mut Walk<'_>| {
+            walk.whole(value, &Trail::ROOT, 0)?;
+            let root = &walk.schema.root;
+            walk.visit(root, value, &Trail::ROOT, 0, State::of(open))
+        };
+        let mut judge = Walk::new(self, false);
+        let fail = match run(&mut judge) {
+            Ok(()) => return Ok(judge.read_absent),
+            Err(fail) => fail,
+        };
+        let violation = match fail.violation {
+            Some(violation) => Some(violation),
+            None => run(&mut Walk::new(self, true))
+                .err()
+                .and_then(|fail| fail.violation),
+        };
+        // The walks are deterministic: the second refuses where the first did.
+        let steps = STEP_BUDGET;
+        let fallback = || walk::violation(&Trail::ROOT, value, Rule::TooComplex { steps });
+        Err(*violation.unwrap_or_else(fallback))
     }
-}
 
-/// Whether `node` of `program` accepts `value` (`None` when `fuel`, the steps left, runs
-/// out first, and then `fuel` is 0): for the walk that removes what validation read as
-/// absent, which must choose alternatives and ask whether a field refuses `null` the way
-/// validation did.
-pub(crate) fn accepts(
-    program: &Program,
-    node: NodeId,
-    value: &Value<'_>,
-    fuel: &mut u32,
-) -> Option<bool> {
-    let mut validation = Validation::starting_at(program, node, *fuel);
-    let _ = crate::json::replay(value, &mut validation);
-    *fuel = fuel.saturating_sub(validation.steps_used());
-    match validation.finish() {
-        Ok(()) => Some(true),
-        Err(failure) if failure.is_too_complex() => {
-            *fuel = 0;
-            None
+    /// Whether `ty`, a type of this schema, accepts `value`, spending at most `*fuel`
+    /// steps (`None` when they run out, and then `*fuel` is 0): for the walk that removes
+    /// what validation read as absent, which must choose alternatives the way validation
+    /// did.
+    pub(crate) fn accepts(&self, ty: &Type, value: &Value<'_>, fuel: &mut u32) -> Option<bool> {
+        let mut judge = Walk::new(self, false);
+        judge.steps_left = *fuel;
+        let verdict = judge.check(ty, value, &Trail::ROOT, 0);
+        *fuel = judge.steps_left;
+        match verdict {
+            Ok(()) => Some(true),
+            Err(_) if judge.steps_left == 0 => None,
+            Err(_) => Some(false),
         }
-        Err(_) => Some(false),
     }
 }
 

@@ -13,6 +13,7 @@
 use super::choices::Choices;
 use super::kinds::kinds_counted;
 use super::quick::Outline;
+use super::walk::forbidden;
 use crate::json::Kind;
 use crate::pattern::Pattern;
 use crate::spec::format::Format;
@@ -596,32 +597,6 @@ impl<'s> Compiler<'s> {
 
     fn n_defs(&self) -> NodeId {
         NodeId::try_from(self.defs.len()).unwrap_or(NodeId::MAX)
-    }
-}
-
-/// What a `not` violation can say of the schema it negates: its kinds when it names
-/// nothing else (`"not": {"type": "null"}`: `must not be null`), its values when it lists
-/// only those (`enum`, `const`), and otherwise only that the value matches it.
-/// Annotations do not count; any other keyword (`format` too, which may assert) does.
-fn forbidden(negated: &Type) -> Forbidden {
-    let bare = Type {
-        kinds: negated.kinds,
-        enumeration: negated.enumeration.clone(),
-        constant: negated.constant.clone(),
-        description: negated.description.clone(),
-        kept: negated.kept.clone(),
-        ..Type::default()
-    };
-    if bare != *negated {
-        return Forbidden::Schema;
-    }
-    match (&negated.enumeration, &negated.constant) {
-        (None, None) => Forbidden::Kinds(negated.kinds),
-        (Some(values), None) if negated.kinds == Kinds::ANY => Forbidden::Values(values.clone()),
-        (None, Some(value)) if negated.kinds == Kinds::ANY => {
-            Forbidden::Values(vec![value.clone()])
-        }
-        _ => Forbidden::Schema,
     }
 }
 

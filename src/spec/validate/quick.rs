@@ -45,7 +45,7 @@ use super::resolve::refuses_every_number;
 use super::run::widen;
 use super::scalar::{to_u64, PlainScalar, Scalar};
 use super::STEP_BUDGET;
-use crate::json::{Event, Member, Sink, Value};
+use crate::json::{Event, Sink};
 use std::ops::ControlFlow;
 
 /// The quick path follows containers this deep; deeper, it gives up (the full validation
@@ -308,20 +308,6 @@ impl<'s> Quick<'s> {
             gathering: false,
             text: Joined::new(),
         }
-    }
-
-    /// Starts this quick path again, on a new value against `program`'s root, where it
-    /// stands: the frames of containers it closed are left as they are, since a frame is
-    /// written when its container opens, before it is read.
-    pub(crate) fn restart(&mut self, program: &'s Program) {
-        self.program = program;
-        self.depth = 0;
-        self.next = Some(program.node(Program::ROOT));
-        self.string = None;
-        self.values = 0;
-        self.state = State::Reading;
-        self.gathering = false;
-        self.text.clear();
     }
 
     /// A quick path for a value that streams in, whose prefixes the full validation is
@@ -604,95 +590,6 @@ impl<'s> Quick<'s> {
             return self.give_up();
         }
         self.done()
-    }
-}
-
-impl Quick<'_> {
-    /// True if the quick path accepts `value`, a value already built (the gate's, after the
-    /// call is parsed): the events' rules taken over the tree, with each open container's
-    /// frame in the recursion instead of the events' stack, and an array's or object's size
-    /// known at its start. Its verdicts are the events' (`quick_tests.rs` holds the two to
-    /// each other). The recursion is bounded: past [`QUICK_DEPTH`] open containers the
-    /// quick path gives up.
-    pub(crate) fn read_value(program: &Program, value: &Value<'_>) -> bool {
-        let mut tree = Tree { program, values: 1 };
-        tree.accepts(program.node(Program::ROOT), value, 0)
-    }
-}
-
-/// The quick path over a value already built (see [`Quick::read_value`]).
-struct Tree<'s> {
-    program: &'s Program,
-    /// Values counted so far, held to [`STEP_BUDGET`] as the events' are: a container's
-    /// items or members are counted when it starts, so that at the last container the count
-    /// is every value's, the events' count at their end.
-    values: u32,
-}
-
-impl Tree<'_> {
-    /// True if `value`, inside `depth` open containers, meets `node`. Inlined into the
-    /// member and item loops, so that a scalar, most values, costs no call of the
-    /// recursion.
-    #[inline(always)]
-    fn accepts(&mut self, node: &Node, value: &Value<'_>, depth: usize) -> bool {
-        if !node.quick {
-            return false;
-        }
-        match value {
-            Value::Null => accepts(node, &Scalar::Null),
-            Value::Bool(b) => accepts(node, &Scalar::Bool(*b)),
-            Value::Number(number) => accepts(node, &Scalar::number(number.as_str())),
-            Value::String(text) => accepts(node, &Scalar::string(text)),
-            Value::Array(items) => self.array(node, items, depth),
-            Value::Object(members) => self.object(node, members, depth),
-        }
-    }
-
-    /// An array against `node`. Not inlined: the recursion's frames are these two
-    /// functions', which a scalar member does not enter.
-    #[inline(never)]
-    fn array(&mut self, node: &Node, items: &[Value<'_>], depth: usize) -> bool {
-        let Some(item) = node.outline.items.map(|id| self.program.node(id)) else {
-            return false;
-        };
-        depth < QUICK_DEPTH
-            && within(node.outline.n_items, to_u64(items.len()))
-            && self.count(items.len())
-            && items
-                .iter()
-                .all(|value| self.accepts(item, value, depth + 1))
-    }
-
-    /// Counts `n` values more: false once the count reaches [`STEP_BUDGET`].
-    fn count(&mut self, n: usize) -> bool {
-        self.values = self
-            .values
-            .saturating_add(u32::try_from(n).unwrap_or(u32::MAX));
-        self.values < STEP_BUDGET
-    }
-
-    /// An object against `node`: its members in input order, then its required fields.
-    #[inline(never)]
-    fn object(&mut self, node: &Node, members: &[Member<'_>], depth: usize) -> bool {
-        let Some(rules) = object_rules(node) else {
-            return false;
-        };
-        if depth >= QUICK_DEPTH
-            || !within(node.outline.n_members, to_u64(members.len()))
-            || !self.count(members.len())
-        {
-            return false;
-        }
-        let mut fields = Fields::default();
-        for (key, member) in members {
-            let Some(field) = fields.member(rules, key) else {
-                return false;
-            };
-            if !self.accepts(self.program.node(field), member, depth + 1) {
-                return false;
-            }
-        }
-        fields.complete(rules)
     }
 }
 

@@ -112,11 +112,6 @@ impl fmt::Debug for Failure<'_> {
 }
 
 impl<'s> Failure<'s> {
-    /// True if the step budget ran out (the value may or may not be valid).
-    pub(crate) fn is_too_complex(&self) -> bool {
-        matches!(self.fail.what, Broken::TooComplex)
-    }
-
     /// The violation, placed in `value`, the value whose events the validation was fed
     /// (the path, the member names and the received text come from it).
     pub fn locate(&self, value: &Value<'_>) -> Violation {

@@ -390,3 +390,24 @@ fn bounds_beyond_the_precomputed_range_compare_exactly() {
     assert_eq!(label(r#"{"small":6.9999}"#), None);
     assert_eq!(label(r#"{"small":7e0}"#), None);
 }
+
+#[test]
+fn the_deepest_walk_the_limits_allow_fits_a_test_thread_stack() {
+    // Each array level is three types deep (the item's `$ref`, the definition, its
+    // alternative), so the walk reaches MAX_CHECK_DEPTH before the value's own limit.
+    let text = r##"{"$defs": {"N": {"anyOf": [{"type": "array", "items": {"$ref": "#/$defs/N"}}, {"type": "null"}]}},
+        "type": "object", "properties": {"x": {"$ref": "#/$defs/N"}}}"##;
+    let schema = Schema::from_json_schema(&json::parse(text).unwrap_or(Value::Null))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let limits = json::Limits {
+        max_depth: 1000,
+        ..json::Limits::default()
+    };
+    let deep = format!(r#"{{"x":{}null{}}}"#, "[".repeat(250), "]".repeat(250));
+    let value = json::parse_with(&deep, limits).unwrap_or(Value::Null);
+    let found = schema.validate(&value).err().map(|v| v.rule().clone());
+    assert_eq!(found, Some(Rule::TooDeep { limit: 512 }));
+    let shallow = format!(r#"{{"x":{}null{}}}"#, "[".repeat(150), "]".repeat(150));
+    let value = json::parse_with(&shallow, limits).unwrap_or(Value::Null);
+    assert_eq!(schema.validate(&value), Ok(()));
+}
