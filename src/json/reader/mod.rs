@@ -162,6 +162,29 @@ impl Reader {
         }
     }
 
+    /// The text so far of a number the last chunk cut, if one is being read (a stream's
+    /// partial tree stands in for it).
+    pub(crate) fn number_so_far(&self) -> Option<&str> {
+        match self.cut {
+            Some(Cut::Number { .. }) => Some(&self.carry.number),
+            _ => None,
+        }
+    }
+
+    /// Where the string value (not a key) the last chunk ended inside opens, if one is being
+    /// read: its text so far has gone to the sink, though the sink may not have had its
+    /// [`Event::StringStart`] yet.
+    pub(crate) fn string_started(&self) -> Option<usize> {
+        match &self.cut {
+            Some(Cut::Str(string) | Cut::Escape { string, .. } | Cut::Char { string, .. })
+                if !string.key =>
+            {
+                Some(string.quote)
+            }
+            _ => None,
+        }
+    }
+
     /// How many bytes have been fed (a [`Reader::feed_char`] counts its UTF-8 length).
     pub fn offset(&self) -> usize {
         self.offset
