@@ -352,7 +352,6 @@ pub(crate) struct Plain {
 impl Plain {
     /// `None` for any other text (an exponent, 19 or more digits before the point), which
     /// the exact path handles.
-    #[inline(always)]
     pub(crate) fn parse(text: &str) -> Option<Plain> {
         let bytes = text.as_bytes();
         let (negative, digits) = match bytes.split_first() {

@@ -76,7 +76,6 @@ pub(crate) fn decode(bytes: &[u8], at_end: bool) -> Escape {
 }
 
 /// `\uXXXX`, or a high-low pair `\uD83D\uDE4F`, at the start of `bytes`.
-#[inline(never)]
 fn unicode(bytes: &[u8], at_end: bool) -> Escape {
     let lone = |detail, decided| broken(BrokenKind::LoneSurrogate, 0, decided, detail);
     let unit = match hex4(bytes, 2) {

@@ -95,10 +95,7 @@ impl Reader {
     }
 
     /// The text of a literal from the start of `body`, as a [`Literal`] chunk, as far as
-    /// the chunk goes: how many bytes of `body` it took. Out of line, so that the byte
-    /// machine it inlines is laid out as a text's is (inlined into `feed_literal`, it
-    /// measured slower).
-    #[inline(never)]
+    /// the chunk goes: how many bytes of `body` it took.
     fn feed_stretch<'a, S: Sink<'a>>(
         &mut self,
         body: &'a str,
@@ -211,7 +208,6 @@ impl Reader {
     /// Where reading goes on after the sink read `read` bytes of a string literal's body
     /// itself, from chunk position `body` ([`Sink::literal`]): past the literal if it
     /// closed there, else on through the rest of its body, as a string already begun.
-    #[inline(never)]
     pub(super) fn after_literal<'a, I: Input<'a>, S: Sink<'a>>(
         &mut self,
         input: I,

@@ -15,8 +15,8 @@
 //! string without escapes goes out whole, borrowed from the input. The state machine only
 //! matters where a chunk ends.
 //!
-//! Nesting is a [`Stack`] of the open containers' start offsets, inline for the first levels:
-//! no recursion, so a million `[` meet the depth limit instead of the thread's stack.
+//! Nesting is a [`Stack`] of the open containers' start offsets (no allocation for the
+//! first levels, so that a verdict on a call allocates nothing): no recursion, so a million `[` meet the depth limit instead of the thread's stack.
 //!
 //! Input that stops early is [`ErrorKind::Truncated`] exactly when it is a proper prefix of
 //! some valid text: `-`, `1.`, `tru`, `"\u12`, `[1,` are; `-x`, `[1,]`, `"\uDC` are not.
@@ -402,14 +402,12 @@ trait Input<'a>: Copy {
     const QUOTE: usize = 1;
 
     /// Whether a quote of the text stands at `pos`, whose byte is `byte`.
-    #[inline(always)]
     fn is_quote(self, byte: u8, _pos: usize) -> bool {
         byte == b'"'
     }
 
     /// The byte at `pos` where a token begins, `byte`, as the token's first byte: `"` where
     /// a quote of the text stands, and no token's where a literal's own `"` does.
-    #[inline(always)]
     fn token(self, byte: u8, pos: usize) -> u8 {
         if Self::QUOTE == 1 {
             byte
@@ -423,20 +421,17 @@ trait Input<'a>: Copy {
     }
 
     /// The position of the first byte at or after `pos` that is not whitespace.
-    #[inline(always)]
     fn skip_whitespace(self, pos: usize) -> usize {
         skip_whitespace(self.bytes(), pos)
     }
 
     /// For a [`Literal`], whether its text ends at `pos` (the chunk is read as if it ended
     /// there, which the chunk then remembers); never for a text as it stands.
-    #[inline(always)]
     fn ends_at(self, _pos: usize) -> bool {
         false
     }
 
     /// Where the chunk was read to: its end, or where a [`Literal`]'s text ended.
-    #[inline(always)]
     fn read_to(self) -> usize {
         self.bytes().len()
     }
@@ -449,19 +444,8 @@ trait Input<'a>: Copy {
 
     /// The input from chunk position `start` to its end as text, when the input is text as
     /// it stands (see [`Sink::literal`]).
-    #[inline(always)]
     fn rest(self, _start: usize) -> Option<&'a str> {
         None
-    }
-
-    /// The text between `start` and a closing quote at `stop`, when it is one plain run:
-    /// no escape, no control character, UTF-8.
-    #[inline]
-    fn plain(self, start: usize, stop: usize) -> Option<&'a str> {
-        if !self.is_quote(*self.bytes().get(stop)?, stop) {
-            return None;
-        }
-        self.text(start, stop).ok()
     }
 }
 
@@ -479,7 +463,6 @@ impl<'a> Input<'a> for Text<'a> {
         self.0.as_bytes()
     }
 
-    #[inline(always)]
     fn text(self, start: usize, end: usize) -> Result<&'a str, usize> {
         self.0.get(start..end).ok_or(start)
     }
@@ -489,7 +472,6 @@ impl<'a> Input<'a> for Text<'a> {
         self.0.get(start..).map(|text| (text, 0)).ok_or(start)
     }
 
-    #[inline(always)]
     fn rest(self, start: usize) -> Option<&'a str> {
         self.0.get(start..)
     }
@@ -521,19 +503,16 @@ struct Literal<'a, 'e> {
 impl<'a> Input<'a> for Literal<'a, '_> {
     const QUOTE: usize = 2;
 
-    #[inline(always)]
     fn bytes(self) -> &'a [u8] {
         self.body.as_bytes()
     }
 
-    #[inline(always)]
     fn is_quote(self, byte: u8, pos: usize) -> bool {
         byte == b'\\' && self.bytes().get(pos + 1) == Some(&b'"')
     }
 
     /// Spaces only: the text's other whitespace stands in the literal as escapes, and a
     /// control byte there ends the text (it is the literal's error).
-    #[inline(always)]
     fn skip_whitespace(self, mut pos: usize) -> usize {
         while let Some(b' ') = self.bytes().get(pos) {
             pos += 1;
@@ -541,7 +520,6 @@ impl<'a> Input<'a> for Literal<'a, '_> {
         pos
     }
 
-    #[inline(always)]
     fn ends_at(self, pos: usize) -> bool {
         let ends = ends_text(self.bytes(), pos);
         if ends {
@@ -550,7 +528,6 @@ impl<'a> Input<'a> for Literal<'a, '_> {
         ends
     }
 
-    #[inline(always)]
     fn read_to(self) -> usize {
         self.end.get()
     }
@@ -565,7 +542,6 @@ impl<'a> Input<'a> for Literal<'a, '_> {
     }
 
     // Its runs are text as they stand, as a text's are.
-    #[inline(always)]
     fn text(self, start: usize, end: usize) -> Result<&'a str, usize> {
         Text(self.body).text(start, end)
     }
@@ -578,7 +554,6 @@ impl<'a> Input<'a> for Literal<'a, '_> {
 
 /// Whether the text a literal holds ends at `pos` of the literal's body (see [`Literal`]):
 /// at its closing `"`, a control byte, or a backslash not followed by `"` or `\\`.
-#[inline(always)]
 fn ends_text(bytes: &[u8], pos: usize) -> bool {
     match bytes.get(pos) {
         Some(b'\\') => !matches!(bytes.get(pos + 1), Some(b'"' | b'\\')),
@@ -638,7 +613,6 @@ fn byte_chunk(byte: u8) -> &'static [u8] {
     BYTES.get(at..=at).unwrap_or_default()
 }
 
-#[inline(always)]
 fn emit<'a, S: Sink<'a>>(sink: &mut S, event: Event<'a>, at: usize) -> Result<(), Stop> {
     match sink.event(event, at) {
         ControlFlow::Continue(()) => Ok(()),
@@ -712,14 +686,12 @@ impl Reader {
 
     /// The offset in the text of chunk position `pos` (see [`Literal`] for why it may
     /// wrap in between).
-    #[inline(always)]
     fn at(&self, pos: usize) -> usize {
         self.offset.wrapping_add(pos)
     }
 
     /// Whether a [`Literal`]'s text ends at chunk position `pos`, where the reader stands
     /// expecting `expect`: if so, the chunk is read as if it ended there.
-    #[inline(always)]
     fn literal_ends<'a, I: Input<'a>>(&mut self, input: I, pos: usize, expect: Expect) -> bool {
         let ends = input.ends_at(pos);
         if ends {
@@ -729,7 +701,6 @@ impl Reader {
     }
 
     /// Steps `offset` past a quote of the text that took `I::QUOTE` bytes of the input.
-    #[inline(always)]
     fn pass_quote<'a, I: Input<'a>>(&mut self) {
         self.offset = self.offset.wrapping_sub(I::QUOTE - 1);
     }
@@ -757,7 +728,7 @@ impl Reader {
             Expect::AfterValue | Expect::End => at_value = false,
             Expect::FirstKey | Expect::Key => {
                 let is_first = self.expect == Expect::FirstKey;
-                match self.key_at_chunk_start(input, pos, is_first, next, sink)? {
+                match self.member_key(input, pos, is_first, next, sink)? {
                     KeyStep::Value(after) => pos = after,
                     KeyStep::Closed(after) => {
                         pos = after;
@@ -785,36 +756,27 @@ impl Reader {
                 let at = self.at(pos);
                 let step = match input.token(byte, pos) {
                     b'"' => {
-                        // A string without escapes that the chunk holds whole: the commonest
-                        // value, read here in one scan.
                         let body = pos + I::QUOTE;
-                        let stop = scan_plain(bytes, body);
                         self.pass_quote::<I>();
-                        match input.plain(body, stop) {
-                            Some(text) => {
-                                emit(sink, Event::String(text), at)?;
-                                self.pass_quote::<I>();
-                                stop + I::QUOTE
+                        let string = Str {
+                            quote: at,
+                            key: false,
+                            started: false,
+                        };
+                        // A literal that holds an escape (or another byte that stops a
+                        // plain run) is offered to the sink first.
+                        let stop = scan_plain(bytes, body);
+                        let offered = match bytes.get(stop) {
+                            Some(&byte) if !input.is_quote(byte, stop) => {
+                                input.rest(body).and_then(|rest| sink.literal(at, rest))
                             }
-                            None => {
-                                let string = Str {
-                                    quote: at,
-                                    key: false,
-                                    started: false,
-                                };
-                                if stop >= bytes.len() {
-                                    // The chunk ends in the string's first run (a stream's
-                                    // chunk, nearly every time): that run, without scanning
-                                    // it again.
-                                    self.string_cut(input, body, string, next, sink)?
-                                } else {
-                                    match input.rest(body).and_then(|rest| sink.literal(at, rest)) {
-                                        Some(read) => self
-                                            .after_literal(input, body, read, string, next, sink)?,
-                                        None => self.string(input, body, string, next, sink)?,
-                                    }
-                                }
+                            _ => None,
+                        };
+                        match offered {
+                            Some(read) => {
+                                self.after_literal(input, body, read, string, next, sink)?
                             }
+                            None => self.string(input, body, string, next, sink)?,
                         }
                     }
                     b'{' => {
@@ -905,7 +867,6 @@ impl Reader {
     /// may come instead, else after `,`). Inlined into the value loop, at its two sites (after
     /// `{` and after `,`): out of line, every key paid a call with six saved registers and
     /// its answer through memory.
-    #[inline(always)]
     fn member_key<'a, I: Input<'a>, S: Sink<'a>>(
         &mut self,
         input: I,
@@ -923,36 +884,16 @@ impl Reader {
         let at = self.at(pos);
         match input.token(byte, pos) {
             b'"' => {
-                let body = pos + I::QUOTE;
-                let stop = scan_plain(bytes, body);
                 self.pass_quote::<I>();
-                let after = match input.plain(body, stop) {
-                    Some(key) => {
-                        emit(sink, Event::Key(Cow::Borrowed(key)), at)?;
-                        self.pass_quote::<I>();
-                        stop + I::QUOTE
-                    }
-                    None => {
-                        let string = Str {
-                            quote: at,
-                            key: true,
-                            started: false,
-                        };
-                        // Cut in its first run, as a string value may be.
-                        if stop >= bytes.len() {
-                            self.string_cut(input, body, string, next, sink)?
-                        } else {
-                            self.string(input, body, string, next, sink)?
-                        }
-                    }
+                let string = Str {
+                    quote: at,
+                    key: true,
+                    started: false,
                 };
+                let after = self.string(input, pos + I::QUOTE, string, next, sink)?;
                 if after == CUT {
                     self.expect = Expect::Colon;
                     return Ok(KeyStep::Cut);
-                }
-                // The colon right after the key, the common case, without a call.
-                if bytes.get(after) == Some(&b':') {
-                    return Ok(KeyStep::Value(after + 1));
                 }
                 self.colon(input, after)
             }
@@ -975,22 +916,7 @@ impl Reader {
         }
     }
 
-    /// [`Reader::member_key`] where a chunk starts at a key: once a chunk, so kept out of
-    /// line, while the loop's two sites have it inlined.
-    #[inline(never)]
-    fn key_at_chunk_start<'a, I: Input<'a>, S: Sink<'a>>(
-        &mut self,
-        input: I,
-        pos: usize,
-        first: bool,
-        next: &mut Option<char>,
-        sink: &mut S,
-    ) -> Result<KeyStep, Stop> {
-        self.member_key(input, pos, first, next, sink)
-    }
-
     /// The colon after a key, from chunk position `pos`.
-    #[inline(always)]
     fn colon<'a, I: Input<'a>>(&mut self, input: I, pos: usize) -> Result<KeyStep, Stop> {
         let pos = input.skip_whitespace(pos);
         match input.bytes().get(pos) {
@@ -1007,7 +933,6 @@ impl Reader {
     }
 
     /// A number from chunk position `pos`.
-    #[inline(always)]
     fn number<'a, I: Input<'a>, S: Sink<'a>>(
         &mut self,
         input: I,
@@ -1047,8 +972,6 @@ impl Reader {
 
     /// A number the chunk's end cut, its text so far `text` from offset `start`: carried
     /// into the next chunk. Out of line, off the path of the number that stands whole.
-    #[cold]
-    #[inline(never)]
     fn carry_number(&mut self, text: &[u8], start: usize, grammar: Grammar) {
         self.carry.number.clear();
         self.carry
@@ -1060,7 +983,6 @@ impl Reader {
     /// `true`, `false` or `null` from chunk position `pos`, checked byte by byte so that
     /// `tru` at the end of the input is truncated and `trux` is not. Inlined at each of its
     /// three sites, where the word is known and the comparison is one load.
-    #[inline(always)]
     fn literal<'a, I: Input<'a>, S: Sink<'a>>(
         &mut self,
         word: Word,
@@ -1080,8 +1002,6 @@ impl Reader {
     /// The rest of a literal that starts at `start`, `matched` bytes read, from chunk
     /// position `pos`: a literal a chunk cut, or one that is not what it began as. Out of
     /// line, so that the value loop holds only the literal that stands whole.
-    #[cold]
-    #[inline(never)]
     fn literal_rest<'a, I: Input<'a>, S: Sink<'a>>(
         &mut self,
         word: Word,
@@ -1114,10 +1034,6 @@ impl Reader {
     }
 
     /// Opens an array or object at its bracket (offset `at`, chunk position `pos`).
-    /// Inlined, as `close` is, whatever the sink: with a larger sink (a turn's pass) the
-    /// compiler kept both out of line, one call per bracket (callgrind: check_turn 95
-    /// instructions a call fewer inlined; check_call, verdict and the stream no worse).
-    #[inline(always)]
     fn open<'a, I: Input<'a>, S: Sink<'a>>(
         &mut self,
         is_object: bool,
@@ -1146,7 +1062,6 @@ impl Reader {
     }
 
     /// Closes the innermost container at its bracket (offset `at`).
-    #[inline(always)]
     fn close<'a, S: Sink<'a>>(&mut self, at: usize, sink: &mut S) -> Result<(), Stop> {
         let event = match self.open.pop() {
             Some(entry) if entry & 1 == 1 => Event::ObjectEnd,
@@ -1250,8 +1165,6 @@ impl Reader {
     /// is not ASCII, its character decides the answer: not UTF-8, the input is invalid there
     /// (RFC 8259 section 8.1: JSON text is UTF-8); cut by the chunk, the answer waits for
     /// the next one. An error reported at the deciding byte says which character it found.
-    #[cold]
-    #[inline(never)]
     fn fail_at<'a>(
         &mut self,
         mut error: ParseError,
@@ -1287,11 +1200,7 @@ impl Reader {
     }
 
     /// What is at chunk position `pos` after a value in an object (`in_object`) or array
-    /// does not go on with it: `Unexpected`, unless a [`Literal`]'s text ends there. Out of
-    /// line, as the error is: with the literal's check inlined, the loop after a value measured
-    /// slower for a text (`bench parse`, big.json: 1.6% more instructions).
-    #[cold]
-    #[inline(never)]
+    /// does not go on with it: `Unexpected`, unless a [`Literal`]'s text ends there.
     fn not_after_value<'a>(
         &mut self,
         in_object: bool,
@@ -1309,8 +1218,6 @@ impl Reader {
     }
 
     /// `Unexpected` at chunk position `pos`.
-    #[cold]
-    #[inline(never)]
     fn unexpected<'a>(
         &mut self,
         expected: &'static str,
@@ -1325,7 +1232,6 @@ impl Reader {
         self.fail_at(error, input, pos)
     }
 
-    #[cold]
     fn error(&self, kind: ErrorKind, at: usize, detail: &'static str) -> ParseError {
         ParseError {
             kind,
@@ -1336,7 +1242,6 @@ impl Reader {
     }
 
     /// The input ended inside a value that started at `start`.
-    #[cold]
     fn truncated(&self, inside: Inside, start: usize) -> ParseError {
         let kind = ErrorKind::Truncated {
             inside,
@@ -1348,7 +1253,6 @@ impl Reader {
 
 /// The position of the first byte at or after `pos` that is not whitespace (RFC 8259
 /// section 2: space, tab, line feed and carriage return only).
-#[inline(always)]
 fn skip_whitespace(bytes: &[u8], mut pos: usize) -> usize {
     // Compact JSON, as models and SDKs write it, has none between most tokens: one test
     // (every whitespace byte is at or below the space) settles that case.

@@ -14,9 +14,7 @@ use std::borrow::Cow;
 const KEY_START: usize = 32;
 
 impl Reader {
-    /// Goes on with the token the last chunk cut. Once a chunk at most, so out of line: the
-    /// value loop it would join measured slower with it inlined.
-    #[inline(never)]
+    /// Goes on with the token the last chunk cut.
     pub(super) fn resume<'a, I: Input<'a>, S: Sink<'a>>(
         &mut self,
         cut: Cut,
@@ -26,36 +24,7 @@ impl Reader {
     ) -> Step {
         let bytes = input.bytes();
         match cut {
-            Cut::Str(string) => {
-                // The commonest chunk after a cut string: its last run and closing quote, or
-                // one more run the chunk ends in, found by one scan (the first turn of
-                // `string`'s loop, without the rest of it).
-                let stop = scan_plain(bytes, 0);
-                match bytes.get(stop) {
-                    Some(b'"') if I::QUOTE == 1 => {
-                        let run = self.run_text(input, 0, stop)?;
-                        self.end_string(string, run, 0, stop, sink)?;
-                        Ok(stop + 1)
-                    }
-                    Some(b'\\') if input.is_quote(b'\\', stop) => {
-                        let run = self.run_text(input, 0, stop)?;
-                        self.end_string(string, run, 0, stop, sink)?;
-                        self.pass_quote::<I>();
-                        Ok(stop + I::QUOTE)
-                    }
-                    None => self.string_cut(input, 0, string, next, sink),
-                    Some(_) => self.string(input, 0, string, next, sink),
-                }
-            }
-            Cut::Escape { string, at, len: 1 } if self.carry.escape.first() == Some(&b'\\') => {
-                // The commonest cut escape: its backslash alone, a one-letter code next.
-                if let Some(c) = bytes.first().and_then(|&code| escape::short(code)) {
-                    let mut string = string;
-                    self.string_char(&mut string, c, at, sink)?;
-                    return self.string(input, 1, string, next, sink);
-                }
-                self.resume_escape(string, at, 1, input, next, sink)
-            }
+            Cut::Str(string) => self.string(input, 0, string, next, sink),
             Cut::Escape { string, at, len } => {
                 self.resume_escape(string, at, len, input, next, sink)
             }
@@ -211,12 +180,6 @@ impl Reader {
                     let run = self.run_text(input, pos, stop)?;
                     self.string_run(&mut string, run, self.at(pos), sink)?;
                     let at = self.at(stop);
-                    // The one-letter escapes, nearly all of them, without the general decoder.
-                    if let Some(c) = bytes.get(stop + 1).and_then(|&code| escape::short(code)) {
-                        self.string_char(&mut string, c, at, sink)?;
-                        pos = stop + 2;
-                        continue;
-                    }
                     let escape = bytes.get(stop..).unwrap_or_default();
                     match escape::decode(escape, false) {
                         Escape::Char(c, len) => {
@@ -319,7 +282,6 @@ impl Reader {
     }
 
     /// A run of a string's text that stands in the input as itself.
-    #[inline(always)]
     pub(super) fn string_run<'a, S: Sink<'a>>(
         &mut self,
         string: &mut Str,
@@ -353,7 +315,6 @@ impl Reader {
     }
 
     /// One character of a string's text that does not stand in the input as itself.
-    #[inline(always)]
     pub(super) fn string_char<'a, S: Sink<'a>>(
         &mut self,
         string: &mut Str,
