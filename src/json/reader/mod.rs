@@ -776,7 +776,7 @@ impl Reader {
                             Some(read) => {
                                 self.after_literal(input, body, read, string, next, sink)?
                             }
-                            None => self.string(input, body, string, next, sink)?,
+                            None => self.string_from(input, body, stop, string, next, sink)?,
                         }
                     }
                     b'{' => {
@@ -802,9 +802,9 @@ impl Reader {
                         pos + 1
                     }
                     b'-' | b'0'..=b'9' => self.number(input, pos, next, sink)?,
-                    b't' => self.literal(Word::True, input, pos, sink)?,
-                    b'f' => self.literal(Word::False, input, pos, sink)?,
-                    b'n' => self.literal(Word::Null, input, pos, sink)?,
+                    b't' => self.literal(Word::True, at, 0, input, pos, sink)?,
+                    b'f' => self.literal(Word::False, at, 0, input, pos, sink)?,
+                    b'n' => self.literal(Word::Null, at, 0, input, pos, sink)?,
                     _ => {
                         let expect = if first {
                             Expect::FirstElement
@@ -966,43 +966,20 @@ impl Reader {
             emit(sink, Event::Number(number), start)?;
             return Ok(end);
         }
-        self.carry_number(bytes.get(pos..end).unwrap_or_default(), start, grammar);
-        Ok(CUT)
-    }
-
-    /// A number the chunk's end cut, its text so far `text` from offset `start`: carried
-    /// into the next chunk. Out of line, off the path of the number that stands whole.
-    fn carry_number(&mut self, text: &[u8], start: usize, grammar: Grammar) {
+        // Cut by the chunk's end: carried into the next chunk.
+        let text = bytes.get(pos..end).unwrap_or_default();
         self.carry.number.clear();
         self.carry
             .number
             .extend(text.iter().map(|&b| char::from(b)));
         self.cut = Some(Cut::Number { start, grammar });
+        Ok(CUT)
     }
 
-    /// `true`, `false` or `null` from chunk position `pos`, checked byte by byte so that
-    /// `tru` at the end of the input is truncated and `trux` is not. Inlined at each of its
-    /// three sites, where the word is known and the comparison is one load.
+    /// `true`, `false` or `null` that starts at `start`, `matched` bytes read, from chunk
+    /// position `pos`, checked byte by byte so that `tru` at the end of the input is
+    /// truncated and `trux` is not.
     fn literal<'a, I: Input<'a>, S: Sink<'a>>(
-        &mut self,
-        word: Word,
-        input: I,
-        pos: usize,
-        sink: &mut S,
-    ) -> Step {
-        let text = word.text();
-        let end = pos + text.len();
-        if input.bytes().get(pos..end) == Some(text) {
-            emit(sink, word.event(), self.at(pos))?;
-            return Ok(end);
-        }
-        self.literal_rest(word, self.at(pos), 0, input, pos, sink)
-    }
-
-    /// The rest of a literal that starts at `start`, `matched` bytes read, from chunk
-    /// position `pos`: a literal a chunk cut, or one that is not what it began as. Out of
-    /// line, so that the value loop holds only the literal that stands whole.
-    fn literal_rest<'a, I: Input<'a>, S: Sink<'a>>(
         &mut self,
         word: Word,
         start: usize,

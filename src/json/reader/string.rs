@@ -69,7 +69,7 @@ impl Reader {
                 start,
                 word,
                 matched,
-            } => self.literal_rest(word, start, matched, input, 0, sink),
+            } => self.literal(word, start, matched, input, 0, sink),
             Cut::BadChar { error, at, len } => match self.complete_char(len, bytes) {
                 (CharAt::Valid(c), _) => {
                     let mut error = *error;
@@ -137,14 +137,27 @@ impl Reader {
     pub(super) fn string<'a, I: Input<'a>, S: Sink<'a>>(
         &mut self,
         input: I,
+        pos: usize,
+        string: Str,
+        next: &mut Option<char>,
+        sink: &mut S,
+    ) -> Step {
+        let stop = scan_plain(input.bytes(), pos);
+        self.string_from(input, pos, stop, string, next, sink)
+    }
+
+    /// [`Reader::string`], its first plain run known to stop at `stop`.
+    pub(super) fn string_from<'a, I: Input<'a>, S: Sink<'a>>(
+        &mut self,
+        input: I,
         mut pos: usize,
+        mut stop: usize,
         mut string: Str,
         next: &mut Option<char>,
         sink: &mut S,
     ) -> Step {
         let bytes = input.bytes();
         loop {
-            let stop = scan_plain(bytes, pos);
             match bytes.get(stop) {
                 // (In a literal, a `"` is the literal's own.)
                 Some(b'"') if I::QUOTE == 1 => {
@@ -166,6 +179,7 @@ impl Reader {
                         (after, updated) => {
                             string = updated;
                             pos = after;
+                            stop = scan_plain(bytes, pos);
                         }
                     }
                 }
@@ -185,6 +199,7 @@ impl Reader {
                         Escape::Char(c, len) => {
                             self.string_char(&mut string, c, at, sink)?;
                             pos = stop + len;
+                            stop = scan_plain(bytes, pos);
                         }
                         Escape::NeedMore => {
                             let len = escape.len();
