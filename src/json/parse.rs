@@ -1,11 +1,13 @@
 //! Parsing: a text to a [`Value`], the [`Reader`] driving the one [`Builder`].
 //!
-//! The builder is the sink that turns events into a tree. Each open array or object is a
-//! `Value` of its own on a stack of frames, growing as its members come; a closing bracket
-//! pops it into its parent. So the containers still open are always whole `Value`s, which
-//! is what lets a stream lend the tree it has so far ([`PartialBuilder`](super::PartialBuilder))
-//! by nesting them, without copying a member. A string that came in parts is gathered in
-//! one reused buffer and copied out once, at its exact size.
+//! The builder is the sink that turns events into a tree. Each finished value is pushed with
+//! its key onto one member stack (an item has the empty key); a closing bracket moves the
+//! members above its container's start into one `Vec` of exactly the right size, so a
+//! container costs one allocation. A string that came in parts is gathered in one reused
+//! buffer and copied out once, at its exact size. For a stream, the open containers can be
+//! lent as one partial tree ([`PartialBuilder`](super::PartialBuilder)): each frame then takes
+//! the members it has so far into its own container, so that each member is moved there
+//! once, however often the tree is lent.
 
 use super::error::ParseError;
 use super::event::{Event, Sink};
@@ -96,10 +98,12 @@ fn finish<'a>(
 /// copies them instead, for chunks that do not outlive their feed (a stream).
 #[derive(Debug, Default)]
 pub(crate) struct Builder<'a> {
-    /// The open arrays and objects, outermost first: each with the key it will stand under
-    /// in its parent (empty for an item or the root), and itself so far. Its length is the
-    /// reader's depth, bounded by [`Limits::max_depth`].
-    pub(super) frames: Vec<Member<'a>>,
+    /// The finished members of the open containers, innermost last (an item has the empty
+    /// key), not yet in their container.
+    pub(super) members: Vec<Member<'a>>,
+    /// The open arrays and objects, outermost first. Their number is the reader's depth,
+    /// bounded by [`Limits::max_depth`].
+    pub(super) frames: Vec<Frame<'a>>,
     /// The key of the value that comes next, from the last [`Event::Key`] (none for an
     /// item, or before a member's key has come).
     pub(super) key: Option<Cow<'a, str>>,
@@ -107,6 +111,18 @@ pub(crate) struct Builder<'a> {
     pub(super) text: String,
     /// The finished top-level value.
     pub(super) root: Option<Value<'a>>,
+}
+
+/// An open array or object.
+#[derive(Debug)]
+pub(super) struct Frame<'a> {
+    /// Where its members start in [`Builder::members`].
+    pub(super) start: usize,
+    /// The key it stands under in its parent (empty for an item or the root).
+    pub(super) key: Cow<'a, str>,
+    /// An empty array or object, which holds the members the container had when its tree
+    /// was last lent (none in a parse of a whole text).
+    pub(super) container: Value<'a>,
 }
 
 impl<'a> Builder<'a> {
@@ -123,14 +139,13 @@ impl<'a> Builder<'a> {
     /// Drops what the builder holds of a value it stopped inside (a text that was not
     /// JSON), so that the next value is not built into it.
     pub(crate) fn drop_unfinished(&mut self) {
+        self.members.clear();
         self.frames.clear();
         self.key = None;
         self.text.clear();
     }
 
-    /// Takes one event: the one place events become a tree. Inlined where the reader sends
-    /// it, so that each call site keeps only the arm of its event.
-    #[inline]
+    /// Takes one event: the one place events become a tree.
     fn take(&mut self, event: Event<'a>) {
         match event {
             Event::Null => self.value(Value::Null),
@@ -148,31 +163,53 @@ impl<'a> Builder<'a> {
             Event::Key(key) => self.key = Some(key),
             Event::ArrayStart => self.open(Value::Array(Vec::new())),
             Event::ObjectStart => self.open(Value::Object(Vec::new())),
-            Event::ArrayEnd | Event::ObjectEnd => {
-                if let Some((key, container)) = self.frames.pop() {
-                    self.key = Some(key);
-                    self.value(container);
-                }
-            }
+            Event::ArrayEnd | Event::ObjectEnd => self.close(),
         }
     }
 
-    /// A new container, as a frame, under the key that came for it.
+    /// A new container, under the key that came for it.
     fn open(&mut self, container: Value<'a>) {
-        let key = self.key.take().unwrap_or_default();
-        self.frames.push((key, container));
+        self.frames.push(Frame {
+            start: self.members.len(),
+            key: self.key.take().unwrap_or_default(),
+            container,
+        });
+    }
+
+    /// The innermost container ends: its members move into it, and it becomes a value.
+    fn close(&mut self) {
+        let Some(frame) = self.frames.pop() else {
+            return;
+        };
+        let start = frame.start.min(self.members.len());
+        let container = match frame.container {
+            Value::Object(mut done) if !done.is_empty() => {
+                done.extend(self.members.drain(start..));
+                Value::Object(done)
+            }
+            Value::Object(_) => Value::Object(self.members.split_off(start)),
+            Value::Array(mut done) => {
+                let items = self.members.drain(start..).map(|(_, item)| item);
+                if done.is_empty() {
+                    Value::Array(items.collect())
+                } else {
+                    done.extend(items);
+                    Value::Array(done)
+                }
+            }
+            other => other,
+        };
+        self.key = Some(frame.key);
+        self.value(container);
     }
 
     /// A finished value: a member, an item, or the root.
-    #[inline]
     pub(super) fn value(&mut self, value: Value<'a>) {
-        let key = self.key.take();
-        match self.frames.last_mut() {
-            None => self.root = Some(value),
-            Some((_, Value::Object(members))) => members.push((key.unwrap_or_default(), value)),
-            Some((_, Value::Array(items))) => items.push(value),
-            // A frame is only ever an array or an object.
-            Some(_) => {}
+        let key = self.key.take().unwrap_or_default();
+        if self.frames.is_empty() {
+            self.root = Some(value);
+        } else {
+            self.members.push((key, value));
         }
     }
 }

@@ -3,17 +3,18 @@
 //! its text is whole.
 //!
 //! It is the [`Reader`] and the one [`Builder`] that [`parse`](super::parse) uses, owning its
-//! strings. The builder keeps each open container as a `Value` of its own on its stack of
-//! frames; after a chunk the frames are nested (each moved, as a `Vec` and not member by
-//! member, into its parent as the last member), and the open string or number, if any, put
-//! last; before the next chunk they are taken apart again. Both steps cost one move per open
-//! level, whatever the tree holds, so asking after every chunk is not quadratic over a
-//! stream, and the tree is lent, never copied.
+//! strings. After a chunk, each open container takes the members that came since the last
+//! chunk into its own `Vec`, the open string or number (if any) is put last, and the
+//! containers are nested (each moved, as a `Vec` and not member by member, into its parent
+//! as the last member); before the next chunk the nesting is taken apart again. So a member
+//! is moved once however often the tree is lent, the other steps cost one move per open
+//! level, asking after every chunk is not quadratic over a stream, and the tree is lent,
+//! never copied.
 
 use super::error::ParseError;
 use super::event::{Event, Sink};
 use super::open::{Open, Tail};
-use super::parse::Builder;
+use super::parse::{Builder, Frame};
 use super::reader::{Limits, Reader, Stop};
 use super::value::{Number, Value};
 use std::borrow::Cow;
@@ -77,7 +78,7 @@ impl PartialBuilder {
             tail,
         };
         match self.builder.frames.first() {
-            Some((_, root)) => Some((root, open)),
+            Some(frame) => Some((&frame.container, open)),
             None => self.builder.root.as_ref().map(|root| (root, open)),
         }
     }
@@ -110,11 +111,18 @@ impl PartialBuilder {
         } else {
             None
         };
+        // Each container takes its members so far (the innermost first, whose are last).
+        for frame in builder.frames.iter_mut().rev() {
+            let start = frame.start.min(builder.members.len());
+            for (key, value) in builder.members.drain(start..) {
+                push(&mut frame.container, key, value);
+            }
+        }
         let frames = builder.frames.len();
         for _ in 1..frames {
-            if let Some((key, container)) = builder.frames.pop() {
-                if let Some((_, parent)) = builder.frames.last_mut() {
-                    push(parent, key, container);
+            if let Some(frame) = builder.frames.pop() {
+                if let Some(parent) = builder.frames.last_mut() {
+                    push(&mut parent.container, frame.key, frame.container);
                 }
             }
         }
@@ -128,24 +136,29 @@ impl PartialBuilder {
         };
         let builder = &mut self.builder;
         for _ in 1..nested.frames {
+            // The members are all in their containers now: a frame starts at 0.
             match builder
                 .frames
                 .last_mut()
-                .and_then(|(_, parent)| pop(parent))
+                .and_then(|parent| pop(&mut parent.container))
             {
-                Some(frame) => builder.frames.push(frame),
+                Some((key, container)) => builder.frames.push(Frame {
+                    start: 0,
+                    key,
+                    container,
+                }),
                 None => break,
             }
         }
         if nested.scalar.is_none() {
             return;
         }
-        let (key, scalar) = match builder.frames.last_mut() {
-            Some((_, Value::Object(members))) => match members.pop() {
+        let (key, scalar) = match builder.frames.last_mut().map(|frame| &mut frame.container) {
+            Some(Value::Object(members)) => match members.pop() {
                 Some((key, scalar)) => (Some(key), scalar),
                 None => return,
             },
-            Some((_, parent)) => match pop(parent) {
+            Some(parent) => match pop(parent) {
                 Some((_, scalar)) => (None, scalar),
                 None => return,
             },
