@@ -171,6 +171,14 @@ impl Reader {
                         // plain run) is offered to the sink first.
                         let stop = scan_plain(bytes, body);
                         let offered = match bytes.get(stop) {
+                            // A plain string, the commonest value: sent whole, as found.
+                            Some(b'"') if I::QUOTE == 1 => {
+                                let text = self.run_text(input, body, stop)?;
+                                emit(sink, Event::String(text), at)?;
+                                pos = stop + 1;
+                                at_value = false;
+                                continue 'value;
+                            }
                             Some(&byte) if !input.is_quote(byte, stop) => {
                                 input.rest(body).and_then(|rest| sink.literal(at, rest))
                             }
@@ -294,7 +302,17 @@ impl Reader {
                     key: true,
                     started: false,
                 };
-                let after = self.string(input, pos + I::QUOTE, string, next, sink)?;
+                let body = pos + I::QUOTE;
+                let stop = scan_plain(bytes, body);
+                let after = match bytes.get(stop) {
+                    // A plain key, nearly every one: sent whole, as found.
+                    Some(b'"') if I::QUOTE == 1 => {
+                        let key = self.run_text(input, body, stop)?;
+                        emit(sink, Event::Key(Cow::Borrowed(key)), at)?;
+                        stop + 1
+                    }
+                    _ => self.string_from(input, body, stop, string, next, sink)?,
+                };
                 if after == CUT {
                     self.expect = Expect::Colon;
                     return Ok(KeyStep::Cut);
