@@ -23,7 +23,7 @@
 //! what a chunk cut, `literal.rs` a text read through a string literal's escapes,
 //! `input.rs` the kinds of chunk, `end.rs` the end of the input and the errors.
 //!
-//! Input that stops early is [`ErrorKind::Truncated`] exactly when it is a proper prefix of
+//! Input that stops early is [`ErrorKind::Truncated`](super::ErrorKind::Truncated) exactly when it is a proper prefix of
 //! some valid text: `-`, `1.`, `tru`, `"\u12`, `[1,` are; `-x`, `[1,]`, `"\uDC` are not.
 
 mod end;
@@ -134,7 +134,7 @@ pub enum Stop {
     /// [`ParseError::locate`] counts lines and columns in the text. (Boxed, so that the
     /// reader's results stay small on the path where nothing fails.)
     Invalid(Box<ParseError>),
-    /// The sink returned [`ControlFlow::Break`]; it knows why.
+    /// The sink returned [`ControlFlow::Break`](std::ops::ControlFlow::Break); it knows why.
     Sink,
 }
 
@@ -201,9 +201,9 @@ impl Reader {
     ///
     /// # Errors
     /// [`Stop::Invalid`] with the first error of the text (see [`parse_with`](super::parse_with)
-    /// for the kinds; [`ErrorKind::InvalidUtf8`] at the first byte that is not UTF-8), or
+    /// for the kinds; [`ErrorKind::InvalidUtf8`](super::ErrorKind::InvalidUtf8) at the first byte that is not UTF-8), or
     /// [`Stop::Sink`] when the sink broke. A chunk that takes the input past
-    /// [`Limits::max_bytes`] is [`ErrorKind::TooLarge`] before any of it is read.
+    /// [`Limits::max_bytes`] is [`ErrorKind::TooLarge`](super::ErrorKind::TooLarge) before any of it is read.
     pub fn feed<'a, S: Sink<'a>>(&mut self, chunk: &'a [u8], sink: &mut S) -> Result<(), Stop> {
         self.run(Bytes(chunk), &mut None, sink)
     }
@@ -263,7 +263,7 @@ impl Reader {
     /// other value, or before one, the text is truncated.
     ///
     /// # Errors
-    /// As [`Reader::feed`], with [`ErrorKind::Truncated`] when the text stopped inside a
+    /// As [`Reader::feed`], with [`ErrorKind::Truncated`](super::ErrorKind::Truncated) when the text stopped inside a
     /// value or before the first one.
     pub fn finish<'a, S: Sink<'a>>(&mut self, sink: &mut S) -> Result<(), Stop> {
         if let Some(stop) = &self.stopped {
@@ -337,7 +337,7 @@ enum Cut {
     },
     /// An error decided by a character at `at` that is not ASCII, whose bytes the chunk
     /// cut (`len` of them in `carry.char`): only its bytes say whether it is UTF-8, and so
-    /// whether the error stands or the input is [`ErrorKind::InvalidUtf8`] there.
+    /// whether the error stands or the input is [`ErrorKind::InvalidUtf8`](super::ErrorKind::InvalidUtf8) there.
     BadChar {
         error: Box<ParseError>,
         at: usize,
