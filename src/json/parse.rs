@@ -215,7 +215,6 @@ impl<'a> Builder<'a> {
 }
 
 impl<'a> Sink<'a> for Builder<'a> {
-    #[inline]
     fn event(&mut self, event: Event<'a>, _at: usize) -> ControlFlow<()> {
         self.take(event);
         ControlFlow::Continue(())

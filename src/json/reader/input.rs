@@ -59,7 +59,6 @@ pub(super) trait Input<'a>: Copy {
     }
 
     /// The character of the text at `pos`, as far as the chunk shows it.
-    #[inline]
     fn char_at(self, pos: usize) -> CharAt {
         char_at(self.bytes().get(pos..).unwrap_or_default())
     }
@@ -80,7 +79,6 @@ pub(super) struct Text<'a>(pub(super) &'a str);
 pub(super) struct Bytes<'a>(pub(super) &'a [u8]);
 
 impl<'a> Input<'a> for Text<'a> {
-    #[inline]
     fn bytes(self) -> &'a [u8] {
         self.0.as_bytes()
     }
@@ -89,7 +87,6 @@ impl<'a> Input<'a> for Text<'a> {
         self.0.get(start..end).ok_or(start)
     }
 
-    #[inline]
     fn tail(self, start: usize) -> Result<(&'a str, usize), usize> {
         self.0.get(start..).map(|text| (text, 0)).ok_or(start)
     }
@@ -155,7 +152,6 @@ impl<'a> Input<'a> for Literal<'a, '_> {
     }
 
     /// The character of the text: an escape of the literal stands for its second byte.
-    #[inline]
     fn char_at(self, pos: usize) -> CharAt {
         match self.bytes().get(pos..) {
             Some([b'\\', code, ..]) => CharAt::Valid(char::from(*code)),
@@ -168,7 +164,6 @@ impl<'a> Input<'a> for Literal<'a, '_> {
         Text(self.body).text(start, end)
     }
 
-    #[inline]
     fn tail(self, start: usize) -> Result<(&'a str, usize), usize> {
         Text(self.body).tail(start)
     }
@@ -185,12 +180,10 @@ pub(super) fn ends_text(bytes: &[u8], pos: usize) -> bool {
 }
 
 impl<'a> Input<'a> for Bytes<'a> {
-    #[inline]
     fn bytes(self) -> &'a [u8] {
         self.0
     }
 
-    #[inline]
     fn text(self, start: usize, end: usize) -> Result<&'a str, usize> {
         let run = self.0.get(start..end).unwrap_or_default();
         std::str::from_utf8(run).map_err(|utf8| start + utf8.valid_up_to())

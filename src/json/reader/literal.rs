@@ -268,7 +268,6 @@ impl Reader {
 
 /// The character the escape of a literal at `at` stands for, and its length; `None` when
 /// no escape stands there, or one that is not valid or that the bytes end inside.
-#[inline]
 fn literal_escape(bytes: &[u8], at: usize) -> Option<(char, usize)> {
     if bytes.get(at) != Some(&b'\\') {
         return None;
@@ -288,7 +287,6 @@ fn literal_escape(bytes: &[u8], at: usize) -> Option<(char, usize)> {
 /// of a body.
 impl Reader {
     /// A `"` where a string or key may begin and no token is cut: opens it.
-    #[inline]
     pub(super) fn open_quote(&mut self) -> bool {
         if self.stopped.is_some() || self.cut.is_some() || self.offset >= self.max_bytes {
             return false;
@@ -314,7 +312,6 @@ impl Reader {
 
     /// A character of a string's or key's body (not `"` or a control character; a
     /// backslash begins an escape) while one is open and nothing is cut inside it.
-    #[inline]
     pub(super) fn body_char<'a, S: Sink<'a>>(
         &mut self,
         c: char,

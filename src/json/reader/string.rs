@@ -321,7 +321,6 @@ impl Reader {
     /// The carry a key is gathered in, given room for a typical key at once: it is handed
     /// on with the key, so each key a chunk cuts starts a new one, which would otherwise
     /// grow from 8 bytes.
-    #[inline]
     fn carry_key(&mut self) -> &mut String {
         if self.carry.key.capacity() == 0 {
             self.carry.key.reserve(KEY_START);
@@ -350,7 +349,6 @@ impl Reader {
 
     /// The text of a run of a string between two chunk positions that stand next to ASCII
     /// bytes: a `str` by type, or bytes checked to be UTF-8 here.
-    #[inline]
     pub(super) fn run_text<'a, I: Input<'a>>(
         &self,
         input: I,

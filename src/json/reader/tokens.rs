@@ -474,7 +474,6 @@ impl Reader {
     }
 
     /// What follows a complete value.
-    #[inline]
     pub(super) fn after_value(&self) -> Expect {
         if self.open.len() == 0 {
             Expect::End
