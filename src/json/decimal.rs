@@ -352,7 +352,6 @@ pub(crate) struct Plain {
 impl Plain {
     /// `None` for any other text (an exponent, 19 or more digits before the point), which
     /// the exact path handles.
-    #[inline(always)]
     pub(crate) fn parse(text: &str) -> Option<Plain> {
         let bytes = text.as_bytes();
         let (negative, digits) = match bytes.split_first() {
@@ -393,13 +392,11 @@ impl Plain {
     }
 
     /// True if the value is an integer (and so within `i64`).
-    #[inline]
     pub(crate) fn is_integer(self) -> bool {
         !self.fraction
     }
 
     /// Numeric order against an integer, exactly.
-    #[inline]
     pub(crate) fn cmp_i64(self, bound: i64) -> Ordering {
         match self.whole.cmp(&bound) {
             Ordering::Equal if self.fraction && self.negative => Ordering::Less,
@@ -414,7 +411,6 @@ impl Plain {
 /// Numeric order of number text against a bound, exactly, taking the fast path when the
 /// value was read as [`Plain`] and the bound is a plain integer (`integer`, read when the
 /// spec was built).
-#[inline]
 pub(crate) fn compare_to(
     value: &str,
     plain: Option<Plain>,

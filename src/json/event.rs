@@ -89,7 +89,6 @@ pub trait Sink<'a> {
     /// body, sending the rest of the string as [`Event::StringPart`]s and
     /// [`Event::StringChar`]s (no [`Event::StringStart`]) and its [`Event::StringEnd`].
     /// The default, `None`: the reader reads the string and sends all its events.
-    #[inline(always)]
     fn literal(&mut self, quote: usize, body: &'a str) -> Option<usize> {
         let _ = (quote, body);
         None

@@ -6,14 +6,12 @@
 /// String equality for names and enum values, which are short: lengths first, then whole
 /// 8-, 4- or 2-byte words (the last one overlapping the one before), so that a ten-byte
 /// name takes two word compares instead of ten byte compares or a library call.
-#[inline]
 pub(crate) fn same_name(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     a.len() == b.len() && same_bytes(a, b)
 }
 
 /// `a == b` for slices of equal length.
-#[inline]
 fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
     if n >= 8 {
@@ -38,19 +36,16 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 // The bytes of `bytes` from `at` as one word (`None` past the end, which callers never
 // reach: they read within a length both slices share).
 
-#[inline]
 fn word8(bytes: &[u8], at: usize) -> Option<u64> {
     let chunk = bytes.get(at..at.checked_add(8)?)?;
     <[u8; 8]>::try_from(chunk).ok().map(u64::from_le_bytes)
 }
 
-#[inline]
 fn word4(bytes: &[u8], at: usize) -> Option<u32> {
     let chunk = bytes.get(at..at.checked_add(4)?)?;
     <[u8; 4]>::try_from(chunk).ok().map(u32::from_le_bytes)
 }
 
-#[inline]
 fn word2(bytes: &[u8], at: usize) -> Option<u16> {
     let chunk = bytes.get(at..at.checked_add(2)?)?;
     <[u8; 2]>::try_from(chunk).ok().map(u16::from_le_bytes)

@@ -27,12 +27,10 @@ impl Stack {
     }
 
     /// How many entries there are.
-    #[inline]
     pub(crate) fn len(&self) -> usize {
         self.len
     }
 
-    #[inline]
     pub(crate) fn push(&mut self, entry: usize) {
         match self.inline.get_mut(self.len) {
             Some(slot) => *slot = entry,
@@ -41,7 +39,6 @@ impl Stack {
         self.len += 1;
     }
 
-    #[inline]
     pub(crate) fn pop(&mut self) -> Option<usize> {
         let top = self.last()?;
         if self.len > Stack::INLINE {
@@ -51,7 +48,6 @@ impl Stack {
         Some(top)
     }
 
-    #[inline]
     pub(crate) fn last(&self) -> Option<usize> {
         match self.len.checked_sub(1)? {
             index if index < Stack::INLINE => self.inline.get(index).copied(),

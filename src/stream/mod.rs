@@ -94,7 +94,7 @@
 
 use crate::envelope::{self, Call};
 use crate::gate::{self, Gate};
-use crate::json::{ErrorKind, Event, OwnedBuilder, Reader, Sink, Stop};
+use crate::json::{Builder, ErrorKind, Event, Reader, Sink, Stop};
 use crate::rejection::{Rejection, RejectionKind};
 use std::borrow::Cow;
 use std::ops::ControlFlow;
@@ -163,7 +163,7 @@ pub struct CallStream<'g> {
     arguments: String,
     /// The provider form's arguments value, built as the text streams: the call
     /// [`CallStream::finish`] returns, without reading the text again.
-    built: OwnedBuilder,
+    built: Builder<'static>,
     /// Whether the reader took every fragment of the arguments text, and then their end,
     /// without a stop: `built` then holds the value [`crate::json::parse_with`] would read
     /// from the whole text.
@@ -211,7 +211,7 @@ impl Gate {
             kept: Kept::default(),
             name: String::new(),
             arguments: String::new(),
-            built: OwnedBuilder::default(),
+            built: Builder::new(),
             read_whole: true,
             cut: false,
             dropped: 0,
@@ -467,7 +467,7 @@ impl<'g> CallStream<'g> {
             // The value built as the text streamed, when the reader took all of it: the
             // value read from the whole text (by the same reader, under the same limits,
             // that the envelope reads an arguments text with), owned already.
-            if let Some(args) = self.read_whole.then(|| self.built.take_value()).flatten() {
+            if let Some(args) = self.read_whole.then(|| self.built.take_value()) {
                 let name = Cow::Owned(std::mem::take(&mut self.name));
                 return self.last_word(Call {
                     id: None,
@@ -633,14 +633,14 @@ impl<'g> CallStream<'g> {
 /// it, and on to the arguments' check.
 struct Building<'p, 'g> {
     feed: Feed<'p, 'g>,
-    value: &'p mut OwnedBuilder,
+    value: &'p mut Builder<'static>,
 }
 
 impl<'p, 'g> Building<'p, 'g> {
     fn new(
         probe: &'p mut Probe<'g>,
         arguments: &'p str,
-        value: &'p mut OwnedBuilder,
+        value: &'p mut Builder<'static>,
     ) -> Building<'p, 'g> {
         Building {
             feed: Feed {
@@ -659,7 +659,7 @@ impl<'a> Sink<'a> for Building<'_, '_> {
         // The check first, by reference; then the value takes the event, moving in what it
         // owns (a key or number a chunk cut, gathered by the reader) instead of copying it.
         let flow = self.feed.take(&event, at);
-        self.value.event(event);
+        self.value.take_owned(event);
         flow
     }
 }

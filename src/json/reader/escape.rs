@@ -60,7 +60,6 @@ const LOW_SURROGATES: (u32, u32) = (0xDC00, 0xDFFF);
 /// follows `bytes`: the input has ended, so an undecided escape is decided now, exactly as
 /// RFC 8259 allows its completions (`\uDC` can only become a lone low surrogate, so it is one;
 /// `\u12` could still become a character, so the string is truncated).
-#[inline]
 pub(crate) fn decode(bytes: &[u8], at_end: bool) -> Escape {
     let code = match bytes.get(1) {
         Some(&code) => code,
@@ -76,7 +75,6 @@ pub(crate) fn decode(bytes: &[u8], at_end: bool) -> Escape {
 }
 
 /// `\uXXXX`, or a high-low pair `\uD83D\uDE4F`, at the start of `bytes`.
-#[inline(never)]
 fn unicode(bytes: &[u8], at_end: bool) -> Escape {
     let lone = |detail, decided| broken(BrokenKind::LoneSurrogate, 0, decided, detail);
     let unit = match hex4(bytes, 2) {
@@ -123,7 +121,6 @@ fn unicode(bytes: &[u8], at_end: bool) -> Escape {
 
 /// The character a one-letter escape stands for (`n` in `\n`), for the eight RFC 8259
 /// defines; `None` for any other byte, `u` included (its four hex digits follow).
-#[inline]
 pub(crate) fn short(code: u8) -> Option<char> {
     Some(match code {
         b'"' => '"',
@@ -206,7 +203,6 @@ const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
 /// Written to need few registers (words read at the position itself, not a slice of whole
 /// words): where the compiler keeps it out of line, a call saves two, and most runs are a
 /// word or two long.
-#[inline]
 pub(crate) fn scan_plain(bytes: &[u8], mut pos: usize) -> usize {
     while let Some(chunk) = bytes.get(pos..pos + 8) {
         let Ok(chunk) = <[u8; 8]>::try_from(chunk) else {

@@ -95,10 +95,7 @@ impl Reader {
     }
 
     /// The text of a literal from the start of `body`, as a [`Literal`] chunk, as far as
-    /// the chunk goes: how many bytes of `body` it took. Out of line, so that the byte
-    /// machine it inlines is laid out as a text's is (inlined into `feed_literal`, it
-    /// measured slower).
-    #[inline(never)]
+    /// the chunk goes: how many bytes of `body` it took.
     fn feed_stretch<'a, S: Sink<'a>>(
         &mut self,
         body: &'a str,
@@ -211,7 +208,6 @@ impl Reader {
     /// Where reading goes on after the sink read `read` bytes of a string literal's body
     /// itself, from chunk position `body` ([`Sink::literal`]): past the literal if it
     /// closed there, else on through the rest of its body, as a string already begun.
-    #[inline(never)]
     pub(super) fn after_literal<'a, I: Input<'a>, S: Sink<'a>>(
         &mut self,
         input: I,
@@ -272,7 +268,6 @@ impl Reader {
 
 /// The character the escape of a literal at `at` stands for, and its length; `None` when
 /// no escape stands there, or one that is not valid or that the bytes end inside.
-#[inline]
 fn literal_escape(bytes: &[u8], at: usize) -> Option<(char, usize)> {
     if bytes.get(at) != Some(&b'\\') {
         return None;
@@ -292,7 +287,6 @@ fn literal_escape(bytes: &[u8], at: usize) -> Option<(char, usize)> {
 /// of a body.
 impl Reader {
     /// A `"` where a string or key may begin and no token is cut: opens it.
-    #[inline]
     pub(super) fn open_quote(&mut self) -> bool {
         if self.stopped.is_some() || self.cut.is_some() || self.offset >= self.max_bytes {
             return false;
@@ -318,7 +312,6 @@ impl Reader {
 
     /// A character of a string's or key's body (not `"` or a control character; a
     /// backslash begins an escape) while one is open and nothing is cut inside it.
-    #[inline]
     pub(super) fn body_char<'a, S: Sink<'a>>(
         &mut self,
         c: char,

@@ -49,7 +49,6 @@ impl Grammar {
     /// states are known at every step and this compiles to straight-line code, as a parser
     /// without chunks would write it; from a state a chunk cut, the same code takes up
     /// where it stood.
-    #[inline(always)]
     pub(crate) fn scan(self, bytes: &[u8], mut pos: usize) -> (Grammar, usize) {
         let mut state = self;
         if state == Grammar::Start && bytes.get(pos) == Some(&b'-') {
@@ -128,7 +127,6 @@ impl Grammar {
 }
 
 /// The offset of the first byte at or after `pos` that is not a digit.
-#[inline(always)]
 fn digits(bytes: &[u8], mut pos: usize) -> usize {
     while let Some(b'0'..=b'9') = bytes.get(pos) {
         pos += 1;

@@ -14,9 +14,7 @@ use std::borrow::Cow;
 const KEY_START: usize = 32;
 
 impl Reader {
-    /// Goes on with the token the last chunk cut. Once a chunk at most, so out of line: the
-    /// value loop it would join measured slower with it inlined.
-    #[inline(never)]
+    /// Goes on with the token the last chunk cut.
     pub(super) fn resume<'a, I: Input<'a>, S: Sink<'a>>(
         &mut self,
         cut: Cut,
@@ -26,36 +24,7 @@ impl Reader {
     ) -> Step {
         let bytes = input.bytes();
         match cut {
-            Cut::Str(string) => {
-                // The commonest chunk after a cut string: its last run and closing quote, or
-                // one more run the chunk ends in, found by one scan (the first turn of
-                // `string`'s loop, without the rest of it).
-                let stop = scan_plain(bytes, 0);
-                match bytes.get(stop) {
-                    Some(b'"') if I::QUOTE == 1 => {
-                        let run = self.run_text(input, 0, stop)?;
-                        self.end_string(string, run, 0, stop, sink)?;
-                        Ok(stop + 1)
-                    }
-                    Some(b'\\') if input.is_quote(b'\\', stop) => {
-                        let run = self.run_text(input, 0, stop)?;
-                        self.end_string(string, run, 0, stop, sink)?;
-                        self.pass_quote::<I>();
-                        Ok(stop + I::QUOTE)
-                    }
-                    None => self.string_cut(input, 0, string, next, sink),
-                    Some(_) => self.string(input, 0, string, next, sink),
-                }
-            }
-            Cut::Escape { string, at, len: 1 } if self.carry.escape.first() == Some(&b'\\') => {
-                // The commonest cut escape: its backslash alone, a one-letter code next.
-                if let Some(c) = bytes.first().and_then(|&code| escape::short(code)) {
-                    let mut string = string;
-                    self.string_char(&mut string, c, at, sink)?;
-                    return self.string(input, 1, string, next, sink);
-                }
-                self.resume_escape(string, at, 1, input, next, sink)
-            }
+            Cut::Str(string) => self.string(input, 0, string, next, sink),
             Cut::Escape { string, at, len } => {
                 self.resume_escape(string, at, len, input, next, sink)
             }
@@ -100,7 +69,7 @@ impl Reader {
                 start,
                 word,
                 matched,
-            } => self.literal_rest(word, start, matched, input, 0, sink),
+            } => self.literal(word, start, matched, input, 0, sink),
             Cut::BadChar { error, at, len } => match self.complete_char(len, bytes) {
                 (CharAt::Valid(c), _) => {
                     let mut error = *error;
@@ -168,14 +137,27 @@ impl Reader {
     pub(super) fn string<'a, I: Input<'a>, S: Sink<'a>>(
         &mut self,
         input: I,
+        pos: usize,
+        string: Str,
+        next: &mut Option<char>,
+        sink: &mut S,
+    ) -> Step {
+        let stop = scan_plain(input.bytes(), pos);
+        self.string_from(input, pos, stop, string, next, sink)
+    }
+
+    /// [`Reader::string`], its first plain run known to stop at `stop`.
+    pub(super) fn string_from<'a, I: Input<'a>, S: Sink<'a>>(
+        &mut self,
+        input: I,
         mut pos: usize,
+        mut stop: usize,
         mut string: Str,
         next: &mut Option<char>,
         sink: &mut S,
     ) -> Step {
         let bytes = input.bytes();
         loop {
-            let stop = scan_plain(bytes, pos);
             match bytes.get(stop) {
                 // (In a literal, a `"` is the literal's own.)
                 Some(b'"') if I::QUOTE == 1 => {
@@ -197,6 +179,7 @@ impl Reader {
                         (after, updated) => {
                             string = updated;
                             pos = after;
+                            stop = scan_plain(bytes, pos);
                         }
                     }
                 }
@@ -211,17 +194,12 @@ impl Reader {
                     let run = self.run_text(input, pos, stop)?;
                     self.string_run(&mut string, run, self.at(pos), sink)?;
                     let at = self.at(stop);
-                    // The one-letter escapes, nearly all of them, without the general decoder.
-                    if let Some(c) = bytes.get(stop + 1).and_then(|&code| escape::short(code)) {
-                        self.string_char(&mut string, c, at, sink)?;
-                        pos = stop + 2;
-                        continue;
-                    }
                     let escape = bytes.get(stop..).unwrap_or_default();
                     match escape::decode(escape, false) {
                         Escape::Char(c, len) => {
                             self.string_char(&mut string, c, at, sink)?;
                             pos = stop + len;
+                            stop = scan_plain(bytes, pos);
                         }
                         Escape::NeedMore => {
                             let len = escape.len();
@@ -319,7 +297,6 @@ impl Reader {
     }
 
     /// A run of a string's text that stands in the input as itself.
-    #[inline(always)]
     pub(super) fn string_run<'a, S: Sink<'a>>(
         &mut self,
         string: &mut Str,
@@ -344,7 +321,6 @@ impl Reader {
     /// The carry a key is gathered in, given room for a typical key at once: it is handed
     /// on with the key, so each key a chunk cuts starts a new one, which would otherwise
     /// grow from 8 bytes.
-    #[inline]
     fn carry_key(&mut self) -> &mut String {
         if self.carry.key.capacity() == 0 {
             self.carry.key.reserve(KEY_START);
@@ -353,7 +329,6 @@ impl Reader {
     }
 
     /// One character of a string's text that does not stand in the input as itself.
-    #[inline(always)]
     pub(super) fn string_char<'a, S: Sink<'a>>(
         &mut self,
         string: &mut Str,
@@ -374,7 +349,6 @@ impl Reader {
 
     /// The text of a run of a string between two chunk positions that stand next to ASCII
     /// bytes: a `str` by type, or bytes checked to be UTF-8 here.
-    #[inline]
     pub(super) fn run_text<'a, I: Input<'a>>(
         &self,
         input: I,
