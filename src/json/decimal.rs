@@ -391,11 +391,6 @@ impl Plain {
         })
     }
 
-    /// True if the value is an integer (and so within `i64`).
-    pub(crate) fn is_integer(self) -> bool {
-        !self.fraction
-    }
-
     /// Numeric order against an integer, exactly.
     pub(crate) fn cmp_i64(self, bound: i64) -> Ordering {
         match self.whole.cmp(&bound) {
@@ -550,7 +545,7 @@ mod tests {
             );
             if let Some(plain) = plain {
                 assert_eq!(
-                    plain.is_integer(),
+                    !plain.fraction,
                     Decimal::parse(value).is_i64(),
                     "{value}"
                 );

@@ -14,7 +14,7 @@
 //! call read by a second reader through its escapes) with bounded memory. Keys are short
 //! and a consumer needs them whole, so a key always arrives whole, as [`Event::Key`].
 
-use super::value::{Kind, Number, Value};
+use super::value::{Number, Value};
 use std::borrow::Cow;
 use std::ops::ControlFlow;
 
@@ -50,22 +50,6 @@ pub enum Event<'a> {
     ObjectStart,
     /// `}`.
     ObjectEnd,
-}
-
-impl Event<'_> {
-    /// The kind of the value an event begins (`String` for the string events, which a
-    /// value-starting event that is none of the others must be): for readers that must say
-    /// what arrived where a value of another kind belongs.
-    pub(crate) fn value_kind(&self) -> Kind {
-        match self {
-            Event::Null => Kind::Null,
-            Event::Bool(_) => Kind::Bool,
-            Event::Number(_) => Kind::Number,
-            Event::ArrayStart => Kind::Array,
-            Event::ObjectStart => Kind::Object,
-            _ => Kind::String,
-        }
-    }
 }
 
 /// A consumer of [`Event`]s.

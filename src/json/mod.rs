@@ -48,13 +48,9 @@ mod error;
 mod event;
 mod keys;
 mod name;
-// Used by the one-tree stream, written beside this floor.
-#[allow(dead_code)]
 mod offset;
-#[allow(dead_code)]
 mod open;
 mod parse;
-#[allow(dead_code)]
 mod partial;
 mod path;
 mod reader;
@@ -66,17 +62,13 @@ pub use error::{ErrorKind, Inside, ParseError, Position};
 pub use event::{replay, Event, Sink};
 pub(crate) use keys::repeated_key;
 pub(crate) use name::same_name;
-#[allow(unused_imports)]
 pub(crate) use offset::offset_of;
-#[allow(unused_imports)]
 pub(crate) use open::{Open, Tail};
 pub(crate) use parse::Builder;
 pub use parse::{parse, parse_bytes, parse_bytes_with, parse_with};
-#[allow(unused_imports)]
 pub(crate) use partial::PartialBuilder;
 pub use path::{Path, Segment};
 pub use reader::{Limits, Reader, Stop};
-pub(crate) use stack::Stack;
 pub use value::{Kind, Member, Number, Value};
 pub(crate) use write::write_compact;
 pub use write::{preview, to_pretty_string, write_escaped_str, PREVIEW_CHARS};

@@ -136,15 +136,6 @@ impl<'a> Builder<'a> {
         self.root.take().unwrap_or(Value::Null)
     }
 
-    /// Drops what the builder holds of a value it stopped inside (a text that was not
-    /// JSON), so that the next value is not built into it.
-    pub(crate) fn drop_unfinished(&mut self) {
-        self.members.clear();
-        self.frames.clear();
-        self.key = None;
-        self.text.clear();
-    }
-
     /// Takes one event: the one place events become a tree.
     fn take(&mut self, event: Event<'a>) {
         match event {

@@ -59,6 +59,9 @@ impl PartialBuilder {
     pub(crate) fn feed(&mut self, chunk: &[u8]) -> Result<(), Stop> {
         self.take_apart();
         self.reader.feed(chunk, &mut Owning(&mut self.builder))?;
+        if let Some(error) = self.reader.decided_error() {
+            return Err(Stop::Invalid(Box::new(error.clone())));
+        }
         self.nest();
         Ok(())
     }

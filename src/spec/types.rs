@@ -7,7 +7,6 @@
 //! Every field that is not set asserts nothing, so `Type::default()` accepts any value.
 
 use crate::json::Value;
-use crate::spec::validate::Compiled;
 use std::fmt;
 
 /// A tool's contract: its name, what it does, and the arguments it takes.
@@ -29,12 +28,6 @@ pub struct Schema {
     pub(crate) root: Type,
     /// Named definitions (`$defs`), in declaration order; [`Type::reference`] indexes this.
     pub(crate) defs: Vec<(String, Type)>,
-    /// The old event engine's program, compiled from `root` and `defs` the first time the
-    /// streaming check needs it (the validator walks `root` and `defs` themselves; this
-    /// goes when the stream does too). Invariant: `root` and `defs` are not changed once
-    /// it is compiled (code that changes a schema changes a new one, or a clone, which
-    /// compiles its own).
-    pub(crate) compiled: Compiled,
     /// True when `format` asserts nothing, as draft 2020-12's default format-annotation
     /// vocabulary says ([`Schema::without_format_assertions`]); false, the default, when
     /// every format name [`Format::from_name`](crate::spec::format::Format::from_name)
@@ -448,7 +441,7 @@ impl Bound {
 }
 
 impl fmt::Debug for Schema {
-    /// The types only: the compiled program is derived from them.
+    /// The types only.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Schema")
             .field("root", &self.root)
@@ -509,7 +502,6 @@ impl Schema {
         Schema {
             root,
             defs,
-            compiled: Compiled::default(),
             format_annotation_only: false,
         }
     }
@@ -536,8 +528,6 @@ impl Schema {
     pub fn without_format_assertions(self) -> Schema {
         Schema {
             format_annotation_only: true,
-            // Compiled again: the program must not hold the format checks any more.
-            compiled: Compiled::default(),
             ..self
         }
     }

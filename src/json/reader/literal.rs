@@ -227,43 +227,6 @@ impl Reader {
         };
         self.string(input, at, string, next, sink)
     }
-
-    /// Takes reading up again after the sink broke at the [`Event::StringStart`](crate::json::Event::StringStart) of a string
-    /// value whose literal (opened at offset `quote`) it read on its own, through
-    /// [`Reader::feed_literal`], up to offset `at`: just past the literal's closing quote
-    /// when `closed`, else inside its body, where the reader goes on with it (sending its
-    /// remaining pieces and its [`Event::StringEnd`]). The next chunk starts at `at`.
-    pub(crate) fn resume_after_literal(&mut self, quote: usize, at: usize, closed: bool) {
-        self.stopped = None;
-        self.offset = at;
-        self.expect = self.after_value();
-        self.cut = if closed {
-            None
-        } else {
-            Some(Cut::Str(Str {
-                quote,
-                key: false,
-                started: true,
-            }))
-        };
-    }
-
-    /// The opening quote of the string value whose body the last chunk ended in, with
-    /// nothing of it cut (no escape, no character), while the reader has not stopped: a
-    /// caller that reads that body on its own ([`Reader::feed_literal`]) can take the next
-    /// chunk from here and then [`Reader::resume_after_literal`].
-    pub(crate) fn in_string_body(&self) -> Option<usize> {
-        match (&self.cut, &self.stopped) {
-            (Some(Cut::Str(string)), None) if !string.key => Some(string.quote),
-            _ => None,
-        }
-    }
-
-    /// Whether the last chunk ended inside an escape of a string value.
-    pub(crate) fn in_escape(&self) -> bool {
-        matches!(&self.cut, Some(Cut::Escape { string, .. }) if !string.key)
-            && self.stopped.is_none()
-    }
 }
 
 /// The character the escape of a literal at `at` stands for, and its length; `None` when

@@ -191,6 +191,16 @@ impl Reader {
         }
     }
 
+    /// An error the text so far already holds, though the chunk cut the character that
+    /// decides its kind (malformed JSON, or bytes that are not UTF-8, at the same byte): a
+    /// stream can refuse the text at once.
+    pub(crate) fn decided_error(&self) -> Option<&ParseError> {
+        match &self.cut {
+            Some(Cut::BadChar { error, .. }) => Some(error),
+            _ => None,
+        }
+    }
+
     /// How many bytes have been fed (a [`Reader::feed_char`] counts its UTF-8 length).
     pub fn offset(&self) -> usize {
         self.offset

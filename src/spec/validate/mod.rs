@@ -105,26 +105,7 @@ mod tests;
 mod walk;
 mod whole;
 
-// The old event-stream engine, kept only for `src/stream` (see the module docs).
-mod capture;
-mod choices;
-mod contains;
-mod joined;
-mod members;
-mod program;
-mod quick;
-mod report;
-mod resolve;
-mod run;
-mod scalar;
-mod stack;
-mod unevaluated;
-
 pub(crate) use kinds::{admits, kinds_of};
-pub(crate) use program::{Compiled, Program};
-pub(crate) use quick::Quick;
-pub use report::Failure;
-pub use run::Validation;
 
 use super::{Rule, Schema, ToolSpec, Type, Violation};
 use crate::json::{Open, Value};
@@ -146,19 +127,6 @@ pub const STEP_BUDGET: u32 = 1_000_000;
 const RECEIVED_CHARS: usize = crate::json::PREVIEW_CHARS;
 
 impl Schema {
-    /// The old event engine's compiled program, for the streaming check only (compiled
-    /// the first time it is asked for).
-    pub(crate) fn program(&self) -> &Program {
-        self.compiled.get(self)
-    }
-
-    /// A validation of one value fed as events: the old event engine, which the streaming
-    /// check still runs on. [`Schema::validate`] is the validator; this goes when the
-    /// stream is rewritten on a partial tree.
-    pub fn validation<'a>(&self) -> Validation<'_, 'a> {
-        Validation::new(self.program())
-    }
-
     /// Checks `value` against this schema, in the order the [module](self) documents.
     ///
     /// ```

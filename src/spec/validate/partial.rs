@@ -78,7 +78,6 @@ impl Schema {
     /// # Errors
     /// A [`Violation`] that every ending of the value would also meet (or another that
     /// the whole value then meets first), at the value or key that made it certain.
-    #[allow(dead_code)] // The stream's rewrite calls it.
     pub(crate) fn validate_partial(
         &self,
         value: &Value<'_>,
