@@ -305,6 +305,7 @@ pub mod envelope;
 pub mod suggest;
 
 pub mod gate;
+#[cfg(feature = "stream")]
 pub mod stream;
 
 pub mod registry;
@@ -313,6 +314,7 @@ pub mod result_block;
 pub mod counters;
 pub mod guard;
 
+#[cfg(feature = "turns")]
 pub mod turn;
 
 // Re-exports of the gate layer (issue #4).
@@ -321,6 +323,7 @@ pub use gate::{Accepted, DuplicateTool, Gate};
 pub use registry::{handle_tool_call, Handler, Outcome, Registry, RegistryError};
 pub use rejection::{EnvelopeProblem, Part, Rejection, RejectionKind};
 pub use result_block::result_block;
+#[cfg(feature = "stream")]
 pub use stream::{CallStream, Progress};
 
 // Re-exports of loop safety (issue #5).
@@ -328,6 +331,7 @@ pub use counters::{Counters, Counts};
 pub use guard::{Guard, Unrecoverable};
 
 // Re-exports of whole turns (issue #10).
+#[cfg(feature = "turns")]
 pub use turn::{
     result_message, AnswerError, Answers, Session, SessionError, Turn, TurnCall, TurnError,
     TurnForm,

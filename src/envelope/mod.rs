@@ -60,7 +60,6 @@ use crate::json::{self, Builder, ErrorKind, Kind, Limits, Reader, Sink, Stop, Va
 use crate::rejection::{EnvelopeProblem, Part, Rejection};
 use read::Envelope;
 use std::borrow::Cow;
-use std::ops::ControlFlow;
 pub(crate) use text::read_again;
 
 /// One tool call, whatever shape it arrived in.
@@ -143,11 +142,13 @@ pub(crate) fn read_str_with<'a, D: Downstream<'a>>(
 /// stands. Only a
 /// nesting limit depends on where the call starts: keeping the call within the limits as
 /// if alone is the feeder's to do. One reads the calls of a text one after the other.
+#[cfg(feature = "turns")]
 pub(crate) struct Embedded<'a, 'd> {
     envelope: Envelope<'a, 'd, Builder<'a>>,
     raw: &'a str,
 }
 
+#[cfg(feature = "turns")]
 impl<'a, 'd> Embedded<'a, 'd> {
     /// A reader of calls whose arguments `builder` builds (it holds nothing at the start),
     /// under the calls' `limits`; offsets count in `raw`.
@@ -175,9 +176,10 @@ impl<'a, 'd> Embedded<'a, 'd> {
     }
 }
 
+#[cfg(feature = "turns")]
 impl<'a> Sink<'a> for Embedded<'a, '_> {
     #[inline(always)]
-    fn event(&mut self, event: json::Event<'a>, at: usize) -> ControlFlow<()> {
+    fn event(&mut self, event: json::Event<'a>, at: usize) -> std::ops::ControlFlow<()> {
         self.envelope.event(event, at)
     }
 

@@ -119,6 +119,7 @@ impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
     /// Makes the sink read a new call, as [`Envelope::new`] would (the builder of member
     /// values kept unless it may hold part of one), without moving it: an envelope is
     /// nearly two kilobytes, which the turn's pass would otherwise copy for each call.
+    #[cfg(feature = "turns")]
     pub(crate) fn restart(&mut self) {
         if !matches!(self.doing, Doing::Members | Doing::Done) {
             self.builder = None;
@@ -136,6 +137,7 @@ impl<'a, 'd, D: Downstream<'a>> Envelope<'a, 'd, D> {
     }
 
     /// The downstream sink.
+    #[cfg(feature = "turns")]
     pub(crate) fn downstream(&mut self) -> &mut D {
         self.downstream
     }

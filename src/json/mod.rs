@@ -48,6 +48,8 @@ mod error;
 mod event;
 mod keys;
 mod name;
+// What a stream's partial tree lends the validator: the stream's.
+#[cfg(feature = "stream")]
 mod open;
 mod parse;
 mod path;
@@ -60,12 +62,17 @@ pub use error::{ErrorKind, Inside, ParseError, Position};
 pub use event::{replay, Event, Sink};
 pub(crate) use keys::repeated_key;
 pub(crate) use name::same_name;
+#[cfg(feature = "stream")]
 pub(crate) use open::{Open, Tail};
+pub(crate) use parse::Builder;
+#[cfg(feature = "stream")]
+pub(crate) use parse::OwnedBuilder;
 pub use parse::{parse, parse_bytes, parse_bytes_with, parse_with};
-pub(crate) use parse::{Builder, OwnedBuilder};
 pub use path::{Path, Segment};
 pub use reader::{Limits, Reader, Stop};
+#[cfg(feature = "turns")]
 pub(crate) use stack::Stack;
 pub use value::{Kind, Member, Number, Value};
+#[cfg(feature = "turns")]
 pub(crate) use write::write_compact;
 pub use write::{preview, to_pretty_string, write_escaped_str, PREVIEW_CHARS};

@@ -275,12 +275,14 @@ impl<'a> Sink<'a> for Builder<'a> {
 /// text kept would borrow them, and a [`Value::into_owned`] after would copy them in a
 /// second walk of the tree.
 #[derive(Debug)]
+#[cfg(feature = "stream")]
 pub(crate) struct OwnedBuilder {
     tree: Tree<'static>,
     /// The string value being gathered from parts.
     text: String,
 }
 
+#[cfg(feature = "stream")]
 impl Default for OwnedBuilder {
     fn default() -> Self {
         OwnedBuilder {
@@ -290,6 +292,7 @@ impl Default for OwnedBuilder {
     }
 }
 
+#[cfg(feature = "stream")]
 impl OwnedBuilder {
     /// The value built, if a whole one was given.
     pub(crate) fn take_value(&mut self) -> Option<Value<'static>> {
@@ -328,6 +331,7 @@ impl OwnedBuilder {
 }
 
 /// The room [`OwnedBuilder`] gives a string in parts at first.
+#[cfg(feature = "stream")]
 const TEXT_START: usize = 128;
 
 /// A string value's pieces, as they came.

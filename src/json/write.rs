@@ -38,6 +38,7 @@ pub fn to_pretty_string(value: &Value<'_>) -> String {
 /// into the `String` rather than through a `Formatter`'s dynamic writes: the turn reader
 /// writes each call of a turn back this way (callgrind, 2,000 calls: 18.2 M instructions
 /// through `to_string`, 10.6 M so).
+#[cfg(feature = "turns")]
 pub(crate) fn write_compact(out: &mut String, value: &Value<'_>) {
     // Writing into a `String` cannot fail.
     let _ = write_value(out, value, None);

@@ -237,6 +237,7 @@ impl Reader {
     /// [`Reader::feed_literal`], up to offset `at`: just past the literal's closing quote
     /// when `closed`, else inside its body, where the reader goes on with it (sending its
     /// remaining pieces and its [`Event::StringEnd`]). The next chunk starts at `at`.
+    #[cfg(feature = "stream")]
     pub(crate) fn resume_after_literal(&mut self, quote: usize, at: usize, closed: bool) {
         self.stopped = None;
         self.offset = at;
@@ -256,6 +257,7 @@ impl Reader {
     /// nothing of it cut (no escape, no character), while the reader has not stopped: a
     /// caller that reads that body on its own ([`Reader::feed_literal`]) can take the next
     /// chunk from here and then [`Reader::resume_after_literal`].
+    #[cfg(feature = "stream")]
     pub(crate) fn in_string_body(&self) -> Option<usize> {
         match (&self.cut, &self.stopped) {
             (Some(Cut::Str(string)), None) if !string.key => Some(string.quote),
@@ -264,6 +266,7 @@ impl Reader {
     }
 
     /// Whether the last chunk ended inside an escape of a string value.
+    #[cfg(feature = "stream")]
     pub(crate) fn in_escape(&self) -> bool {
         matches!(&self.cut, Some(Cut::Escape { string, .. }) if !string.key)
             && self.stopped.is_none()

@@ -155,6 +155,7 @@ impl Reader {
     /// Where a number the last chunk cut begins, if one is being read: its value is not known
     /// until its token ends, but that it is a number is (the streaming check refuses a
     /// number where none can be accepted at its first byte).
+    #[cfg(feature = "stream")]
     pub(crate) fn number_started(&self) -> Option<usize> {
         match self.cut {
             Some(Cut::Number { start, .. }) => Some(start),

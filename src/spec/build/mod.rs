@@ -305,6 +305,7 @@ impl Type {
     /// );
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[cfg(feature = "pattern")]
     pub fn pattern_field(mut self, pattern: &str, ty: Type) -> Type {
         self.object_rules()
             .patterns
@@ -412,6 +413,7 @@ impl Type {
     /// is refused when the spec is built, as [`SpecErrorKind::BadPattern`].
     ///
     /// [`SpecErrorKind::BadPattern`]: crate::spec::build::SpecErrorKind::BadPattern
+    #[cfg(feature = "pattern")]
     pub fn pattern(mut self, pattern: &str) -> Type {
         self.string.pattern = Some(crate::spec::string_pattern::StringPattern::new(pattern));
         self
@@ -478,6 +480,7 @@ impl Type {
     ///
     /// [`Format`]: crate::spec::format::Format
     /// [`Format::from_name`]: crate::spec::format::Format::from_name
+    #[cfg(feature = "format")]
     pub fn format(mut self, format: impl Into<String>) -> Type {
         self.format = Some(format.into());
         self

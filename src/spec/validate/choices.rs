@@ -79,6 +79,7 @@ impl Choices {
 
     /// True if the number equals an allowed number (by value: `1` is `1.0`).
     /// True if some number is allowed.
+    #[cfg(feature = "stream")]
     pub(super) fn allows_some_number(&self) -> bool {
         !self.numbers.is_empty()
     }

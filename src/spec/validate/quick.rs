@@ -41,6 +41,7 @@ use super::joined::Joined;
 use super::kinds::Shape;
 use super::members::field_index;
 use super::program::{AdditionalRule, Assertion, Node, NodeId, ObjectRules, Program};
+#[cfg(feature = "stream")]
 use super::resolve::refuses_every_number;
 use super::run::widen;
 use super::scalar::{to_u64, PlainScalar, Scalar};
@@ -331,6 +332,7 @@ impl<'s> Quick<'s> {
     /// verdict needs, where the full validation refuses before the value ends: an array
     /// item past `maxItems`, and a string in parts past `maxLength`, no longer the start of
     /// any value its `enum` or `const` allows, or longer than its `format`'s longest value.
+    #[cfg(feature = "stream")]
     pub(crate) fn eager(program: &'s Program) -> Quick<'s> {
         Quick {
             eager: true,
@@ -341,6 +343,7 @@ impl<'s> Quick<'s> {
     /// True if a number beginning now is refused whatever its digits, as
     /// [`Validation::refused_if_number_next`](super::Validation::refused_if_number_next)
     /// decides it: the value after an object's key must meet a type that takes no number.
+    #[cfg(feature = "stream")]
     pub(crate) fn refuses_number_next(&self) -> bool {
         if self.state != State::Reading {
             return false;
@@ -376,6 +379,7 @@ impl<'s> Quick<'s> {
     /// arms: a reference in the by-value step measured a destructor's cost on every
     /// event of the check-only verdict, and a copy here a clone's on every streamed one.
     #[inline(always)]
+    #[cfg(feature = "stream")]
     pub(crate) fn step_ref(&mut self, event: &Event<'_>) -> ControlFlow<()> {
         match event {
             Event::Null => self.scalar(&Scalar::Null),

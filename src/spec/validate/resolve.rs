@@ -207,6 +207,7 @@ impl<'s, 'a> Validation<'s, 'a> {
     /// requests of an object's key are read (an array's item asks when it begins), so this,
     /// like `refused`, is never true of a prefix some ending makes valid. The streaming
     /// check asks it while a number's token is still open, to refuse at its first byte.
+    #[cfg(feature = "stream")]
     pub(crate) fn refused_if_number_next(&self) -> bool {
         self.refused_seeded(|failed| {
             for index in 0..self.requests.len() {
@@ -316,6 +317,7 @@ struct Alternatives<'p> {
 }
 
 /// True if `node` refuses every number, whatever its digits.
+#[cfg(feature = "stream")]
 pub(super) fn refuses_every_number(node: &Node) -> bool {
     node.assertions.iter().any(|assertion| match assertion {
         Assertion::Type(kinds) => {
