@@ -10,14 +10,11 @@
 //! A [`Gate`] is the check-only half of a [`Registry`](crate::Registry): the compiled specs
 //! without handlers, for command-line checks and external harnesses.
 
-mod direct;
-
-use crate::envelope::{self, Call, Read};
-use crate::json::{same_name, Kind, Limits, Path, Value};
+use crate::envelope::{self, Call};
+use crate::json::{same_name, Limits, Path, Value};
 use crate::spec::tool_name::{aliases, fits_every_mapped_rule};
 use crate::spec::{LoadError, ToolSpec};
 use crate::suggest;
-use direct::{Checked, Direct};
 use std::borrow::Cow;
 use std::fmt;
 
@@ -73,15 +70,6 @@ pub struct Accepted<'a> {
     pub id: Option<Cow<'a, str>>,
     /// The tool name the model used.
     pub name: Cow<'a, str>,
-}
-
-impl<'a, R> From<Read<'a, R>> for Accepted<'a> {
-    fn from(read: Read<'a, R>) -> Accepted<'a> {
-        Accepted {
-            id: read.id,
-            name: read.name,
-        }
-    }
 }
 
 impl<'a> From<Call<'a>> for Accepted<'a> {
@@ -251,21 +239,12 @@ impl Gate {
     /// );
     /// ```
     ///
-    /// An accepted call costs one pass of the reader and no tree: the arguments' events go
-    /// straight into the tool's validation as they are read, which allocates nothing unless
-    /// a string that arrives in parts (it holds an escape) must meet a `format` or
-    /// `pattern`, whose text the validation then gathers. A call
-    /// refused on the way is checked again as [`Gate::check_call`] checks it, which builds
-    /// the arguments to place the rejection in them, so the answer is the same in every case.
+    /// [`Gate::check_call`] without the arguments: kept so that code written for 0.2 works.
     ///
     /// # Errors
     /// As [`Gate::check_call`].
     pub fn verdict<'a>(&self, raw: &'a str) -> Result<Accepted<'a>, Rejection> {
-        let read = envelope::read_str_with(raw, self.limits, &mut Direct::new(self));
-        match read {
-            Ok(read) if self.accepts(&read, raw.as_bytes()) => Ok(Accepted::from(read)),
-            _ => self.check_call(raw).map(Accepted::from),
-        }
+        self.check_call(raw).map(Accepted::from)
     }
 
     /// [`Gate::verdict`] for bytes that should be UTF-8 (a line read from a log), as
@@ -274,59 +253,7 @@ impl Gate {
     /// # Errors
     /// As [`Gate::check_call_bytes`].
     pub fn verdict_bytes<'a>(&self, raw: &'a [u8]) -> Result<Accepted<'a>, Rejection> {
-        let read = envelope::read_bytes_with(raw, self.limits, &mut Direct::new(self));
-        match read {
-            Ok(read) if self.accepts(&read, raw) => Ok(Accepted::from(read)),
-            _ => self.check_call_bytes(raw).map(Accepted::from),
-        }
-    }
-
-    /// Whether every gate after the envelope passes a call read without its tree.
-    fn accepts(&self, read: &Read<'_, Checked>, raw: &[u8]) -> bool {
-        // Nearly every call: accepted against the tool its name names, found when its
-        // arguments began. Tool names are unique, so a spec of that name is the one the
-        // lookup would find, without looking it up again.
-        if let Some(Checked {
-            verdict: Some((checked_index, true)),
-            kind: Some(Kind::Object),
-            ..
-        }) = &read.args
-        {
-            let named = self.specs.get(*checked_index);
-            if named.is_some_and(|spec| same_name(spec.name(), &read.name)) {
-                return true;
-            }
-        }
-        let Some(index) = self.index_of(&read.name) else {
-            return false;
-        };
-        let Some(spec) = self.specs.get(index) else {
-            return false;
-        };
-        match &read.args {
-            // Absent arguments are `{}`.
-            None => direct::accepts_text(spec, b"{}", self.limits),
-            Some(checked) if checked.kind != Some(Kind::Object) => false,
-            Some(Checked {
-                verdict: Some((checked_index, true)),
-                ..
-            }) if *checked_index == index => true,
-            // Read before the name was known (or beside another name), or the quick path
-            // did not know: read again.
-            Some(Checked {
-                span: Some(span), ..
-            }) => raw
-                .get(span.clone())
-                .is_some_and(|bytes| direct::accepts_text(spec, bytes, self.limits)),
-            // Arguments text the quick path did not decide: read the literal again.
-            Some(Checked {
-                literal: Some(quote),
-                ..
-            }) => raw
-                .get(*quote..)
-                .is_some_and(|literal| direct::accepts_literal(spec, literal, self.limits)),
-            Some(_) => false,
-        }
+        self.check_call_bytes(raw).map(Accepted::from)
     }
 
     /// Every gate, returning the index of the tool's spec with the call: the one path every

@@ -70,7 +70,6 @@ pub(crate) use parse::OwnedBuilder;
 pub use parse::{parse, parse_bytes, parse_bytes_with, parse_with};
 pub use path::{Path, Segment};
 pub use reader::{Limits, Reader, Stop};
-#[cfg(feature = "turns")]
 pub(crate) use stack::Stack;
 pub use value::{Kind, Member, Number, Value};
 #[cfg(feature = "turns")]

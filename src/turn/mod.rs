@@ -82,8 +82,7 @@
 mod answer;
 mod dispatch;
 mod error;
-mod outline;
-mod read;
+mod form;
 mod reply;
 mod session;
 
@@ -92,13 +91,12 @@ pub use error::TurnError;
 pub use reply::result_message;
 pub use session::{Session, SessionError};
 
+use crate::envelope;
 use crate::envelope::Call;
 use crate::gate::Gate;
-use crate::json::{self, Limits};
+use crate::json::{self, Limits, Value};
 use crate::rejection::Rejection;
 use crate::spec::Provider;
-use outline::{Outline, ReadCall};
-use read::Element;
 use std::borrow::Cow;
 
 /// One assistant turn, read and checked.
@@ -242,34 +240,16 @@ impl Gate {
                 .min(Limits::DEPTH_CEILING),
             ..limits
         };
-        let (outline, mut reads) = outline::read(raw, turn_limits, limits).map_err(Box::new)?;
-        read_checking(self, &outline, &mut reads)
+        let mut value = json::parse_with(raw, turn_limits).map_err(Box::new)?;
+        let mut calls = Vec::new();
+        let (form, text) = form::read(&mut value, &mut |element, legacy| {
+            calls.push(TurnCall {
+                verdict: check_element(self, element, legacy),
+                corrects: None,
+            });
+        })?;
+        Ok(Turn { form, calls, text })
     }
-}
-
-/// Reads the turn's form from its outline, checking each call element as the reading
-/// finds it. (Out of [`Gate::check_turn`], so that a profiler told to count that function
-/// by name counts its closure too.)
-fn read_checking<'a>(
-    gate: &Gate,
-    outline: &Outline<'a>,
-    reads: &mut [ReadCall<'a>],
-) -> Result<Turn<'a>, TurnError> {
-    let mut calls = Vec::with_capacity(reads.len());
-    let mut next = 0;
-    let (form, text) = read::read(outline, &mut |element| {
-        let verdict = match take_read(reads, &mut next, element) {
-            Some(read) => read
-                .and_then(|call| gate.checked(call))
-                .map(|(_, call)| call),
-            None => check_unread(gate, outline, element),
-        };
-        calls.push(TurnCall {
-            verdict,
-            corrects: None,
-        });
-    })?;
-    Ok(Turn { form, calls, text })
 }
 
 impl From<Box<json::ParseError>> for TurnError {
@@ -278,67 +258,45 @@ impl From<Box<json::ParseError>> for TurnError {
     }
 }
 
-/// Checks one call element of a turn that the turn's pass left unread: the one place,
-/// with [`read_checking`] handing the gates what the pass read, where a turn meets the
-/// gates.
+/// Checks one call element of a turn, its arguments taken out of the turn's value: the one
+/// place where a turn meets the gates. A legacy `function_call` is checked as
+/// `{"function_call": …}`, the shape the envelope reads.
 ///
-/// Each element's envelope is nearly always read in the turn's one pass ([`outline`]),
-/// from the model's own bytes, so the call borrows from the turn's text and every position
-/// in a rejection (`cut off after 46 bytes` of an arguments text) is the model's; the gates
-/// after the envelope take that answer as [`Gate::check_call`] takes its own. An element
-/// the pass left unread comes here: it goes through [`Gate::check_call`] on its own text in
-/// the turn, exactly as if it had come alone. A legacy `function_call` is checked as
-/// `{"function_call": …}` around its own bytes, the shape the envelope reads. An element
-/// that is not a container (a string where a call belongs) is written back as JSON, and
-/// refused as that. Out of line: rare, and inlined it made every call's check pay for
-/// its frame.
-#[inline(never)]
-fn check_unread<'a>(
+/// The element gets the verdict [`Gate::check_call`] gives its own text: the envelope reads
+/// it with the same rules, and a call nested deeper than the gate's limits allow a call
+/// alone (the turn is parsed with room for its own levels) is refused as alone, by checking
+/// its text written back.
+fn check_element<'a>(
     gate: &Gate,
-    outline: &Outline<'a>,
-    element: Element,
+    element: &mut Value<'a>,
+    legacy: bool,
 ) -> Result<Call<'a>, Rejection> {
-    let node = outline.node(element.place);
-    let own = node.text();
-    if let (Some(own), false) = (own, element.legacy) {
-        return gate.check_call(own);
-    }
-    let mut text = String::with_capacity(ELEMENT_START);
-    if element.legacy {
-        text.push_str("{\"");
-        text.push_str(read::Key::FunctionCall.name());
-        text.push_str("\":");
-    }
-    match own {
-        Some(own) => text.push_str(own),
-        None => json::write_compact(&mut text, node.value()),
-    }
-    if element.legacy {
-        text.push('}');
-    }
-    gate.check_call(&text).map(Call::into_owned)
-}
-
-/// The envelope's answer for the element, read as a legacy call or not, if the turn's
-/// pass has one. The answers are in place order, as the elements nearly always are: so
-/// the one after the last taken (`next`) is tried first, then the others by place.
-fn take_read<'a>(
-    reads: &mut [ReadCall<'a>],
-    next: &mut usize,
-    element: Element,
-) -> Option<Result<Call<'a>, Rejection>> {
-    let index = match reads.get(*next) {
-        Some(read) if read.place == element.place => *next,
-        _ => reads
-            .binary_search_by_key(&element.place, |read| read.place)
-            .ok()?,
+    let limits = gate.limits();
+    let mut element = match legacy {
+        true => Value::Object(vec![(
+            Cow::Borrowed("function_call"),
+            std::mem::replace(element, Value::Null),
+        )]),
+        false => std::mem::replace(element, Value::Null),
     };
-    let read = reads
-        .get_mut(index)
-        .filter(|read| read.legacy == element.legacy)?;
-    *next = index.saturating_add(1);
-    read.read.take()
+    if deeper_than(&element, limits.max_depth) {
+        let mut text = String::new();
+        json::write_compact(&mut text, &element);
+        return gate.check_call(&text).map(Call::into_owned);
+    }
+    let call = envelope::find_call(&mut element, limits)?;
+    gate.checked(call).map(|(_, call)| call)
 }
 
-/// Room for an element's text when it is written back: most calls fit in one allocation.
-const ELEMENT_START: usize = 512;
+/// Whether `value` nests more than `max_depth` arrays and objects (a recursion at most
+/// `max_depth + 1` deep).
+fn deeper_than(value: &Value<'_>, max_depth: usize) -> bool {
+    let below = max_depth.saturating_sub(1);
+    match value {
+        Value::Array(items) => max_depth == 0 || items.iter().any(|item| deeper_than(item, below)),
+        Value::Object(members) => {
+            max_depth == 0 || members.iter().any(|(_, value)| deeper_than(value, below))
+        }
+        _ => false,
+    }
+}

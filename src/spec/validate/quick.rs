@@ -296,6 +296,7 @@ enum State {
 }
 
 impl<'s> Quick<'s> {
+    #[cfg(feature = "stream")]
     pub(crate) fn new(program: &'s Program) -> Quick<'s> {
         Quick {
             program,
@@ -399,6 +400,7 @@ impl<'s> Quick<'s> {
 
     /// True if the value fed is accepted; false if the quick path gave up (or the value has
     /// not ended), and the full validation must decide.
+    #[cfg(feature = "stream")]
     pub(crate) fn accepted(&self) -> bool {
         self.state == State::Accepted
     }

@@ -1,0 +1,469 @@
+//! Reading a turn: every provider's form of an assistant message, as its official SDK dumps
+//! it, down to the call elements and the text it holds, in order.
+//!
+//! The forms and what is read from each are in the table of the [module docs](super). The
+//! turn is a [`Value`] parsed whole; each call element is handed on to the envelope as it
+//! is found, in call order.
+//!
+//! Everything else passes by untouched: Anthropic `thinking` blocks and server tool blocks,
+//! Responses `reasoning` items and hosted tool calls (`web_search_call`, …), Gemini thoughts,
+//! inline data and code parts. Those are not calls toolgate checks: the provider runs its
+//! hosted tools itself, and a client tool of another kind (a `computer_call`) has no
+//! [`ToolSpec`](crate::ToolSpec) to check it against, so it is the caller's to answer.
+//!
+//! SDK dumps (`model_dump()`, `to_dict()`, `toJSON()`) write every field, `null` when unset,
+//! and fields of their own (`refusal`, `annotations`, `index`, `parsed_arguments`,
+//! `thoughtSignature`, `finish_reason`, `usage`). So, as in the envelope, a `null` member is
+//! an absent one and members toolgate does not read are ignored; a member it does read,
+//! given twice, is refused, since which one holds the calls would be a guess.
+//!
+//! The form is told by the members present, in this order: `choices`, `candidates`,
+//! `output`, `parts`, a `message` object (one choice), a `content` object (a candidate),
+//! `tool_calls` or `function_call` (an OpenAI chat message, even when they are `null`), a
+//! `content` list (Anthropic), then `role`: `"assistant"` is an OpenAI message without calls,
+//! `"model"` a Gemini content without parts. A bare list takes its form from its first
+//! element whose `type` one provider alone uses, which only matters for
+//! [`TurnForm::provider`].
+//!
+//! In a list (of content blocks, output items or calls), an element is a call when its `type`
+//! is `tool_use`, `function_call` or `function`, or is not a string; when it has no `type` and
+//! holds a `name`, `function`, `functionCall` or `function_call`; and when it holds nothing
+//! else toolgate knows (no text): so every element of a list of broken calls is answered, with
+//! the gate's reason. In Gemini's `parts`, only a part holding a `functionCall` is a call.
+
+use super::error::{cut, TurnError};
+use super::TurnForm;
+use crate::json::{self, Member, Value, PREVIEW_CHARS};
+use crate::spec::names::with_article;
+use std::borrow::Cow;
+
+/// Takes each call element as it is found, in order: the element, and whether it is
+/// OpenAI's legacy `function_call` member, whose call is the member itself (it is checked
+/// as `{"function_call": …}`, the shape the envelope reads).
+pub(crate) type OnCall<'c, 'a> = dyn FnMut(&mut Value<'a>, bool) + 'c;
+
+/// What a turn holds, in order.
+struct Parts<'a, 'c, 'f> {
+    form: TurnForm,
+    call: &'f mut OnCall<'c, 'a>,
+    /// The text parts, untouched.
+    text: Vec<Cow<'a, str>>,
+}
+
+/// Reads a turn: its form and text, each call element handed to `call` in order as it is
+/// found.
+///
+/// # Errors
+/// [`TurnError::NotATurn`] when the value is in no form above; [`TurnError::WrongType`],
+/// [`TurnError::Empty`], [`TurnError::Missing`] and [`TurnError::DuplicateKey`] when a
+/// member the form reads is not what the form needs.
+pub(crate) fn read<'a>(
+    turn: &mut Value<'a>,
+    call: &mut OnCall<'_, 'a>,
+) -> Result<(TurnForm, Vec<Cow<'a, str>>), TurnError> {
+    let mut parts = Parts {
+        form: TurnForm::Calls,
+        call,
+        text: Vec::new(),
+    };
+    match turn {
+        // The form is told by the elements' types, read as the elements are.
+        Value::Array(items) => read_items(items, Fallback::Call, &mut parts, true),
+        Value::Object(members) => read_object(members, &mut parts)?,
+        other => {
+            return Err(TurnError::NotATurn {
+                found: describe(other),
+            })
+        }
+    }
+    Ok((parts.form, parts.text))
+}
+
+/// What an element of a list is when nothing in it says: a call (in a list of calls,
+/// content blocks or output items, so that a broken call is answered) or nothing to
+/// answer (in Gemini's parts, where inline data and code parts are not calls).
+#[derive(Clone, Copy)]
+enum Fallback {
+    Call,
+    Other,
+}
+
+/// What one element of a list is.
+enum Class<'a> {
+    Call,
+    Text(Cow<'a, str>),
+    /// A Responses `message` item, whose text is in its `content`.
+    Message,
+    Other,
+}
+
+/// Reads a top-level object in whichever form its members tell (see the module docs).
+fn read_object<'a>(
+    turn: &mut [Member<'a>],
+    parts: &mut Parts<'a, '_, '_>,
+) -> Result<(), TurnError> {
+    if let Some(choices) = member(turn, "", "choices")? {
+        parts.form = TurnForm::OpenAiChat;
+        let choice = first(choices, "choices", "a list of choices", "a choice")?;
+        let choice = object(choice, "choices.0", "a choice object")?;
+        let message = member(choice, "choices.0", "message")?.ok_or(TurnError::Missing {
+            path: "choices.0.message".into(),
+            expected: "the choice's assistant message",
+        })?;
+        return read_chat_message(message, "choices.0.message", parts);
+    }
+    if let Some(candidates) = member(turn, "", "candidates")? {
+        parts.form = TurnForm::Gemini;
+        let candidate = first(
+            candidates,
+            "candidates",
+            "a list of candidates",
+            "a candidate",
+        )?;
+        return read_candidate(candidate, "candidates.0", parts);
+    }
+    if let Some(output) = member(turn, "", "output")? {
+        parts.form = TurnForm::Responses;
+        let Value::Array(items) = output else {
+            return Err(wrong_type("output", "a list of output items", output));
+        };
+        read_items(items, Fallback::Call, parts, false);
+        return Ok(());
+    }
+    if member(turn, "", "parts")?.is_some() {
+        parts.form = TurnForm::Gemini;
+        return read_content(turn, "", parts);
+    }
+    if let Some(message @ Value::Object(_)) = member(turn, "", "message")? {
+        parts.form = TurnForm::OpenAiChat;
+        return read_chat_message(message, "message", parts);
+    }
+    let content_kind = member(turn, "", "content")?.map(|content| content.kind());
+    if content_kind == Some(json::Kind::Object) {
+        parts.form = TurnForm::Gemini;
+        return read_candidate_members(turn, "", parts);
+    }
+    // Even `null`: an OpenAI message without calls writes them so.
+    let named = |key| turn.iter().any(|(name, _)| name == key);
+    if named("tool_calls") || named("function_call") {
+        parts.form = TurnForm::OpenAiChat;
+        return read_chat_members(turn, "", parts);
+    }
+    if let Some(Value::Array(blocks)) = member(turn, "", "content")? {
+        parts.form = TurnForm::Anthropic;
+        read_items(blocks, Fallback::Call, parts, false);
+        return Ok(());
+    }
+    match member(turn, "", "role")?.and_then(|role| role.as_str()) {
+        Some("assistant") => {
+            parts.form = TurnForm::OpenAiChat;
+            read_chat_members(turn, "", parts)
+        }
+        Some("model") => {
+            parts.form = TurnForm::Gemini;
+            read_content(turn, "", parts)
+        }
+        _ => Err(TurnError::NotATurn {
+            found: describe_members(turn),
+        }),
+    }
+}
+
+/// An OpenAI chat message: its `content` is text; its `tool_calls` elements are calls, and
+/// so is a legacy `function_call`.
+fn read_chat_message<'a>(
+    message: &mut Value<'a>,
+    path: &str,
+    parts: &mut Parts<'a, '_, '_>,
+) -> Result<(), TurnError> {
+    let message = object(message, path, "an assistant message object")?;
+    read_chat_members(message, path, parts)
+}
+
+/// [`read_chat_message`] on the message's members.
+fn read_chat_members<'a>(
+    message: &mut [Member<'a>],
+    path: &str,
+    parts: &mut Parts<'a, '_, '_>,
+) -> Result<(), TurnError> {
+    match member(message, path, "content")? {
+        None => {}
+        Some(Value::String(text)) => parts.text.push(text.clone()),
+        Some(Value::Array(items)) => {
+            for part in items.iter() {
+                if type_of(part) == Some("text") {
+                    parts.text.extend(text_of(part));
+                }
+            }
+        }
+        Some(other) => {
+            return Err(wrong_type(
+                &join(path, "content"),
+                "a string, null or a list of content parts",
+                other,
+            ))
+        }
+    }
+    match member(message, path, "tool_calls")? {
+        None => {}
+        Some(Value::Array(calls)) => {
+            for element in calls.iter_mut() {
+                (parts.call)(element, false);
+            }
+        }
+        Some(other) => {
+            return Err(wrong_type(
+                &join(path, "tool_calls"),
+                "a list of tool calls",
+                other,
+            ))
+        }
+    }
+    if let Some(legacy) = member(message, path, "function_call")? {
+        (parts.call)(legacy, true);
+    }
+    Ok(())
+}
+
+/// A Gemini candidate: its `content`, when it has one (a candidate stopped for safety may
+/// have none, and then holds no calls).
+fn read_candidate<'a>(
+    candidate: &mut Value<'a>,
+    path: &str,
+    parts: &mut Parts<'a, '_, '_>,
+) -> Result<(), TurnError> {
+    let candidate = object(candidate, path, "a candidate object")?;
+    read_candidate_members(candidate, path, parts)
+}
+
+/// [`read_candidate`] on the candidate's members.
+fn read_candidate_members<'a>(
+    candidate: &mut [Member<'a>],
+    path: &str,
+    parts: &mut Parts<'a, '_, '_>,
+) -> Result<(), TurnError> {
+    match member(candidate, path, "content")? {
+        None => Ok(()),
+        Some(content) => {
+            let path = join(path, "content");
+            let content = object(content, &path, "a content object with parts")?;
+            read_content(content, &path, parts)
+        }
+    }
+}
+
+/// A Gemini `Content`'s members: its `parts`, when it has any.
+fn read_content<'a>(
+    content: &mut [Member<'a>],
+    path: &str,
+    parts: &mut Parts<'a, '_, '_>,
+) -> Result<(), TurnError> {
+    match member(content, path, "parts")? {
+        None => Ok(()),
+        Some(Value::Array(items)) => {
+            read_items(items, Fallback::Other, parts, false);
+            Ok(())
+        }
+        Some(other) => Err(wrong_type(&join(path, "parts"), "a list of parts", other)),
+    }
+}
+
+/// A list of content blocks, output items, parts or calls, element by element. When it
+/// `tells_form` (a bare list), the first element whose `type` one provider alone uses
+/// sets the form ([`list_form`]).
+fn read_items<'a>(
+    items: &mut [Value<'a>],
+    fallback: Fallback,
+    parts: &mut Parts<'a, '_, '_>,
+    tells_form: bool,
+) {
+    let mut form_told = !tells_form;
+    for item in items.iter_mut() {
+        if !form_told {
+            if let Some(form) = type_of(item).and_then(list_form) {
+                parts.form = form;
+                form_told = true;
+            }
+        }
+        match classify(item, fallback) {
+            Class::Call => (parts.call)(item, false),
+            Class::Text(text) => parts.text.push(text),
+            Class::Message => match item.get("content") {
+                Some(Value::String(text)) => parts.text.push(text.clone()),
+                Some(Value::Array(content)) => {
+                    let is_text =
+                        |part: &&Value<'a>| matches!(type_of(part), Some("output_text" | "text"));
+                    parts
+                        .text
+                        .extend(content.iter().filter(is_text).filter_map(text_of));
+                }
+                _ => {}
+            },
+            Class::Other => {}
+        }
+    }
+}
+
+/// What one element of a list is (see the module docs).
+fn classify<'a>(item: &Value<'a>, fallback: Fallback) -> Class<'a> {
+    let otherwise = match fallback {
+        Fallback::Call => Class::Call,
+        Fallback::Other => Class::Other,
+    };
+    if !matches!(item, Value::Object(_)) {
+        return otherwise;
+    }
+    match item.get("type") {
+        Some(Value::String(kind)) => match kind.as_ref() {
+            "tool_use" | "function_call" | "function" => Class::Call,
+            "text" => text_of(item).map_or(Class::Other, Class::Text),
+            "message" => Class::Message,
+            _ => Class::Other,
+        },
+        None | Some(Value::Null) => {
+            let holds = |key: &&str| item.get(key).is_some_and(|value| !value.is_null());
+            if ["name", "function", "functionCall", "function_call"]
+                .iter()
+                .any(holds)
+            {
+                Class::Call
+            } else if item.get("thought") == Some(&Value::Bool(true)) {
+                Class::Other
+            } else if let Some(text) = text_of(item) {
+                Class::Text(text)
+            } else {
+                otherwise
+            }
+        }
+        // Not a string: the gate says why that is no call.
+        Some(_) => Class::Call,
+    }
+}
+
+/// The form a bare list's element of type `kind` tells, if only one provider uses it; the
+/// list's form is the first element's that tells one.
+fn list_form(kind: &str) -> Option<TurnForm> {
+    match kind {
+        "text" | "tool_use" | "thinking" | "redacted_thinking" | "server_tool_use" => {
+            Some(TurnForm::Anthropic)
+        }
+        "message" | "reasoning" | "function_call" => Some(TurnForm::Responses),
+        _ => None,
+    }
+}
+
+/// The `type` member, when it is a string.
+fn type_of<'v>(item: &'v Value<'_>) -> Option<&'v str> {
+    item.get("type").and_then(Value::as_str)
+}
+
+/// The `text` member, when it is a string.
+fn text_of<'a>(item: &Value<'a>) -> Option<Cow<'a, str>> {
+    match item.get("text") {
+        Some(Value::String(text)) => Some(text.clone()),
+        _ => None,
+    }
+}
+
+/// The value of `key` in `object` (`None` when absent or `null`).
+///
+/// # Errors
+/// [`TurnError::DuplicateKey`] when `key` is given twice.
+fn member<'v, 'a>(
+    object: &'v mut [Member<'a>],
+    path: &str,
+    key: &str,
+) -> Result<Option<&'v mut Value<'a>>, TurnError> {
+    let mut named = object.iter_mut().filter(|(name, _)| name == key);
+    let value = named.next();
+    if named.next().is_some() {
+        return Err(TurnError::DuplicateKey {
+            path: join(path, key),
+        });
+    }
+    Ok(value
+        .map(|(_, value)| value)
+        .filter(|value| !value.is_null()))
+}
+
+/// `value`'s members, when it is an object.
+///
+/// # Errors
+/// [`TurnError::WrongType`] otherwise.
+fn object<'v, 'a>(
+    value: &'v mut Value<'a>,
+    path: &str,
+    expected: &'static str,
+) -> Result<&'v mut [Member<'a>], TurnError> {
+    match value {
+        Value::Object(members) => Ok(members),
+        other => Err(wrong_type(path, expected, other)),
+    }
+}
+
+/// The first element of the list at `path`.
+///
+/// # Errors
+/// [`TurnError::WrongType`] when it is not a list, [`TurnError::Empty`] when it is empty.
+fn first<'v, 'a>(
+    list: &'v mut Value<'a>,
+    path: &str,
+    expected_list: &'static str,
+    expected_item: &'static str,
+) -> Result<&'v mut Value<'a>, TurnError> {
+    match list {
+        Value::Array(items) => items.first_mut().ok_or_else(|| TurnError::Empty {
+            path: path.to_owned(),
+            expected: expected_item,
+        }),
+        other => Err(wrong_type(path, expected_list, other)),
+    }
+}
+
+fn wrong_type(path: &str, expected: &'static str, received: &Value<'_>) -> TurnError {
+    TurnError::WrongType {
+        path: path.to_owned(),
+        expected,
+        received: json::preview(received, PREVIEW_CHARS),
+    }
+}
+
+/// `path.key`, or `key` at the top level.
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_owned()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// What arrived, for [`TurnError::NotATurn`]: an object's keys, or a value's kind and text.
+fn describe(value: &Value<'_>) -> String {
+    match value {
+        Value::Object(members) => describe_members(members),
+        other => format!(
+            "{}: {}",
+            with_article(other.kind().label()),
+            json::preview(other, PREVIEW_CHARS)
+        ),
+    }
+}
+
+/// An object's keys, for [`describe`].
+fn describe_members(members: &[Member<'_>]) -> String {
+    if members.is_empty() {
+        return "an empty object".to_owned();
+    }
+    let mut keys = String::from("an object with keys ");
+    for (index, (key, _)) in members.iter().enumerate() {
+        if index > 0 {
+            keys.push_str(", ");
+        }
+        // Writing to a `String` cannot fail.
+        let _ = json::write_escaped_str(&mut keys, key);
+        if keys.len() > PREVIEW_CHARS.saturating_mul(4) {
+            break;
+        }
+    }
+    cut(keys)
+}
