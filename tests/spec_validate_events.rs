@@ -9,6 +9,7 @@
 //! value), and the event validator must still give them. Strings fed in parts (as the
 //! reader gives escaped or chunked ones) get the same answers as whole ones, and the
 //! streaming refusal (`Validation::refused`) is never wrong about a value.
+#![cfg(all(feature = "pattern", feature = "format"))]
 
 mod support;
 

@@ -474,6 +474,7 @@ impl ToolSpec {
 
     /// This spec with `format` read as an annotation only
     /// ([`Schema::without_format_assertions`] on its arguments' schema), compiled again.
+    #[cfg(feature = "format")]
     #[must_use]
     pub fn without_format_assertions(self) -> ToolSpec {
         let params = self.params.without_format_assertions();
@@ -533,6 +534,7 @@ impl Schema {
     /// assert!(annotated.validate(&args).is_ok());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[cfg(feature = "format")]
     #[must_use]
     pub fn without_format_assertions(self) -> Schema {
         Schema {

@@ -144,6 +144,7 @@ mod members;
 mod program;
 mod quick;
 #[cfg(test)]
+#[cfg(all(feature = "stream", feature = "pattern", feature = "format"))]
 mod quick_tests;
 mod report;
 mod resolve;
