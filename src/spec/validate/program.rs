@@ -651,6 +651,7 @@ impl Assertion {
     }
 
     #[cfg(test)]
+    #[cfg(all(feature = "pattern", feature = "format"))]
     /// The JSON Schema keywords this assertion enforces (for the table's own test: every
     /// keyword the importer accepts as enforced has an assertion).
     pub(crate) fn keywords(&self) -> &'static [&'static str] {
