@@ -307,12 +307,9 @@ impl Type {
     /// ```
     #[cfg(feature = "pattern")]
     pub fn pattern_field(mut self, pattern: &str, ty: Type) -> Type {
-        self.object_rules()
-            .patterns
-            .push(crate::spec::types::PatternField {
-                pattern: crate::spec::string_pattern::StringPattern::new(pattern),
-                ty,
-            });
+        let pattern = crate::spec::string_pattern::StringPattern::new(pattern);
+        let field = crate::spec::PatternField { pattern, ty };
+        self.object_rules().patterns.push(field);
         self
     }
 
