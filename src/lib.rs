@@ -214,6 +214,7 @@
 //! the accepted calls yourself and hand their outputs to [`Answers`].
 //!
 //! ```
+//! # #[cfg(feature = "turns")] {
 //! use toolgate::{Answers, Gate, ToolSpec, Type};
 //! use toolgate::spec::Provider;
 //!
@@ -233,6 +234,7 @@
 //!     answers.result_message(Provider::Responses)?.to_string(),
 //!     r#"[{"type":"function_call_output","call_id":"call_A","output":"21 °C"},{"type":"function_call_output","call_id":"call_B","output":"Error: The arguments of get_weather were cut off after 4 bytes, inside a string. Do not send the same call again: make it smaller, with fewer or shorter items."}]"#
 //! );
+//! # }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -284,6 +286,16 @@
 //! [`registry`] (handlers, `handle_tool_call`) and [`mod@result_block`] → [`guard`] and
 //! [`counters`] (loop safety) → [`turn`] (whole turns, result messages, sessions) → the
 //! command line.
+//!
+//! # Cargo features
+//!
+//! Every feature is on by default. Without them, the core is built: [`json`], [`spec`] with
+//! the core keywords, [`envelope`], the three gates, [`Registry`], [`Guard`] and
+//! [`Counters`]. `pattern` adds the regex engine ([`pattern`]) and the `pattern` and
+//! `patternProperties` keywords; `format` the `format` checkers; `turns` whole turns
+//! ([`turn`]); `stream` the streaming check ([`stream`]). A schema that uses a keyword
+//! whose feature is off is refused at load, by name, with the feature that enforces it:
+//! never silently ignored.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -305,6 +317,7 @@ pub mod envelope;
 pub mod suggest;
 
 pub mod gate;
+#[cfg(feature = "stream")]
 pub mod stream;
 
 pub mod registry;
@@ -313,6 +326,7 @@ pub mod result_block;
 pub mod counters;
 pub mod guard;
 
+#[cfg(feature = "turns")]
 pub mod turn;
 
 // Re-exports of the gate layer (issue #4).
@@ -321,6 +335,7 @@ pub use gate::{Accepted, DuplicateTool, Gate};
 pub use registry::{handle_tool_call, Handler, Outcome, Registry, RegistryError};
 pub use rejection::{EnvelopeProblem, Part, Rejection, RejectionKind};
 pub use result_block::result_block;
+#[cfg(feature = "stream")]
 pub use stream::{CallStream, Progress};
 
 // Re-exports of loop safety (issue #5).
@@ -328,12 +343,21 @@ pub use counters::{Counters, Counts};
 pub use guard::{Guard, Unrecoverable};
 
 // Re-exports of whole turns (issue #10).
+#[cfg(feature = "turns")]
 pub use turn::{
     result_message, AnswerError, Answers, Session, SessionError, Turn, TurnCall, TurnError,
     TurnForm,
 };
 
 // The README's Rust examples run as doc tests, so the front page cannot drift from the code.
-#[cfg(doctest)]
+// They show every feature, so they run in the build that has them all (the default): a
+// hidden `#[cfg]` line in each would show on every page that renders the README.
+#[cfg(all(
+    doctest,
+    feature = "pattern",
+    feature = "format",
+    feature = "turns",
+    feature = "stream"
+))]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;

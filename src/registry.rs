@@ -428,6 +428,7 @@ impl Outcome {
     }
 
     /// Where every variant keeps the first call's rejection.
+    #[cfg(feature = "turns")]
     pub(crate) fn first_rejection_mut(&mut self) -> &mut Option<Box<Rejection>> {
         match self {
             Outcome::Dispatched {

@@ -2,6 +2,12 @@
 //! calls apart, with time and allocations per call. Only the report's shape and counts are
 //! checked: speed is measured, never asserted. Also here, since the benchmarks are the
 //! commands that print the most: every command stops quietly when its output is closed.
+#![cfg(all(
+    feature = "pattern",
+    feature = "format",
+    feature = "turns",
+    feature = "stream"
+))]
 
 mod support;
 

@@ -2,6 +2,12 @@
 //! line, in order, with `line`, `ok`, `kind`, `tool`, `path`, `id`, `error`), the exit
 //! status, standard input, blank lines, lines that are not UTF-8 or far too long, the
 //! `--summary` table, and the errors for tools files that cannot be used.
+#![cfg(all(
+    feature = "pattern",
+    feature = "format",
+    feature = "turns",
+    feature = "stream"
+))]
 
 mod support;
 

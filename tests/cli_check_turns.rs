@@ -2,6 +2,12 @@
 //! order, with `"call"` (the index in the turn) after `"line"` and the same fields as a
 //! line of one call; lines of one call print as before, beside them; `--summary` counts
 //! calls, not lines, and notes turns without calls.
+#![cfg(all(
+    feature = "pattern",
+    feature = "format",
+    feature = "turns",
+    feature = "stream"
+))]
 
 mod support;
 

@@ -3,6 +3,12 @@
 //! is `unknown_tool`, `schema:*` is `schema_violation`, `not_object` is
 //! `arguments_not_object`, and `bad_json` / `bad_args_json` are `malformed_json` or
 //! `truncated_json` (which one depends on where the text was cut).
+#![cfg(all(
+    feature = "pattern",
+    feature = "format",
+    feature = "turns",
+    feature = "stream"
+))]
 
 mod support;
 

@@ -3,6 +3,12 @@
 //! after the guard trips (that is the lesson); it shows a turn of parallel calls answered in
 //! one message and corrected in the next turn; it prints no colour when standard output is
 //! not a terminal or `NO_COLOR` is set.
+#![cfg(all(
+    feature = "pattern",
+    feature = "format",
+    feature = "turns",
+    feature = "stream"
+))]
 
 use std::process::Command;
 

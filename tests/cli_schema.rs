@@ -2,6 +2,12 @@
 //! into one provider's form as pretty JSON; every plain form reads back to the same tools;
 //! a strict form a tool cannot take is said on standard error; a keyword toolgate cannot
 //! enforce, or a missing file, is exit 2 with a message naming the file.
+#![cfg(all(
+    feature = "pattern",
+    feature = "format",
+    feature = "turns",
+    feature = "stream"
+))]
 
 mod support;
 

@@ -3,6 +3,12 @@
 //! provider would reject (`--map-names` maps it), and `--lenient` on `check` and `schema`
 //! loads a keyword toolgate cannot enforce, lists it on standard error and keeps it in the
 //! export; `toolgate check` takes a call under a mapped name, and a strict-mode `null`.
+#![cfg(all(
+    feature = "pattern",
+    feature = "format",
+    feature = "turns",
+    feature = "stream"
+))]
 
 mod support;
 

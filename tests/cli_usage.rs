@@ -2,6 +2,12 @@
 //! standard output; an unknown flag, a missing value, a missing required flag or an argument
 //! that is not UTF-8 is a usage error: exit 2, the problem and the usage line on standard
 //! error, nothing on standard output, never a panic.
+#![cfg(all(
+    feature = "pattern",
+    feature = "format",
+    feature = "turns",
+    feature = "stream"
+))]
 
 use std::process::Command;
 

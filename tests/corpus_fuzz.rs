@@ -1,6 +1,7 @@
 //! Property: mutations of the shared corpus' real calls never panic the gate, every
 //! rejection has a non-empty text and one of the six labels, and the call is refused as not
 //! JSON exactly when the parser refuses it. (Corpus location: see `support/corpus.rs`.)
+#![cfg(feature = "format")]
 
 mod support;
 

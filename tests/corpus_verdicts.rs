@@ -11,6 +11,7 @@
 //! test falls back to `../shared/corpus` beside the crate, and skips with a note when that
 //! is absent too (a fresh clone). A set variable naming a missing folder fails, and so does
 //! a folder without the corpus' files (`support/corpus.rs`).
+#![cfg(feature = "format")]
 
 mod support;
 

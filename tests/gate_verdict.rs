@@ -3,6 +3,7 @@
 //! same rejection (kind, text, id, tool, path), on every corpus line, on the corpus lines
 //! with their members reordered (arguments before the name, the name last), on random edits
 //! of them, and on a table of calls that each break one gate, in every shape.
+#![cfg(feature = "format")]
 
 #[path = "support/corpus.rs"]
 mod corpus;

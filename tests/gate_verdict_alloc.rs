@@ -4,6 +4,7 @@
 //!
 //! This file is its own test binary because a global allocator applies to a whole binary;
 //! the allocator is the one in `support/alloc.rs`.
+#![cfg(feature = "format")]
 
 #[path = "support/alloc.rs"]
 mod alloc;

@@ -2,6 +2,7 @@
 //! JavaScript's `new RegExp(pattern, "u").test(text)` is true. They pin the corners a random
 //! test over `a` and `b` never reaches: the exact sets of `\s`, `\w` and `.`, code points
 //! against UTF-16 units, escapes, classes, `\b`, and anchors inside alternation.
+#![cfg(feature = "pattern")]
 
 use toolgate::pattern::Pattern;
 

@@ -1,6 +1,7 @@
 //! What `Pattern::new` refuses, by name, with the exact message a schema author reads: the
 //! constructs that cannot run in linear time, the ones not supported, the text that is not
 //! ECMA-262 in unicode mode, and the limits. Then random pattern text: never a panic.
+#![cfg(feature = "pattern")]
 
 mod support;
 

@@ -3,6 +3,7 @@
 //! 100,000 characters, and the work the matcher reports is at most the program's size per
 //! character. That count, not the clock, is the proof: a timed assertion would fail on a busy
 //! machine and pass on a slow algorithm with a fast one.
+#![cfg(feature = "pattern")]
 
 use toolgate::pattern::Pattern;
 

@@ -1,6 +1,7 @@
 //! Text in parts agrees with text whole: a [`Matcher`] fed random splits of a text (as
 //! `push_str` slices and single `push_char`s) finishes with `is_match`'s verdict, and
 //! `is_dead` is never wrong: once it says no continuation can match, none does.
+#![cfg(feature = "pattern")]
 
 mod support;
 

@@ -10,6 +10,7 @@
 //! pattern (but the 5-node ones) also runs padded with a never-matching branch of hundreds
 //! of states, so that the table-driven middle size and the walk-only large size are compared
 //! too, not just the small one.
+#![cfg(feature = "pattern")]
 
 mod support;
 

@@ -6,6 +6,7 @@
 //! when the suite has it. A group whose pattern is refused must be refused by name
 //! ([`PatternErrorKind::Unsupported`]); every other case must agree. Every pattern anywhere
 //! in the suite must compile or be refused by name too.
+#![cfg(feature = "pattern")]
 
 mod support;
 

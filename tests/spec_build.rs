@@ -1,6 +1,7 @@
 //! Building specs in Rust: the declaration reads as one expression, and every problem with
 //! it (an invalid name, a field declared twice, a contradiction) is a `SpecError` at build
 //! time, with the tool and path in its sentence, never a surprise at call time.
+#![cfg(feature = "format")]
 
 use toolgate::json::{self, Value};
 use toolgate::spec::build::{SpecErrorKind, ToolSpecBuilder};

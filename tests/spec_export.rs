@@ -1,6 +1,7 @@
 //! Export: the exact JSON of a small spec in every provider form, the documented fallbacks
 //! (Gemini's `parametersJsonSchema`, strict mode's `"strict": false`), and that every form
 //! reads back to the same spec.
+#![cfg(feature = "format")]
 
 use toolgate::json::parse;
 use toolgate::spec::{

@@ -2,6 +2,7 @@
 //! the strict form is a fixed point, and neither loading nor validating ever panics.
 //!
 //! Replay a failure with `TOOLGATE_SEED=<seed> cargo test --test spec_export_roundtrip`.
+#![cfg(feature = "format")]
 
 mod support;
 

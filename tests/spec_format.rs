@@ -3,6 +3,7 @@
 //! JSON-Schema-Test-Suite's `optional/format` cases, when the suite has them; exhaustive
 //! dates and times against a reference written here; IP addresses against `std::net`; and
 //! random text, which never panics.
+#![cfg(feature = "format")]
 
 mod support;
 

@@ -3,6 +3,7 @@
 //!
 //! This file is its own test binary because a global allocator applies to a whole binary;
 //! the allocator is the one in `support/alloc.rs`.
+#![cfg(feature = "format")]
 
 use toolgate::json::Number;
 use toolgate::spec::format::Format;

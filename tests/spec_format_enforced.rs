@@ -3,6 +3,7 @@
 //! arrive escaped or in parts; the streaming check refusing a bounded format early; the off
 //! switch (`without_format_assertions`); the importer (known and unknown names, the
 //! lenient list); and the exports, which keep writing `format` and read back the same.
+#![cfg(all(feature = "format", feature = "stream"))]
 
 use std::borrow::Cow;
 use toolgate::json::{self, Event};

@@ -2,6 +2,7 @@
 //! each means once loaded, the sentence a model reads when a value breaks it, how it is
 //! written back by each export, and (for some) that the streaming check never refuses a
 //! prefix some ending would accept.
+#![cfg(feature = "stream")]
 
 mod support;
 

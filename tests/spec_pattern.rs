@@ -1,6 +1,7 @@
 //! `pattern` enforced: the Rust builder refuses a pattern that does not compile, the
 //! importer refuses one by name (lookaround, backreferences), strings are checked whole
 //! and in parts, a violation shows the pattern to the model, and exports write it.
+#![cfg(feature = "pattern")]
 
 use std::borrow::Cow;
 use toolgate::json::{self, Event};

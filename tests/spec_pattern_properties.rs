@@ -3,6 +3,7 @@
 //! declares and no pattern matches; the unknown-field sentence names the patterns; a
 //! pattern toolgate cannot run is refused by name, or skipped with `additionalProperties`
 //! by a lenient load; exports write the keyword or refuse it by name.
+#![cfg(feature = "pattern")]
 
 use toolgate::json;
 use toolgate::spec::{export_tool, LoadError, Provider, Schema};

@@ -1,5 +1,6 @@
 //! JSON Schema import: what each keyword means once loaded, what is refused and how the
 //! refusal reads, references, limits, and the lenient list.
+#![cfg(all(feature = "pattern", feature = "format"))]
 
 use toolgate::json::{parse, Value};
 use toolgate::spec::{LoadError, RefProblem, Schema, Unenforced, MAX_SCHEMA_DEPTH};

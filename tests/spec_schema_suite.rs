@@ -9,6 +9,7 @@
 //! (`"2962"` is a valid `email`): its groups run with `Schema::without_format_assertions`,
 //! the switch for that default. Toolgate's own enforced formats are tested in
 //! tests/spec_format.rs and tests/spec_format_enforced.rs.
+#![cfg(all(feature = "pattern", feature = "format"))]
 
 mod support;
 

@@ -1,6 +1,7 @@
 //! Keywords a lenient load does not enforce are kept (issue #11): every export writes them
 //! back where its form can carry them, so the model is still shown them, and the export
 //! loads back (leniently) as the same specs with the same list of what is not enforced.
+#![cfg(feature = "pattern")]
 
 use toolgate::spec::{
     check_strict, export_tools, export_tools_with, load_tools, load_tools_lenient, ExportNote,

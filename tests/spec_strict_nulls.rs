@@ -2,6 +2,7 @@
 //! is "not given". Validation accepts it, at any depth, and the tool receives the arguments
 //! without it; a required field's `null`, a `null` the field's schema accepts, and a field
 //! declared `false` are untouched by the rule.
+#![cfg(feature = "turns")]
 
 use std::sync::{Arc, Mutex};
 use toolgate::json::{self, Value};

@@ -1,5 +1,6 @@
 //! Declaration files that do not load: the exact error texts (file positions, tool and
 //! schema paths), the data errors carry, and what a lenient load lists instead.
+#![cfg(feature = "pattern")]
 
 use toolgate::json::parse;
 use toolgate::spec::{load_tools, load_tools_lenient, LoadError, ToolSpec, Unenforced};

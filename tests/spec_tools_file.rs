@@ -1,5 +1,6 @@
 //! Declaration files: the corpus's tools.json, every provider's form with what real files
 //! carry (extra keys, nulls, snake_case, Gemini's dialect), and generator-shaped schemas.
+#![cfg(feature = "format")]
 
 mod support;
 

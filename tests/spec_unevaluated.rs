@@ -1,6 +1,7 @@
 //! `unevaluatedProperties` and `unevaluatedItems` (issue #11): what each subschema
 //! evaluates, which subschemas count (only those that match), the sentence a model reads,
 //! where the rule ranks, lenient loads, the export, and the nesting limit.
+#![cfg(all(feature = "pattern", feature = "format"))]
 
 use toolgate::json::parse;
 use toolgate::spec::{Rule, Schema};

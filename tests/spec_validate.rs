@@ -1,6 +1,7 @@
 //! Validation: the exact sentence a model reads for every rule, the documented order of
 //! checks, duplicate keys at any depth, the validator's limits, and property tests (random
 //! specs and values: never a panic, and agreement with a small reference checker).
+#![cfg(feature = "format")]
 
 mod support;
 

@@ -2,6 +2,7 @@
 //!
 //! This file is its own test binary because a global allocator applies to a whole binary;
 //! the allocator is the one in `support/alloc.rs`.
+#![cfg(all(feature = "pattern", feature = "format"))]
 
 use toolgate::json;
 use toolgate::{ToolSpec, Type};

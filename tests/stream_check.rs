@@ -1,6 +1,7 @@
 //! The streaming check's exact answers (where it refuses, and why) and its indifference to
 //! where the chunks fall: random chunkings, down to one character, and cuts inside escapes,
 //! give the same refusal byte and the same last word as one character at a time.
+#![cfg(feature = "stream")]
 
 mod support;
 

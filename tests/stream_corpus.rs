@@ -3,6 +3,7 @@
 //! refused at any prefix, the last word equals `check_call` on the whole text, in the raw
 //! form and in the provider form (name, then the arguments text); and the mean share of an
 //! invalid call's bytes received before its refusal is printed.
+#![cfg(feature = "stream")]
 
 #[path = "support/corpus.rs"]
 mod corpus;

@@ -2,6 +2,7 @@
 //! an async runtime would), every misuse refused with its own error, panics in the
 //! registry's dispatch caught per call, handlers given the call id, and `ask_model` able to
 //! decline the single-call retry without inventing a rejection.
+#![cfg(feature = "turns")]
 
 use std::sync::mpsc;
 use toolgate::spec::Provider;

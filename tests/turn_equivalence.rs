@@ -6,6 +6,7 @@
 //! list of calls and beside a legacy `function_call`; and for the calls the pass leaves to
 //! a check of their own bytes (nested deeper than the limits, a list of objects inside a
 //! call). A turn that is not JSON is refused with the parser's own error.
+#![cfg(feature = "turns")]
 
 mod support;
 

@@ -2,6 +2,7 @@
 //! when unset, fields of their own): which elements are calls, in what order, with which id
 //! and verdict, and which text passes through; and the exact text of every turn that cannot
 //! be read.
+#![cfg(feature = "turns")]
 
 use std::borrow::Cow;
 use toolgate::{Gate, Turn, TurnForm};

@@ -2,6 +2,7 @@
 //! were refused; a tool with a call that passed in the turn has succeeded; successes end the
 //! unreadable and unknown-name streaks before the turn's refusals count; the first tool to
 //! reach the limit, in call order, is the one reported; and the per-call API is unchanged.
+#![cfg(feature = "turns")]
 
 use toolgate::{Gate, Guard, Rejection};
 

@@ -4,6 +4,7 @@
 //! error flag and (Gemini) its name; only the valid calls run; each call's verdict is the one
 //! `check_call` gives it alone; the text passes through; and answering through `Answers`, in
 //! any order, builds the same message as the registry.
+#![cfg(feature = "turns")]
 
 mod support;
 

@@ -3,6 +3,7 @@
 //! never retried twice, every call counted once with its retry, the guard counting turns
 //! per tool and stopping the run before that turn's calls run, and the async path counting
 //! the same as the registry's.
+#![cfg(feature = "turns")]
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;

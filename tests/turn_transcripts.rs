@@ -1,6 +1,7 @@
 //! One real round per provider: an assistant turn as the provider's SDK dumps it goes in,
 //! the result message for the next request comes out, exactly. Each test prints its
 //! transcript (`cargo test --test turn_transcripts -- --nocapture` shows them).
+#![cfg(feature = "turns")]
 
 use toolgate::spec::Provider;
 use toolgate::{result_message, Registry, ToolSpec, Type};

@@ -124,6 +124,7 @@ pub(crate) fn read_call_bytes(raw: &[u8], limits: Limits) -> Result<Call<'_>, Re
 ///
 /// # Errors
 /// As [`read_call`], but for the call not being JSON.
+#[cfg(feature = "turns")]
 pub(crate) fn find_call<'a>(value: &mut Value<'a>, limits: Limits) -> Result<Call<'a>, Rejection> {
     shape::find(value, &mut Texts::default(), limits)
 }

@@ -330,6 +330,7 @@ impl Gate {
 
     /// Whether some tool's name, or a name a mapping export sends, starts with `prefix`: a
     /// name still arriving that fails this can be refused before it ends.
+    #[cfg(feature = "stream")]
     pub(crate) fn names_start_with(&self, prefix: &str) -> bool {
         let first = self
             .by_name

@@ -48,9 +48,12 @@ mod error;
 mod event;
 mod keys;
 mod name;
+// What a stream reads its text with: the partial tree, and the refusal's place.
+#[cfg(feature = "stream")]
 mod offset;
 mod open;
 mod parse;
+#[cfg(feature = "stream")]
 mod partial;
 mod path;
 mod reader;
@@ -62,13 +65,16 @@ pub use error::{ErrorKind, Inside, ParseError, Position};
 pub use event::{replay, Event, Sink};
 pub(crate) use keys::repeated_key;
 pub(crate) use name::same_name;
+#[cfg(feature = "stream")]
 pub(crate) use offset::offset_of;
 pub(crate) use open::{Open, Tail};
 pub(crate) use parse::Builder;
 pub use parse::{parse, parse_bytes, parse_bytes_with, parse_with};
+#[cfg(feature = "stream")]
 pub(crate) use partial::PartialBuilder;
 pub use path::{Path, Segment};
 pub use reader::{Limits, Reader, Stop};
 pub use value::{Kind, Member, Number, Value};
+#[cfg(feature = "turns")]
 pub(crate) use write::write_compact;
 pub use write::{preview, to_pretty_string, write_escaped_str, PREVIEW_CHARS};

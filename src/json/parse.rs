@@ -212,6 +212,7 @@ impl<'a> Sink<'a> for Builder<'a> {
     }
 }
 
+#[cfg(feature = "stream")]
 impl Builder<'static> {
     /// Takes one event whose text does not outlive the call, owning it: a key or number the
     /// event owns already (a chunk cut it, and the reader gathered it) is moved in, the rest

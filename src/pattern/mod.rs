@@ -9,6 +9,7 @@
 //! a tool declares can turn a call into a denial of service.
 //!
 //! ```
+//! # #[cfg(feature = "pattern")] {
 //! use toolgate::pattern::Pattern;
 //!
 //! let sku = Pattern::new(r"^[A-Z]{3}-\d{4}$")?;
@@ -18,6 +19,7 @@
 //! assert!(Pattern::new("es")?.is_match("test"));
 //! // What backtracking cannot do quickly, this does in one pass.
 //! assert!(!Pattern::new("^(a+)+$")?.is_match(&format!("{}b", "a".repeat(100_000))));
+//! # }
 //! # Ok::<(), toolgate::pattern::PatternError>(())
 //! ```
 //!
@@ -43,112 +45,51 @@
 //! program exceeds [`MAX_STATES`] states (`.{1,5000}`: counted repetitions are written out)
 //! and groups nested deeper than [`MAX_DEPTH`]. A refused pattern is a schema error at load,
 //! never a silently ignored keyword.
+//!
+//! # The `pattern` feature
+//!
+//! The engine is the `pattern` Cargo feature (on by default). A build without it keeps only
+//! the error types here, which [`LoadError`](crate::spec::LoadError) and
+//! [`SpecError`](crate::spec::SpecError) name, and refuses the `pattern` and
+//! `patternProperties` keywords at load, by name, saying which feature enforces them.
 
-mod class;
-mod compile;
 mod error;
-mod parse;
-mod run;
-mod unicode;
-
 pub use error::{PatternError, PatternErrorKind, Unsupported};
+
+// The engine is the `pattern` feature. The error types above stay in every build: the
+// public load and spec errors carry one, and keeping them whole is simpler and more honest
+// than an empty copy (a build without the engine refuses the keywords, so it never makes one).
+#[cfg(feature = "pattern")]
+mod class;
+#[cfg(feature = "pattern")]
+mod compile;
+#[cfg(feature = "pattern")]
+mod parse;
+#[cfg(feature = "pattern")]
+mod regex;
+#[cfg(feature = "pattern")]
+mod run;
+#[cfg(feature = "pattern")]
+mod unicode;
+#[cfg(feature = "pattern")]
+pub use regex::Pattern;
+#[cfg(feature = "pattern")]
 pub use run::Matcher;
 
-use compile::Program;
-use std::fmt;
+// Without the engine, a `Pattern` with no values stands in for it, so that the validator,
+// which names the type, compiles unchanged and never runs a pattern.
+#[cfg(not(feature = "pattern"))]
+#[path = "off.rs"]
+mod regex;
+#[cfg(not(feature = "pattern"))]
+pub(crate) use regex::Pattern;
 
-/// The most NFA states a pattern may compile to. It sizes the bitsets every
-/// [`Matcher`] carries (three of 512 bytes, and an 8 KiB work stack), and it is ample for
-/// real tools' patterns: `^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$` needs 13 and
-/// `^.{1,255}$` about 520. Each character of text costs at most this many steps.
+/// The most NFA states a pattern may compile to. It sizes the bitsets every matcher
+/// carries (three of 512 bytes, and an 8 KiB work stack), and it is ample for real tools'
+/// patterns: `^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$` needs 13 and `^.{1,255}$`
+/// about 520. Each character of text costs at most this many steps.
 pub const MAX_STATES: usize = 4096;
 
 /// The deepest nesting of groups a pattern may use. The compiler walks the syntax tree
 /// recursively, so its depth must be bounded; no real pattern comes near.
 pub const MAX_DEPTH: usize = 64;
-
-/// A compiled pattern. Compile once, match many texts; matching never allocates.
-///
-/// Two patterns are equal when their sources are, and `Debug` shows the source, so a
-/// pattern can sit in a schema's data model like the string it was read from.
-#[derive(Clone)]
-pub struct Pattern {
-    source: String,
-    program: Program,
-    /// The program's closures, precomputed when it is small enough (see `run.rs`).
-    tables: Option<run::Tables>,
-}
-
-impl Pattern {
-    /// Compiles `source`, an ECMA-262 pattern in unicode mode (the module doc lists the
-    /// dialect).
-    ///
-    /// # Errors
-    ///
-    /// A [`PatternError`] with the character offset of the problem:
-    /// - [`PatternErrorKind::Unsupported`] for valid ECMA-262 this engine refuses:
-    ///   backreferences, lookaround, a `\p{...}` other than `L`, `N` and `Nd`, inline flags;
-    /// - [`PatternErrorKind::TooLarge`] when the program needs more than [`MAX_STATES`]
-    ///   states, and [`PatternErrorKind::TooDeep`] for groups nested deeper than
-    ///   [`MAX_DEPTH`];
-    /// - any other kind for text that is not an ECMA-262 pattern in unicode mode: what was
-    ///   expected and what arrived ([`PatternErrorKind::Unexpected`]), a quantifier with
-    ///   nothing to repeat, a range or repetition out of order, an unclosed `[` or `(`.
-    ///
-    /// ```
-    /// use toolgate::pattern::{Pattern, PatternErrorKind, Unsupported};
-    ///
-    /// let error = Pattern::new(r"^(?=.*\d)\w+$").unwrap_err();
-    /// assert_eq!(error.kind(), &PatternErrorKind::Unsupported(Unsupported::Lookahead));
-    /// assert_eq!(
-    ///     error.to_string(),
-    ///     "lookahead (?=...) at character 1 is not supported: it cannot be checked in linear time"
-    /// );
-    /// ```
-    pub fn new(source: &str) -> Result<Pattern, PatternError> {
-        let tree = parse::parse(source)?;
-        let program = compile::compile(&tree)?;
-        Ok(Pattern {
-            source: source.to_owned(),
-            tables: run::Tables::build(&program),
-            program,
-        })
-    }
-
-    /// The pattern as written.
-    pub fn as_str(&self) -> &str {
-        &self.source
-    }
-
-    /// Whether `text` contains a match: the pattern matches somewhere in it, unless it
-    /// anchors itself with `^` or `$`. Costs at most [`MAX_STATES`] steps per character.
-    pub fn is_match(&self, text: &str) -> bool {
-        run::is_match(self, text)
-    }
-
-    /// A matcher for text that arrives in parts.
-    pub fn matcher(&self) -> Matcher<'_> {
-        Matcher::new(self)
-    }
-
-    /// The number of NFA states the pattern compiled to: a match costs at most this many
-    /// steps per character. Not part of the API; the tests use it.
-    #[doc(hidden)]
-    pub fn n_states(&self) -> usize {
-        self.program.insts.len()
-    }
-}
-
-impl PartialEq for Pattern {
-    fn eq(&self, other: &Pattern) -> bool {
-        self.source == other.source
-    }
-}
-
-impl Eq for Pattern {}
-
-impl fmt::Debug for Pattern {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("Pattern").field(&self.source).finish()
-    }
-}

@@ -6,7 +6,7 @@
 //! - [`build`]: constructing specs in Rust, and the errors a contradictory spec raises.
 //! - [`validate`]: checking arguments, returning the first [`Violation`].
 //! - [`format`](mod@format): the `format` values enforced, each an exact RFC grammar
-//!   ([`Format`](format::Format)).
+//!   ([`Format`](format::Format)); the `format` feature.
 //! - [`schema`]: importing JSON Schema (the subset toolgate enforces; nothing is ignored).
 //! - [`tools_file`]: reading provider tools arrays (Anthropic, OpenAI, Responses, MCP, Gemini).
 //! - [`export`]: writing specs back in each provider's form.
@@ -16,9 +16,20 @@
 pub mod absent;
 pub mod build;
 pub mod export;
+#[cfg(feature = "format")]
+pub mod format;
+// Without the checkers, a `Format` with no values stands in, so that `Rule::Format` and the
+// validator keep one shape in every build; the keyword table refuses `format` by name.
+#[cfg(not(feature = "format"))]
+#[path = "format_off.rs"]
 pub mod format;
 pub(crate) mod names;
 pub mod schema;
+#[cfg(feature = "pattern")]
+mod string_pattern;
+// Without the regex engine, a `StringPattern` with no values stands in (see the file).
+#[cfg(not(feature = "pattern"))]
+#[path = "string_pattern_off.rs"]
 mod string_pattern;
 pub mod tool_name;
 pub mod tools_file;

@@ -468,6 +468,7 @@ impl ToolSpec {
 
     /// This spec with `format` read as an annotation only
     /// ([`Schema::without_format_assertions`] on its arguments' schema).
+    #[cfg(feature = "format")]
     #[must_use]
     pub fn without_format_assertions(self) -> ToolSpec {
         let params = self.params.without_format_assertions();
@@ -524,6 +525,7 @@ impl Schema {
     /// assert!(annotated.validate(&args).is_ok());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[cfg(feature = "format")]
     #[must_use]
     pub fn without_format_assertions(self) -> Schema {
         Schema {

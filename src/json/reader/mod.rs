@@ -161,6 +161,7 @@ impl Reader {
     /// Where a number the last chunk cut begins, if one is being read: its value is not known
     /// until its token ends, but that it is a number is (the streaming check refuses a
     /// number where none can be accepted at its first byte).
+    #[cfg(feature = "stream")]
     pub(crate) fn number_started(&self) -> Option<usize> {
         match self.cut {
             Some(Cut::Number { start, .. }) => Some(start),
@@ -168,6 +169,7 @@ impl Reader {
         }
     }
 
+    #[cfg(feature = "stream")]
     /// The text so far of a number the last chunk cut, if one is being read (a stream's
     /// partial tree stands in for it).
     pub(crate) fn number_so_far(&self) -> Option<&str> {
@@ -177,6 +179,7 @@ impl Reader {
         }
     }
 
+    #[cfg(feature = "stream")]
     /// Where the string value (not a key) the last chunk ended inside opens, if one is being
     /// read: its text so far has gone to the sink, though the sink may not have had its
     /// [`Event::StringStart`] yet.
@@ -191,6 +194,7 @@ impl Reader {
         }
     }
 
+    #[cfg(feature = "stream")]
     /// An error the text so far already holds, though the chunk cut the character that
     /// decides its kind (malformed JSON, or bytes that are not UTF-8, at the same byte): a
     /// stream can refuse the text at once.

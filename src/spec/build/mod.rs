@@ -302,13 +302,11 @@ impl Type {
     /// );
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[cfg(feature = "pattern")]
     pub fn pattern_field(mut self, pattern: &str, ty: Type) -> Type {
-        self.object_rules()
-            .patterns
-            .push(crate::spec::types::PatternField {
-                pattern: crate::spec::string_pattern::StringPattern::new(pattern),
-                ty,
-            });
+        let pattern = crate::spec::string_pattern::StringPattern::new(pattern);
+        let field = crate::spec::PatternField { pattern, ty };
+        self.object_rules().patterns.push(field);
         self
     }
 
@@ -409,6 +407,7 @@ impl Type {
     /// is refused when the spec is built, as [`SpecErrorKind::BadPattern`].
     ///
     /// [`SpecErrorKind::BadPattern`]: crate::spec::build::SpecErrorKind::BadPattern
+    #[cfg(feature = "pattern")]
     pub fn pattern(mut self, pattern: &str) -> Type {
         self.string.pattern = Some(crate::spec::string_pattern::StringPattern::new(pattern));
         self
@@ -475,6 +474,7 @@ impl Type {
     ///
     /// [`Format`]: crate::spec::format::Format
     /// [`Format::from_name`]: crate::spec::format::Format::from_name
+    #[cfg(feature = "format")]
     pub fn format(mut self, format: impl Into<String>) -> Type {
         self.format = Some(format.into());
         self

@@ -83,13 +83,21 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     kw("multipleOf", Enforced),
     kw("minLength", Enforced),
     kw("maxLength", Enforced),
+    // A keyword whose feature is off is refused by name, with the feature to turn on, in
+    // the same slot: a rule is never dropped because a build left its checker out.
+    #[cfg(feature = "pattern")]
     kw("pattern", Enforced),
+    #[cfg(not(feature = "pattern"))]
+    kw("pattern", Refused).hint(PATTERN_OFF),
     kw("prefixItems", Enforced).slot(Slot::List),
     // Enforced for the names `Format::from_name` knows (`date-time`, `email`, `int64`…);
     // another name is kept as an annotation and a lenient load lists it. Draft 2020-12
     // makes every format an annotation by default; `Schema::without_format_assertions`
     // reads it so.
+    #[cfg(feature = "format")]
     kw("format", Enforced),
+    #[cfg(not(feature = "format"))]
+    kw("format", Refused).hint(FORMAT_OFF),
     kw("items", Enforced)
         .slot(Slot::One)
         .hint("an array of schemas is a tuple, which toolgate does not check"),
@@ -106,7 +114,12 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     kw("dependentRequired", Enforced),
     kw("additionalProperties", Enforced).slot(Slot::One),
     kw("propertyNames", Enforced).slot(Slot::One),
+    #[cfg(feature = "pattern")]
     kw("patternProperties", Enforced).slot(Slot::Map),
+    #[cfg(not(feature = "pattern"))]
+    kw("patternProperties", Refused)
+        .slot(Slot::Map)
+        .hint(PATTERN_OFF),
     kw("anyOf", Enforced).slot(Slot::List),
     kw("oneOf", Enforced).slot(Slot::List),
     kw("allOf", Enforced).slot(Slot::List),
@@ -173,6 +186,18 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     kw("$recursiveAnchor", Refused),
     kw("$vocabulary", Refused),
 ];
+
+/// The hint of `pattern` and `patternProperties` in a build without the regex engine.
+#[cfg(not(feature = "pattern"))]
+const PATTERN_OFF: &str =
+    "this build of toolgate leaves out its 'pattern' feature, which enforces it";
+
+/// The hint of `format` in a build without the format checkers. Every `format` is refused,
+/// whatever its name: a name the checkers would enforce cannot be told from one they would
+/// keep as an annotation without them.
+#[cfg(not(feature = "format"))]
+const FORMAT_OFF: &str =
+    "this build of toolgate leaves out its 'format' feature, which enforces it";
 
 /// A row with nothing but its name and class.
 const fn kw(name: &'static str, class: Class) -> Keyword {

@@ -13,6 +13,7 @@
 //! - `keywords`: which keyword is enforced, an annotation, or refused, per dialect.
 //! - `pointer`: `$ref` targets (JSON pointers) and the dotted paths errors show.
 //! - `rules`: reading each enforced keyword's value into the rules of a type.
+//! - `patterns`: reading `pattern` and `patternProperties` (the `pattern` feature).
 //! - `graph`: checks over the compiled definitions (reference cycles, weakened branches).
 //! - `uri`: base URIs (`$id`) and the resources a `$ref` resolves against.
 //! - `dynamic`: the dynamic scope a `$dynamicRef` resolves in, at load time.
@@ -21,6 +22,13 @@ mod dynamic;
 mod graph;
 mod import;
 mod keywords;
+// The readers of `pattern` and `patternProperties`; without the regex engine, readers that
+// find nothing stand in (the keyword table refuses both keywords first).
+#[cfg(feature = "pattern")]
+mod patterns;
+#[cfg(not(feature = "pattern"))]
+#[path = "patterns_off.rs"]
+mod patterns;
 mod pointer;
 mod rules;
 mod uri;

@@ -11,9 +11,8 @@ use super::{LoadError, Unenforced};
 use crate::json::decimal::compare;
 use crate::json::{repeated_key, Member, Number, Path, Value};
 use crate::spec::format::Format;
-use crate::spec::string_pattern::StringPattern;
 use crate::spec::{
-    Additional, ArrayRules, Bound, Field, IfThenElse, Kinds, NumberRules, ObjectType, PatternField,
+    Additional, ArrayRules, Bound, Field, IfThenElse, Kinds, NumberRules, ObjectType,
 };
 use crate::spec::{MemberCount, StringRules, Type};
 use std::cmp::Ordering;
@@ -376,43 +375,6 @@ impl<'v, 'a> Importer<'v, 'a> {
         })))
     }
 
-    /// `patternProperties`, each pattern compiled and its schema compiled; and whether they
-    /// run: false when a lenient load skipped them, because a pattern uses a construct
-    /// toolgate does not run (which a strict load refuses, as for `pattern`).
-    fn pattern_fields(
-        &mut self,
-        seen: &Seen<'v, 'a>,
-        path: &Path,
-        depth: usize,
-    ) -> Result<(Vec<PatternField>, bool), LoadError> {
-        let expected = "an object of schemas, keyed by regular expressions";
-        let Some((key, map)) = typed(seen, "patternProperties", path, expected, Value::as_object)?
-        else {
-            return Ok((Vec::new(), true));
-        };
-        let map_path = path.key(key);
-        check_unique(map, &map_path)?;
-        let mut out = Vec::with_capacity(map.len());
-        for (source, schema) in map {
-            let pattern = StringPattern::new(source);
-            if let Err(error) = pattern.compiled() {
-                if self.lenient {
-                    self.refuse(path, key)?;
-                    return Ok((Vec::new(), false));
-                }
-                return Err(LoadError::Pattern {
-                    path: map_path.to_string(),
-                    keyword: "patternProperties",
-                    pattern: source.to_string(),
-                    error: error.clone(),
-                });
-            }
-            let ty = self.compile(schema, &map_path.key(source.as_ref()), depth + 1, false)?;
-            out.push(PatternField { pattern, ty });
-        }
-        Ok((out, true))
-    }
-
     fn schema_list(
         &mut self,
         value: &'v Value<'a>,
@@ -655,7 +617,7 @@ pub(super) fn check_unique(members: &[Member<'_>], path: &Path) -> Result<(), Lo
 
 /// A keyword's value, as written and read by `read` (`Value::as_str`…); an
 /// [`LoadError::Invalid`] saying it must be `expected` when `read` finds nothing.
-fn typed<'v, 'a, T>(
+pub(super) fn typed<'v, 'a, T>(
     seen: &Seen<'v, 'a>,
     keyword: &str,
     path: &Path,
@@ -668,42 +630,6 @@ fn typed<'v, 'a, T>(
     match read(value) {
         Some(read) => Ok(Some((key, read))),
         None => Err(invalid(path, Some(key), expected, value)),
-    }
-}
-
-impl Importer<'_, '_> {
-    /// `pattern`, compiled. One that does not compile, or uses a construct toolgate cannot
-    /// check in linear time (lookaround, backreferences), is refused by name
-    /// ([`LoadError::Pattern`]); a lenient load skips it instead, and lists it.
-    fn pattern(
-        &mut self,
-        seen: &Seen<'_, '_>,
-        path: &Path,
-    ) -> Result<Option<StringPattern>, LoadError> {
-        let Some((key, source)) = typed(
-            seen,
-            "pattern",
-            path,
-            "a string (a regular expression)",
-            Value::as_str,
-        )?
-        else {
-            return Ok(None);
-        };
-        let pattern = StringPattern::new(source);
-        match pattern.compiled() {
-            Ok(_) => Ok(Some(pattern)),
-            Err(_) if self.lenient => {
-                self.refuse(path, key)?;
-                Ok(None)
-            }
-            Err(error) => Err(LoadError::Pattern {
-                path: path.to_string(),
-                keyword: "pattern",
-                pattern: source.to_string(),
-                error: error.clone(),
-            }),
-        }
     }
 }
 

@@ -26,7 +26,7 @@ use super::kinds::admits;
 use super::walk::{to_u64, Trail, Verdict, Walk};
 use super::MAX_CHECK_DEPTH;
 use crate::json::{Open, Tail, Value};
-use crate::spec::{Kinds, Rule, Schema, Type, Violation};
+use crate::spec::{Kinds, Rule, Schema, Type};
 
 /// How much of one value along the open chain has arrived.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,13 +76,14 @@ impl Schema {
     /// [module](self)). A whole value ([`Open::WHOLE`]) gets [`Schema::validate`]'s answer.
     ///
     /// # Errors
-    /// A [`Violation`] that every ending of the value would also meet (or another that
+    /// A [`Violation`](crate::spec::Violation) that every ending of the value would also meet (or another that
     /// the whole value then meets first), at the value or key that made it certain.
+    #[cfg(feature = "stream")]
     pub(crate) fn validate_partial(
         &self,
         value: &Value<'_>,
         open: Open<'_>,
-    ) -> Result<(), Violation> {
+    ) -> Result<(), crate::spec::Violation> {
         self.verdict(value, open).map(|_| ())
     }
 }
