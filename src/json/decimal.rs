@@ -544,11 +544,7 @@ mod tests {
                 "{value}"
             );
             if let Some(plain) = plain {
-                assert_eq!(
-                    !plain.fraction,
-                    Decimal::parse(value).is_i64(),
-                    "{value}"
-                );
+                assert_eq!(!plain.fraction, Decimal::parse(value).is_i64(), "{value}");
             }
             for bound in bounds {
                 let exact = Decimal::parse(value).compare(&Decimal::parse(bound));

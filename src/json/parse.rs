@@ -12,6 +12,7 @@
 use super::error::ParseError;
 use super::event::{Event, Sink};
 use super::reader::{Limits, Reader, Stop};
+use super::stack::Stack;
 use super::value::{Member, Value};
 use std::borrow::Cow;
 use std::ops::ControlFlow;
@@ -96,44 +97,55 @@ fn finish<'a>(
 /// what it is given for a value is what the value holds. As a [`Sink`] it borrows the
 /// strings it can from the input; a `Builder<'static>` fed through [`Builder::take_owned`]
 /// copies them instead, for chunks that do not outlive their feed (a stream).
-#[derive(Debug, Default)]
+///
+/// Finished members wait on one stack until their container closes, so that a container's
+/// `Vec` is made once, at its size: the root's is the stack itself, and a flat call costs
+/// one allocation. A nested container holds a *slot* on the stack, its key and itself so
+/// far, with its members after it.
+#[derive(Debug)]
 pub(crate) struct Builder<'a> {
-    /// The finished members of the open containers, innermost last (an item has the empty
-    /// key), not yet in their container.
+    /// The open containers' finished members, outermost first, and a slot for each open
+    /// container but the root.
     pub(super) members: Vec<Member<'a>>,
-    /// The open arrays and objects, outermost first. Their number is the reader's depth,
+    /// Where each open container's members start in `members`, outermost first: the
+    /// root's at 0, a nested one's just past its slot. As many as the reader's depth,
     /// bounded by [`Limits::max_depth`].
-    pub(super) frames: Vec<Frame<'a>>,
+    pub(super) starts: Stack,
+    /// While a container is open, the root container so far; then the finished value.
+    pub(super) root: Option<Value<'a>>,
     /// The key of the value that comes next, from the last [`Event::Key`] (none for an
     /// item, or before a member's key has come).
     pub(super) key: Option<Cow<'a, str>>,
-    /// The string value being gathered from parts (empty between strings).
+    /// The string value being gathered from parts.
     pub(super) text: String,
-    /// The finished top-level value.
-    pub(super) root: Option<Value<'a>>,
-}
-
-/// An open array or object.
-#[derive(Debug)]
-pub(super) struct Frame<'a> {
-    /// Where its members start in [`Builder::members`].
-    pub(super) start: usize,
-    /// The key it stands under in its parent (empty for an item or the root).
-    pub(super) key: Cow<'a, str>,
-    /// An empty array or object, which holds the members the container had when its tree
-    /// was last lent (none in a parse of a whole text).
-    pub(super) container: Value<'a>,
 }
 
 impl<'a> Builder<'a> {
+    /// Room for the members of the open containers, taken when the first one comes: a tool
+    /// call nearly always fits, so the stack (the root's `Vec` in the end) grows once.
+    const MEMBERS: usize = 16;
+
+    /// Room for a string that comes in parts (it holds an escape), taken when it begins: it
+    /// then grows at most rarely, and becomes the value as it stands.
+    const TEXT: usize = 64;
+
     /// A builder that has seen no event.
     pub(crate) fn new() -> Builder<'a> {
-        Builder::default()
+        Builder {
+            members: Vec::new(),
+            starts: Stack::new(),
+            root: None,
+            key: None,
+            text: String::new(),
+        }
     }
 
     /// The value built (`Null` if no whole value was given).
     pub(crate) fn take_value(&mut self) -> Value<'a> {
-        self.root.take().unwrap_or(Value::Null)
+        match self.starts.is_empty() {
+            true => self.root.take().unwrap_or(Value::Null),
+            false => Value::Null,
+        }
     }
 
     /// Takes one event: the one place events become a tree.
@@ -143,13 +155,12 @@ impl<'a> Builder<'a> {
             Event::Bool(b) => self.value(Value::Bool(b)),
             Event::Number(n) => self.value(Value::Number(n)),
             Event::String(text) => self.value(Value::String(Cow::Borrowed(text))),
-            Event::StringStart => self.text.clear(),
+            Event::StringStart => self.text = String::with_capacity(Self::TEXT),
             Event::StringPart(run) => self.text.push_str(run),
             Event::StringChar(c) => self.text.push(c),
             Event::StringEnd => {
-                let text = Cow::Owned(self.text.as_str().to_owned());
-                self.text.clear();
-                self.value(Value::String(text));
+                let text = std::mem::take(&mut self.text);
+                self.value(Value::String(Cow::Owned(text)));
             }
             Event::Key(key) => self.key = Some(key),
             Event::ArrayStart => self.open(Value::Array(Vec::new())),
@@ -160,48 +171,66 @@ impl<'a> Builder<'a> {
 
     /// A new container, under the key that came for it.
     fn open(&mut self, container: Value<'a>) {
-        self.frames.push(Frame {
-            start: self.members.len(),
-            key: self.key.take().unwrap_or_default(),
-            container,
-        });
+        if self.starts.is_empty() {
+            self.key = None;
+            self.root = Some(container);
+        } else {
+            let key = self.key.take().unwrap_or_default();
+            self.push((key, container));
+        }
+        self.starts.push(self.members.len());
     }
 
     /// The innermost container ends: its members move into it, and it becomes a value.
     fn close(&mut self) {
-        let Some(frame) = self.frames.pop() else {
+        let Some(start) = self.starts.pop() else {
             return;
         };
-        let start = frame.start.min(self.members.len());
-        let container = match frame.container {
-            Value::Object(mut done) if !done.is_empty() => {
-                done.extend(self.members.drain(start..));
+        let start = start.min(self.members.len());
+        let members = match start {
+            // The root's members are the whole stack: it becomes the root's `Vec`.
+            0 => std::mem::take(&mut self.members),
+            _ => self.members.split_off(start),
+        };
+        let slot = match self.starts.is_empty() {
+            true => self.root.take().map(|root| (Cow::Borrowed(""), root)),
+            false => self.members.pop(),
+        };
+        let Some((key, container)) = slot else {
+            return;
+        };
+        let container = match container {
+            Value::Object(done) if done.is_empty() => Value::Object(members),
+            Value::Object(mut done) => {
+                done.extend(members);
                 Value::Object(done)
             }
-            Value::Object(_) => Value::Object(self.members.split_off(start)),
             Value::Array(mut done) => {
-                let items = self.members.drain(start..).map(|(_, item)| item);
-                if done.is_empty() {
-                    Value::Array(items.collect())
-                } else {
-                    done.extend(items);
-                    Value::Array(done)
-                }
+                done.extend(members.into_iter().map(|(_, item)| item));
+                Value::Array(done)
             }
             other => other,
         };
-        self.key = Some(frame.key);
+        self.key = Some(key);
         self.value(container);
     }
 
     /// A finished value: a member, an item, or the root.
     pub(super) fn value(&mut self, value: Value<'a>) {
         let key = self.key.take().unwrap_or_default();
-        if self.frames.is_empty() {
+        if self.starts.is_empty() {
             self.root = Some(value);
         } else {
-            self.members.push((key, value));
+            self.push((key, value));
         }
+    }
+
+    /// Puts a member on the stack.
+    fn push(&mut self, member: Member<'a>) {
+        if self.members.capacity() == 0 {
+            self.members.reserve_exact(Self::MEMBERS);
+        }
+        self.members.push(member);
     }
 }
 

@@ -14,7 +14,7 @@
 use super::error::ParseError;
 use super::event::{Event, Sink};
 use super::open::{Open, Tail};
-use super::parse::{Builder, Frame};
+use super::parse::Builder;
 use super::reader::{Limits, Reader, Stop};
 use super::value::{Number, Value};
 use std::borrow::Cow;
@@ -33,8 +33,8 @@ pub(crate) struct PartialBuilder {
 /// What [`PartialBuilder`] did to the builder after a chunk, to undo before the next one.
 #[derive(Clone, Copy, Debug)]
 struct Nested {
-    /// How many frames there were: all but the outermost are now its chain of last members.
-    frames: usize,
+    /// How many containers were open: all but the root are now its chain of last members.
+    levels: usize,
     /// The string or number still being written, put last in the innermost open container
     /// (or as the root), if there was one.
     scalar: Option<Tail<'static>>,
@@ -77,13 +77,10 @@ impl PartialBuilder {
             (None, None) => Tail::Whole,
         };
         let open = Open {
-            containers: nested.frames,
+            containers: nested.levels,
             tail,
         };
-        match self.builder.frames.first() {
-            Some(frame) => Some((&frame.container, open)),
-            None => self.builder.root.as_ref().map(|root| (root, open)),
-        }
+        self.builder.root.as_ref().map(|root| (root, open))
     }
 
     /// Ends the text: the value it holds, the one [`parse_bytes_with`](super::parse_bytes_with)
@@ -101,7 +98,9 @@ impl PartialBuilder {
         }
     }
 
-    /// Nests the builder's frames into the partial tree, with the open scalar last.
+    /// Nests the builder's open containers into the partial tree, with the open scalar
+    /// last: from the innermost out, each takes the members that came since the last
+    /// chunk, the last of which is the slot of the container inside it.
     fn nest(&mut self) {
         let builder = &mut self.builder;
         let scalar = if self.reader.string_started().is_some() {
@@ -114,49 +113,54 @@ impl PartialBuilder {
         } else {
             None
         };
-        // Each container takes its members so far (the innermost first, whose are last).
-        for frame in builder.frames.iter_mut().rev() {
-            let start = frame.start.min(builder.members.len());
-            for (key, value) in builder.members.drain(start..) {
-                push(&mut frame.container, key, value);
-            }
-        }
-        let frames = builder.frames.len();
-        for _ in 1..frames {
-            if let Some(frame) = builder.frames.pop() {
-                if let Some(parent) = builder.frames.last_mut() {
-                    push(&mut parent.container, frame.key, frame.container);
+        let levels = builder.starts.len();
+        while let Some(start) = builder.starts.pop() {
+            let start = start.min(builder.members.len());
+            let members: Vec<_> = builder.members.drain(start..).collect();
+            let container = match builder.starts.is_empty() {
+                true => builder.root.as_mut(),
+                false => builder.members.last_mut().map(|(_, slot)| slot),
+            };
+            if let Some(container) = container {
+                for (key, value) in members {
+                    push(container, key, value);
                 }
             }
         }
-        self.nested = Some(Nested { frames, scalar });
+        self.nested = Some(Nested { levels, scalar });
     }
 
-    /// Undoes [`PartialBuilder::nest`], so that the reader's next events go where they belong.
+    /// Undoes [`PartialBuilder::nest`], so that the reader's next events go where they
+    /// belong: each open container inside the root goes back on the stack as a slot,
+    /// holding its members so far.
     fn take_apart(&mut self) {
         let Some(nested) = self.nested.take() else {
             return;
         };
         let builder = &mut self.builder;
-        for _ in 1..nested.frames {
-            // The members are all in their containers now: a frame starts at 0.
-            match builder
-                .frames
-                .last_mut()
-                .and_then(|parent| pop(&mut parent.container))
-            {
-                Some((key, container)) => builder.frames.push(Frame {
-                    start: 0,
-                    key,
-                    container,
-                }),
-                None => break,
-            }
+        if nested.levels > 0 {
+            builder.starts.push(0);
+        }
+        for _ in 1..nested.levels {
+            let parent = match builder.members.last_mut() {
+                Some((_, slot)) => Some(slot),
+                None => builder.root.as_mut(),
+            };
+            let Some(slot) = parent.and_then(pop) else {
+                break;
+            };
+            builder.members.push(slot);
+            builder.starts.push(builder.members.len());
         }
         if nested.scalar.is_none() {
             return;
         }
-        let (key, scalar) = match builder.frames.last_mut().map(|frame| &mut frame.container) {
+        let innermost = match (nested.levels, builder.members.last_mut()) {
+            (0, _) => None,
+            (_, Some((_, slot))) => Some(slot),
+            (_, None) => builder.root.as_mut(),
+        };
+        let (key, scalar) = match innermost {
             Some(Value::Object(members)) => match members.pop() {
                 Some((key, scalar)) => (Some(key), scalar),
                 None => return,

@@ -31,6 +31,11 @@ impl Stack {
         self.len
     }
 
+    /// Whether there is none.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     pub(crate) fn push(&mut self, entry: usize) {
         match self.inline.get_mut(self.len) {
             Some(slot) => *slot = entry,

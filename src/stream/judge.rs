@@ -79,7 +79,8 @@ impl<'g> Judge<'g> {
                 let limits = self.gate.limits();
                 let state = self.text.get_or_insert_with(|| {
                     let key = |name: &str| Segment::Key(name.to_owned());
-                    let path: Vec<Segment> = base.map(key).into_iter().chain([key(ARGUMENTS)]).collect();
+                    let path: Vec<Segment> =
+                        base.map(key).into_iter().chain([key(ARGUMENTS)]).collect();
                     Text {
                         quote: crate::json::offset_of(text, &path, false).unwrap_or(0),
                         builder: Some(PartialBuilder::new(limits)),
@@ -178,7 +179,9 @@ fn shape<'v, 'g>(gate: &'g Gate, root: &'v Value<'static>, open: Open<'v>) -> Se
     // A whole top-level name that is no tool's, in any shape.
     let top_name = first("name");
     if let Some(index) = top_name {
-        if let (Some((_, Value::String(name))), true) = (members.get(index), child(index) == Open::WHOLE) {
+        if let (Some((_, Value::String(name))), true) =
+            (members.get(index), child(index) == Open::WHOLE)
+        {
             if gate.spec(name).is_none() {
                 return Seen::UnknownName;
             }
@@ -197,20 +200,31 @@ fn shape<'v, 'g>(gate: &'g Gate, root: &'v Value<'static>, open: Open<'v>) -> Se
         _ => return Seen::Waiting,
     };
     // Where the name that counts and the arguments stand: in the call, or in `function`.
-    let (holder, holder_open, after, args_key, base): (&[(_, Value<'static>)], Open<'v>, usize, &str, Option<&str>) =
-        match fixed {
-            Shape::Anthropic => (members, open, type_index, "input", None),
-            Shape::Responses => (members, open, type_index, ARGUMENTS, None),
-            Shape::OpenAiChat => {
-                let Some(index) = first("function").filter(|&index| index > type_index) else {
-                    return Seen::Waiting;
-                };
-                match members.get(index) {
-                    Some((_, Value::Object(inner))) => (inner.as_slice(), child(index), 0, ARGUMENTS, Some("function")),
-                    _ => return Seen::Waiting,
-                }
+    let (holder, holder_open, after, args_key, base): (
+        &[(_, Value<'static>)],
+        Open<'v>,
+        usize,
+        &str,
+        Option<&str>,
+    ) = match fixed {
+        Shape::Anthropic => (members, open, type_index, "input", None),
+        Shape::Responses => (members, open, type_index, ARGUMENTS, None),
+        Shape::OpenAiChat => {
+            let Some(index) = first("function").filter(|&index| index > type_index) else {
+                return Seen::Waiting;
+            };
+            match members.get(index) {
+                Some((_, Value::Object(inner))) => (
+                    inner.as_slice(),
+                    child(index),
+                    0,
+                    ARGUMENTS,
+                    Some("function"),
+                ),
+                _ => return Seen::Waiting,
             }
-        };
+        }
+    };
     let holder_last = holder.len().checked_sub(1);
     let held = |index: usize| child_open(holder_open, Some(index) == holder_last);
     let find = |key: &str| holder.iter().position(|(name, _)| name == key);
@@ -221,7 +235,10 @@ fn shape<'v, 'g>(gate: &'g Gate, root: &'v Value<'static>, open: Open<'v>) -> Se
         return Seen::Waiting;
     };
     let spec = match held(name_index) {
-        Open { tail: Tail::String, containers: 0 } => {
+        Open {
+            tail: Tail::String,
+            containers: 0,
+        } => {
             // The name is still being written, after the shape was fixed.
             let counted_after_type = base.is_some() || name_index > after;
             if counted_after_type && !gate.names_start_with(name) {
@@ -234,7 +251,9 @@ fn shape<'v, 'g>(gate: &'g Gate, root: &'v Value<'static>, open: Open<'v>) -> Se
             None => return Seen::UnknownName,
         },
     };
-    let Some(args_index) = find(args_key).filter(|&index| index > name_index && (base.is_some() || index > after)) else {
+    let Some(args_index) =
+        find(args_key).filter(|&index| index > name_index && (base.is_some() || index > after))
+    else {
         return Seen::Waiting;
     };
     let Some((_, args)) = holder.get(args_index) else {
