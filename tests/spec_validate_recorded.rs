@@ -4,6 +4,7 @@
 //! seed), recorded as one digest each. The answers were recorded from 0.1's tree walk,
 //! kept by 0.2's event validator, and are kept by 0.3's walk: a change of any first
 //! violation anywhere shows here.
+#![cfg(all(feature = "pattern", feature = "format"))]
 
 mod support;
 

@@ -475,7 +475,7 @@ impl Reader {
 
     /// What follows a complete value.
     pub(super) fn after_value(&self) -> Expect {
-        if self.open.len() == 0 {
+        if self.open.is_empty() {
             Expect::End
         } else {
             Expect::AfterValue

@@ -31,6 +31,8 @@ mod patterns;
 mod patterns;
 mod pointer;
 mod rules;
+#[cfg(test)]
+mod table_tests;
 mod uri;
 
 use super::names::Quoted;
@@ -44,7 +46,7 @@ pub(crate) use keywords::known_keyword;
 pub(crate) use pointer::fragment;
 
 /// The keyword table's names and whether each is enforced in a JSON Schema document (for
-/// the validator's test that every enforced keyword compiles into an assertion).
+/// the table's test that every enforced keyword refuses a value and is exported).
 #[cfg(test)]
 pub(crate) fn keyword_table() -> impl Iterator<Item = (&'static str, bool)> {
     keywords::KEYWORDS

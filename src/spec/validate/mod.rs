@@ -96,9 +96,10 @@ mod equal;
 mod evaluated;
 mod kinds;
 mod partial;
-#[cfg(test)]
+// Partial mode is the stream's.
+#[cfg(all(test, feature = "stream"))]
 mod partial_prefix_tests;
-#[cfg(test)]
+#[cfg(all(test, feature = "stream"))]
 mod partial_tests;
 #[cfg(test)]
 mod tests;
