@@ -25,7 +25,7 @@
 //!   of several problems is reported and only the whole text knows them all.
 //!
 //! How: the text goes, chunk by chunk, into the one JSON builder, which lends the tree it
-//! has so far with what of it is still open ([`Open`](crate::json::Open)). After each
+//! has so far with what of it is still open (`json::Open`). After each
 //! chunk that partial tree is read as an envelope far enough to know the name that counts
 //! and where the arguments are (`judge.rs`; an arguments text has a builder of its own,
 //! fed what arrives of its string), and the arguments are validated in the validator's

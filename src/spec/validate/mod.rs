@@ -19,12 +19,6 @@
 //! still being written), with `equal.rs` (JSON Schema equality) and `kinds.rs` (what kinds
 //! a type accepts) beside them.
 //!
-//! The other files (`run.rs`, `program.rs`, `quick.rs`, `members.rs`, `resolve.rs`,
-//! `scalar.rs`, `capture.rs`, `joined.rs`, `choices.rs`, `contains.rs`, `stack.rs`,
-//! `unevaluated.rs`, `report.rs`) are the old event-stream engine ([`Validation`]), kept
-//! only because the streaming check (`src/stream`) still runs on it; nothing else uses
-//! them, and they go when the stream reads a partial tree with [`Schema`]'s partial mode.
-//!
 //! # Order of checks
 //!
 //! The first violation found is the one reported, so the order decides what the model
