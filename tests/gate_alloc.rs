@@ -96,6 +96,8 @@ fn every_shape_allocates_its_containers_and_escaped_strings_only() {
     }
 }
 
+// The corpus's tools use `format`.
+#[cfg(feature = "format")]
 #[test]
 fn accepted_corpus_lines_allocate_as_their_trees_do() {
     let Some(dir) = corpus::corpus() else { return };
