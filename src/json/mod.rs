@@ -62,7 +62,7 @@ mod value;
 mod write;
 
 pub use error::{ErrorKind, Inside, ParseError, Position};
-pub use event::{replay, Event, Sink};
+pub use event::{Event, Sink};
 pub(crate) use keys::repeated_key;
 pub(crate) use name::same_name;
 #[cfg(feature = "stream")]

@@ -40,7 +40,7 @@ use super::error::ParseError;
 use super::event::{Event, Sink};
 use super::stack::Stack;
 use end::invalid;
-use input::{byte_chunk, char_at, ends_text, Bytes, CharAt, Input, Literal, Text};
+use input::{byte_chunk, char_at, skip_whitespace, Bytes, CharAt, Input, Text};
 use number::Grammar;
 use tokens::{emit, Step, CUT};
 
