@@ -340,30 +340,6 @@ fn every_prefix_reads_the_same_in_one_byte_chunks() {
 }
 
 #[test]
-fn the_steps_build_the_value_parse_bytes_builds() {
-    // The steps are the whole text: replaying the parsed value gives the same ones.
-    let mut rng = Rng::from_env();
-    let seed = rng.seed();
-    for _ in 0..Rng::iters(500) {
-        let text = random_text(&mut rng);
-        let Ok(value) = parse_bytes(text.as_bytes()) else {
-            panic!("seed {seed}: {text:?} does not parse");
-        };
-        let mut replayed = Steps::default();
-        let _ = toolgate::json::replay(&value, &mut replayed);
-        let read = read_whole(text.as_bytes());
-        let without_offsets = |steps: &[(Step, usize)]| -> Vec<Step> {
-            steps.iter().map(|(step, _)| step.clone()).collect()
-        };
-        assert_eq!(
-            without_offsets(&read.steps),
-            without_offsets(&replayed.steps),
-            "seed {seed}: {text:?}"
-        );
-    }
-}
-
-#[test]
 fn chunks_keep_the_depth_and_size_limits() {
     let limits = Limits {
         max_depth: 3,

@@ -175,30 +175,29 @@ impl fmt::Display for ParseError {
                 f,
                 "expected {expected} at line {line}, column {column}, found {found:?}"
             ),
-            ErrorKind::InvalidNumber => {
-                write!(f, "invalid number at line {line}, column {column}")?;
-                self.write_detail(f)
-            }
             ErrorKind::ControlCharacter { byte } => write!(
                 f,
                 "unescaped control character U+{byte:04X} in a string at line {line}, \
                  column {column}: write it as an escape such as \\n or \\u{byte:04x}"
             ),
-            ErrorKind::InvalidEscape => {
-                write!(f, "invalid escape at line {line}, column {column}")?;
-                self.write_detail(f)
-            }
-            ErrorKind::LoneSurrogate => {
-                write!(f, "lone surrogate escape at line {line}, column {column}")?;
-                self.write_detail(f)
-            }
-            ErrorKind::TrailingCharacters => {
-                write!(
-                    f,
-                    "expected the end of the input after the JSON value at line {line}, \
-                     column {column}"
-                )?;
-                self.write_detail(f)
+            ErrorKind::InvalidNumber
+            | ErrorKind::InvalidEscape
+            | ErrorKind::LoneSurrogate
+            | ErrorKind::TrailingCharacters => {
+                let what = match self.kind {
+                    ErrorKind::InvalidNumber => "invalid number",
+                    ErrorKind::InvalidEscape => "invalid escape",
+                    ErrorKind::LoneSurrogate => "lone surrogate escape",
+                    _ => "expected the end of the input after the JSON value",
+                };
+                write!(f, "{what} at line {line}, column {column}")?;
+                if !self.detail.is_empty() {
+                    write!(f, ": {}", self.detail)?;
+                }
+                match self.found {
+                    Some(found) => write!(f, ", found {found:?}"),
+                    None => Ok(()),
+                }
             }
             ErrorKind::TooDeep { limit } => write!(
                 f,
@@ -215,19 +214,6 @@ impl fmt::Display for ParseError {
                 "invalid UTF-8 at byte {} (line {line}, column {column})",
                 self.at.offset
             ),
-        }
-    }
-}
-
-impl ParseError {
-    /// Writes `: <detail>, found 'x'` (each part only when known).
-    fn write_detail(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if !self.detail.is_empty() {
-            write!(f, ": {}", self.detail)?;
-        }
-        match self.found {
-            Some(found) => write!(f, ", found {found:?}"),
-            None => Ok(()),
         }
     }
 }

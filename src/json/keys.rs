@@ -1,12 +1,6 @@
-//! A key given twice: the one rule for finding it, wherever names are read (a schema's
-//! members, a tools file, a spec's declared fields, the envelope; the validator's reader is
-//! to use it too).
-//!
-//! RFC 8259 section 4 says the names in an object "SHOULD be unique" and leaves a repeat's
-//! meaning to each reader: some keep the first, most the last. Two readers of one text can
-//! then act on different values, so toolgate refuses a repeat wherever it reads names, and
-//! always reports the same one: the first name, in input order, that repeats an earlier
-//! one.
+//! A key given twice: the one rule wherever names are read. RFC 8259 leaves a repeat's
+//! meaning to each reader, so two readers of one text may act on different values; toolgate
+//! refuses it and reports the first name, in input order, that repeats an earlier one.
 
 use super::same_name;
 

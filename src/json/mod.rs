@@ -1,13 +1,7 @@
-//! The JSON layer every gate stands on: one strict RFC 8259 reader ([`Reader`]: bytes to
-//! [`Event`]s, fed whole or in chunks), the `Value` that [`parse`] builds from its events,
-//! and the writer that prints it back. Nothing else in the crate reads or prints JSON: every
-//! consumer (the `Value` builder, the envelope, a check that reads a call as it streams) is
-//! a [`Sink`] of the one reader.
-//!
-//! The reader is bounded ([`Limits`]: depth and size) so that no input can exhaust the stack
-//! or memory, and it tells input that *stops* ([`ErrorKind::Truncated`], a reply cut off at
-//! the model's token limit) apart from input that is *wrong*: the model's fix differs (make a
-//! smaller call, versus correct the syntax).
+//! The JSON layer every gate stands on: one strict RFC 8259 [`Reader`] (bytes to [`Event`]s,
+//! fed whole or in chunks), the `Value` that [`parse`] builds, and the writer. It is bounded
+//! ([`Limits`]), and tells input that *stops* ([`ErrorKind::Truncated`], a reply cut off at
+//! the token limit: make a smaller call) from input that is *wrong* (fix the syntax).
 //!
 //! ```
 //! use toolgate::json::{parse, ErrorKind, Inside};
@@ -31,24 +25,16 @@
 //! # Ok::<(), toolgate::json::ParseError>(())
 //! ```
 //!
-//! What it refuses, and why (the reasons a lenient parser would hide):
-//! - anything RFC 8259 does not allow: comments, trailing commas, single quotes, `NaN`,
-//!   leading zeros, a byte order mark, unescaped control characters, whitespace inside a
-//!   token (`"\u 0041"`);
-//! - lone surrogate escapes (`"\uD800"`): a Rust `str` cannot hold them, and replacing
-//!   them would change what the model sent;
-//! - bytes that are not UTF-8 ([`parse_bytes`]), at their offset;
-//! - nesting deeper than 128 levels and inputs over 1 MiB, unless [`Limits`] say otherwise.
-//!
-//! It keeps what others drop: duplicate keys (in order, for the gate to refuse) and every
-//! number exactly as written ([`Number::as_i64`] decides integers from the text).
+//! It refuses what RFC 8259 does not allow (comments, trailing commas, `NaN`, leading
+//! zeros, a byte order mark, raw control characters), lone surrogate escapes (a `str` cannot
+//! hold them), bytes that are not UTF-8, and by default nesting over 128 levels or input over
+//! 1 MiB. It keeps duplicate keys (for the gate to refuse) and numbers as written.
 
 pub(crate) mod decimal;
 mod error;
 mod event;
 mod keys;
 mod name;
-// What a stream reads its text with: the partial tree, and the refusal's place.
 #[cfg(feature = "stream")]
 mod offset;
 mod open;
@@ -62,7 +48,7 @@ mod value;
 mod write;
 
 pub use error::{ErrorKind, Inside, ParseError, Position};
-pub use event::{replay, Event, Sink};
+pub use event::{Event, Sink};
 pub(crate) use keys::repeated_key;
 pub(crate) use name::same_name;
 #[cfg(feature = "stream")]

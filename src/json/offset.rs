@@ -1,10 +1,6 @@
-//! [`offset_of`]: where, in a text, the value or key at a [`Path`](super::Path) starts.
-//!
-//! A `Value` keeps no offsets (they would cost every parse a word per value for an answer
-//! needed once in a while), so a stream that refuses a call finds its refusal point by
-//! reading the text once more with the one [`Reader`], following the path and stopping at
-//! its end. The text may be a prefix: a string or number it ends inside starts where its
-//! first byte is.
+//! [`offset_of`]: where, in a text, the value or key at a [`Path`](super::Path) starts. A
+//! `Value` keeps no offsets, so a stream finds its refusal point by reading the text (or a
+//! prefix of it) once more, following the path.
 
 use super::event::{Event, Sink};
 use super::path::Segment;

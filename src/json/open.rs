@@ -1,10 +1,6 @@
-//! What is still open at the end of a value being written: the shape a stream's partial
-//! tree is lent in, so that the validator can refuse a call before its text is whole.
-//!
-//! A model writes a call left to right, so at any byte only the chain of *last* members
-//! (or items) from the root can still be open: every earlier member is whole. [`Open`]
-//! says how long that chain is and what stands at its end; the [`Value`](super::Value)
-//! beside it holds everything that has arrived.
+//! What is still open at the end of a partial value, the shape a stream's partial tree is
+//! lent in: a model writes left to right, so only the chain of last members from the root
+//! can be open.
 
 /// What is still being written at the end of a partial value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

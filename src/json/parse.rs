@@ -1,13 +1,6 @@
-//! Parsing: a text to a [`Value`], the [`Reader`] driving the one [`Builder`].
-//!
-//! The builder is the sink that turns events into a tree. Each finished value is pushed with
-//! its key onto one member stack (an item has the empty key); a closing bracket moves the
-//! members above its container's start into one `Vec` of exactly the right size, so a
-//! container costs one allocation. A string that came in parts is gathered in one reused
-//! buffer and copied out once, at its exact size. For a stream, the open containers can be
-//! lent as one partial tree ([`PartialBuilder`](super::PartialBuilder)): each frame then takes
-//! the members it has so far into its own container, so that each member is moved there
-//! once, however often the tree is lent.
+//! Parsing: a text to a [`Value`], the [`Reader`] driving the one [`Builder`]. Finished
+//! members wait on one stack until their container closes, so each container's `Vec` is made
+//! once, at its size.
 
 use super::error::ParseError;
 use super::event::{Event, Sink};
@@ -91,17 +84,10 @@ fn finish<'a>(
     }
 }
 
-/// The sink that builds a [`Value`] from a text's events.
-///
-/// It takes any well-formed sequence of events (a reader's, or [`replay`](super::replay)'s):
-/// what it is given for a value is what the value holds. As a [`Sink`] it borrows the
-/// strings it can from the input; a `Builder<'static>` fed through [`Builder::take_owned`]
-/// copies them instead, for chunks that do not outlive their feed (a stream).
-///
-/// Finished members wait on one stack until their container closes, so that a container's
-/// `Vec` is made once, at its size: the root's is the stack itself, and a flat call costs
-/// one allocation. A nested container holds a *slot* on the stack, its key and itself so
-/// far, with its members after it.
+/// The sink that builds a [`Value`] from a reader's events, borrowing the strings it can
+/// ([`Builder::take_owned`] copies them, for a stream's chunks). The root's `Vec` is the
+/// member stack itself; a nested container holds a slot on it (its key and itself so far),
+/// its members after it.
 #[derive(Debug)]
 pub(crate) struct Builder<'a> {
     /// The open containers' finished members, outermost first, and a slot for each open
@@ -121,12 +107,11 @@ pub(crate) struct Builder<'a> {
 }
 
 impl<'a> Builder<'a> {
-    /// Room for the members of the open containers, taken when the first one comes: a tool
-    /// call nearly always fits, so the stack (the root's `Vec` in the end) grows once.
+    /// Room for the open containers' members, taken when the first comes: a call nearly
+    /// always fits.
     const MEMBERS: usize = 16;
 
-    /// Room for a string that comes in parts (it holds an escape), taken when it begins: it
-    /// then grows at most rarely, and becomes the value as it stands.
+    /// Room for a string that comes in parts (it holds an escape).
     const TEXT: usize = 64;
 
     /// A builder that has seen no event.

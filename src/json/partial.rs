@@ -1,15 +1,8 @@
-//! [`PartialBuilder`]: a text fed in chunks, built as it comes, with the tree it has so far
-//! at hand after every chunk (the *partial tree*), for a stream that refuses a call before
-//! its text is whole.
-//!
-//! It is the [`Reader`] and the one [`Builder`] that [`parse`](super::parse) uses, owning its
-//! strings. After a chunk, each open container takes the members that came since the last
-//! chunk into its own `Vec`, the open string or number (if any) is put last, and the
-//! containers are nested (each moved, as a `Vec` and not member by member, into its parent
-//! as the last member); before the next chunk the nesting is taken apart again. So a member
-//! is moved once however often the tree is lent, the other steps cost one move per open
-//! level, asking after every chunk is not quadratic over a stream, and the tree is lent,
-//! never copied.
+//! [`PartialBuilder`]: a text fed in chunks, built as it comes, lending the tree it has so
+//! far after every chunk (the *partial tree*), so a stream can refuse a call early. After a
+//! chunk the open containers are nested into the root and the open string or number put
+//! last; before the next they are taken apart again: each member moves once, however often
+//! the tree is lent.
 
 use super::error::ParseError;
 use super::event::{Event, Sink};

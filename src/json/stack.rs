@@ -1,10 +1,5 @@
-//! `Stack`: one number per open array or object, the reader's and the `Value` builder's
-//! record of nesting.
-//!
-//! The first levels live inline and deeper ones on the heap, so that reading the common
-//! document (a tool call is three or four levels deep) allocates nothing for its nesting,
-//! while a document at the depth ceiling still fits. The heap part is bounded by
-//! [`Limits::DEPTH_CEILING`](super::Limits::DEPTH_CEILING) entries.
+//! `Stack`: one number per open array or object, the first levels inline, so that reading
+//! an ordinary call allocates nothing for its nesting.
 
 /// A stack of `usize`, the first [`Stack::INLINE`] entries inline.
 #[derive(Clone, Debug)]

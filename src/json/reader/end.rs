@@ -93,7 +93,7 @@ impl Reader {
     ) -> Result<(), Stop> {
         let at = self.at(decided);
         let found = match input.bytes().get(decided..) {
-            Some(rest) if !rest.is_empty() => input.char_at(decided),
+            Some(rest) if !rest.is_empty() => char_at(rest),
             _ => return Err(invalid(error)),
         };
         match found {
@@ -117,24 +117,6 @@ impl Reader {
                 Ok(())
             }
         }
-    }
-
-    /// What is at chunk position `pos` after a value in an object (`in_object`) or array
-    /// does not go on with it: `Unexpected`, unless a [`Literal`]'s text ends there.
-    pub(super) fn not_after_value<'a>(
-        &mut self,
-        in_object: bool,
-        input: impl Input<'a>,
-        pos: usize,
-    ) -> Result<(), Stop> {
-        if self.literal_ends(input, pos, Expect::AfterValue) {
-            return Ok(());
-        }
-        let expected = match in_object {
-            false => "',' or ']' after an array element",
-            true => "',' or '}' after an object member",
-        };
-        self.unexpected(expected, input, pos)
     }
 
     /// `Unexpected` at chunk position `pos`.

@@ -1,9 +1,5 @@
-//! String bodies: the fast scan for the bytes that end a plain run, and the decoding of one
-//! escape (RFC 8259 section 7).
-//!
-//! An escape is decoded from a slice that starts at its backslash: the reader passes the
-//! chunk where the whole escape stands in it, or its carry buffer where a chunk cut it, so
-//! one decoder serves both and a cut escape reads exactly as a whole one.
+//! Escapes: `\n`, `\uXXXX` and surrogate pairs decoded from bytes that may end anywhere, and
+//! the word scan for the bytes that end a plain run of a string.
 
 use crate::json::error::ErrorKind;
 

@@ -1,29 +1,21 @@
-//! A text read through a string literal's escapes (OpenAI's arguments text): the literal's
-//! body read by the byte machine itself as far as it holds no escape but `\"` and `\\`
-//! ([`Reader::feed_literal`], [`Literal`] chunks), and the fast steps a text fed as the
-//! literal's pieces takes at nearly every escaped character, without a turn of the byte
-//! machine.
+//! A text read through a string literal's escapes (OpenAI's arguments text):
+//! [`Reader::feed_literal`], and the quick steps [`Reader::feed_char`] takes for the
+//! characters such a text is fed as, without a turn of the byte machine.
 
 use super::escape::{self, scan_plain, Escape};
-use super::{ends_text, Cut, Expect, Input, Literal, Reader, Step, Stop, Str, CUT};
+use super::{Cut, Expect, Input, Reader, Step, Stop, Str};
 use crate::json::event::Sink;
-use std::cell::Cell;
 
 impl Reader {
-    /// Reads the text a JSON string literal holds, from the literal's body as it stands in
-    /// the input (`literal`: its bytes after the opening quote, escapes and all), as one
-    /// step: the stretches that hold no escape but `\"` and `\\` are read by the byte
-    /// machine itself, as chunks of its own kind that end where the machine meets any other
-    /// escape (so a string or key of the text between two `\"` comes whole, borrowed from
-    /// `literal`, and no byte is scanned twice), and the character any other escape
-    /// stands for goes in as [`Reader::feed_char`] takes it. No unescaped copy is made.
+    /// Reads the text a JSON string literal holds from the literal's body (`literal`: its
+    /// bytes after the opening quote, escapes and all), without an unescaped copy: each run
+    /// goes in with the character of the escape after it ([`Reader::feed_str_then`]), so a
+    /// string of the text between two `\"` comes whole, borrowed from `literal`.
     ///
-    /// Reading stops at the literal's closing quote, and before anything that would end it
-    /// otherwise or make it invalid: a control character, an escape that is not valid, or
-    /// one that `literal` ends inside. The answer is how many bytes of `literal` were read;
-    /// the caller feeds the rest, if it goes on, as the literal's pieces
-    /// ([`Reader::feed_str`], [`Reader::feed_char`]), or finds there the literal's own
-    /// error. The text is the same whichever way it came in.
+    /// Reading stops at the literal's closing quote, and before a control character, an
+    /// escape that is not valid, or one that `literal` ends inside: the answer is how many
+    /// bytes were read. The caller feeds the rest as pieces, or finds there the literal's
+    /// own error.
     ///
     /// ```
     /// use std::ops::ControlFlow;
@@ -60,148 +52,28 @@ impl Reader {
         sink: &mut S,
     ) -> Result<usize, Stop> {
         let bytes = literal.as_bytes();
+        // While the rest of the literal fits the size limit as it stands (the text's bytes
+        // are fewer), a run goes in with the escape after it, so that a string between two
+        // `\"` comes whole; else as pieces, each checked against the limit on its own.
         let mut pos = 0;
         loop {
-            // The rest is read as a chunk where nothing but a string is cut (the rest a
-            // chunk can cut is carried as the text's own bytes), and where its bytes fit the
-            // limit as they stand (the text's are fewer): up to the first byte that is
-            // neither plain, `\"` nor `\\`. Else its first run, and the `\"` or `\\` after
-            // it, go in as pieces. (Positions at ASCII bytes or at the end are character
-            // boundaries.)
-            let rest = literal.get(pos..).unwrap_or_default();
             let fits = self
                 .offset
-                .checked_add(rest.len())
+                .checked_add(literal.len() - pos)
                 .is_some_and(|end| end <= self.max_bytes);
-            if fits && matches!(self.cut, None | Some(Cut::Str(_))) {
-                pos += self.feed_stretch(rest, sink)?;
+            let run_end = scan_plain(bytes, pos);
+            let run = literal.get(pos..run_end).unwrap_or_default();
+            let Some((c, len)) = literal_escape(bytes, run_end) else {
+                self.feed_str(run, sink)?;
+                return Ok(run_end);
+            };
+            if fits {
+                self.feed_str_then(run, c, sink)?;
             } else {
-                let run_end = scan_plain(bytes, pos);
-                self.feed_str(literal.get(pos..run_end).unwrap_or_default(), sink)?;
-                pos = run_end;
-                if !ends_text(bytes, pos) && pos < bytes.len() {
-                    let escaped = bytes.get(pos + 1).copied().unwrap_or_default();
-                    self.feed_char(char::from(escaped), sink)?;
-                    pos += 2;
-                    continue;
-                }
+                self.feed_str(run, sink)?;
+                self.feed_char(c, sink)?;
             }
-            let Some((c, len)) = literal_escape(bytes, pos) else {
-                return Ok(pos);
-            };
-            self.feed_char(c, sink)?;
-            pos += len;
-        }
-    }
-
-    /// The text of a literal from the start of `body`, as a [`Literal`] chunk, as far as
-    /// the chunk goes: how many bytes of `body` it took.
-    fn feed_stretch<'a, S: Sink<'a>>(
-        &mut self,
-        body: &'a str,
-        sink: &mut S,
-    ) -> Result<usize, Stop> {
-        let end = Cell::new(body.len());
-        let literal = Literal { body, end: &end };
-        self.run(literal, &mut None, sink)?;
-        Ok(end.get())
-    }
-
-    /// One of the text's escapes in a string of a [`Literal`] chunk: its backslash is the
-    /// literal's `\\` at chunk position `stop`, and its code follows, itself escaped where
-    /// it is `"` or `\` (`\\\"` in the literal is `\"` in the text, `\\n` is `\n`,
-    /// `\\u00e9` is `\u00e9`). The chunk position after it, or [`CUT`] when the chunk ends
-    /// inside it (carried as the text's bytes so far, as a chunk of the text would be);
-    /// with the string.
-    pub(super) fn literal_text_escape<'a, I: Input<'a>, S: Sink<'a>>(
-        &mut self,
-        input: I,
-        stop: usize,
-        mut string: Str,
-        sink: &mut S,
-    ) -> Result<(usize, Str), Stop> {
-        let bytes = input.bytes();
-        let at = self.at(stop);
-        // The commonest: a one-letter code, or `"` or `\` escaped in the literal.
-        let quick = match bytes.get(stop + 2) {
-            Some(b'\\') => match bytes.get(stop + 3) {
-                Some(&code @ (b'"' | b'\\')) => Some((char::from(code), 4)),
-                _ => None,
-            },
-            // (A `"` there is the literal's own.)
-            Some(&code) if code != b'"' => escape::short(code).map(|c| (c, 3)),
-            _ => None,
-        };
-        if let Some((c, len)) = quick {
-            self.string_char(&mut string, c, at, sink)?;
-            // Two bytes of the text.
-            self.offset = self.offset.wrapping_sub(len - 2);
-            return Ok((stop + len, string));
-        }
-        // `\u` and four hex digits that are not a surrogate, as they stand in the literal.
-        if let Some(&[b'u', d0, d1, d2, d3]) = bytes.get(stop + 2..stop + 7) {
-            if let Escape::Char(c, 6) = escape::decode(&[b'\\', b'u', d0, d1, d2, d3], false) {
-                self.string_char(&mut string, c, at, sink)?;
-                self.offset = self.offset.wrapping_sub(1);
-                return Ok((stop + 7, string));
-            }
-        }
-        // The text's bytes from its backslash, as many as an escape can take and up to where
-        // the text ends, and the chunk position each begins at (`\"` and `\\` each stand
-        // for their second byte).
-        let mut text = [0; 12];
-        let mut starts = [stop; 13];
-        let mut n_text = 0;
-        let mut pos = stop;
-        while let (Some(slot), Some(&byte)) = (text.get_mut(n_text), bytes.get(pos)) {
-            if ends_text(bytes, pos) {
-                break;
-            }
-            let (byte, len) = match byte {
-                b'\\' => (bytes.get(pos + 1).copied().unwrap_or(byte), 2),
-                _ => (byte, 1),
-            };
-            *slot = byte;
-            pos += len;
-            n_text += 1;
-            if let Some(start) = starts.get_mut(n_text) {
-                *start = pos;
-            }
-        }
-        let start_of = |n: usize| starts.get(n).copied().unwrap_or(pos);
-        let text = text.get(..n_text).unwrap_or_default();
-        // Steps `offset` to the text byte `n` of the escape, at chunk position `start_of(n)`.
-        let shift = |reader: &mut Reader, n: usize| {
-            reader.offset = reader.offset.wrapping_sub(start_of(n) - stop - n);
-        };
-        match escape::decode(text, false) {
-            Escape::Char(c, len) => {
-                self.string_char(&mut string, c, at, sink)?;
-                shift(self, len);
-                Ok((start_of(len), string))
-            }
-            Escape::NeedMore => {
-                // Every byte of the text's chunk is in it.
-                input.ends_at(pos);
-                if let Some(carry) = self.carry.escape.get_mut(..n_text) {
-                    carry.copy_from_slice(text);
-                }
-                self.cut = Some(Cut::Escape {
-                    string,
-                    at,
-                    len: n_text,
-                });
-                shift(self, n_text);
-                Ok((CUT, string))
-            }
-            Escape::Broken(broken) => {
-                let decided = broken.decided.map(|n| {
-                    shift(self, n);
-                    start_of(n)
-                });
-                self.broken_escape(broken, at, decided, string, input)
-                    .map(|step| (step, string))
-            }
+            pos = run_end + len;
         }
     }
 

@@ -1,30 +1,9 @@
-//! The reader: the one JSON tokenizer of the crate, bytes to [`Event`]s, strict RFC 8259,
-//! bounded in depth and size, resumable at any byte.
-//!
-//! Every consumer drives it: the `Value` builder behind [`parse`](super::parse), the
-//! envelope, the arguments text inside a string literal (fed, piece by piece, through the
-//! literal's escapes), and a check that reads a call while it streams. Feeding a text whole or
-//! in chunks cut anywhere (inside an escape, a multi-byte character, a number, a literal) is
-//! the same code and gives the same events and the same errors: a token that a chunk cuts is
-//! finished from a small carry (an escape's bytes, a character's bytes, a number's or a key's
-//! text) when the next chunk comes, and a string value comes in parts instead of being
-//! buffered. The reader keeps no borrow of the input between calls.
-//!
-//! Within a chunk the work is tight loops: string bodies are scanned eight bytes at a time
-//! for the bytes that end a plain run, runs of digits and whitespace byte by byte, and a
-//! string without escapes goes out whole, borrowed from the input. The state machine only
-//! matters where a chunk ends.
-//!
-//! Nesting is a [`Stack`] of the open containers' start offsets (no allocation for the
-//! first levels, so that a verdict on a call allocates nothing): no recursion, so a million
-//! `[` meet the depth limit instead of the thread's stack.
-//!
-//! Files: this one holds the state; `tokens.rs` the token loop, `string.rs` strings and
-//! what a chunk cut, `literal.rs` a text read through a string literal's escapes,
-//! `input.rs` the kinds of chunk, `end.rs` the end of the input and the errors.
-//!
-//! Input that stops early is [`ErrorKind::Truncated`](super::ErrorKind::Truncated) exactly when it is a proper prefix of
-//! some valid text: `-`, `1.`, `tru`, `"\u12`, `[1,` are; `-x`, `[1,]`, `"\uDC` are not.
+//! The reader: the crate's one JSON tokenizer, bytes to [`Event`]s, strict RFC 8259,
+//! bounded in depth and size, resumable at any byte. A text fed whole or in chunks cut
+//! anywhere gives the same events and errors: a cut token is finished from a small carry
+//! when the next chunk comes. No recursion: nesting is a [`Stack`] of open containers.
+//! Input that stops early is `Truncated` exactly when it is a proper prefix of some valid
+//! text (`-`, `tru`, `"\u12`, `[1,` are; `-x`, `[1,]`, `"\uDC` are not).
 
 mod end;
 mod escape;
@@ -40,16 +19,13 @@ use super::error::ParseError;
 use super::event::{Event, Sink};
 use super::stack::Stack;
 use end::invalid;
-use input::{byte_chunk, char_at, ends_text, Bytes, CharAt, Input, Literal, Text};
+use input::{byte_chunk, char_at, skip_whitespace, Bytes, CharAt, Input, Text};
 use number::Grammar;
 use tokens::{emit, Step, CUT};
 
-/// Bounds on what one read may take.
-///
-/// The reader itself never recurses, but the derived `Drop`, `Clone`, `PartialEq` and
-/// `Debug` of a [`Value`](super::Value) built from it do, one stack frame chain per level.
-/// So that no setting can turn a deep input into a stack overflow (an abort, not an error),
-/// depth is capped at [`Limits::DEPTH_CEILING`] whatever `max_depth` says.
+/// Bounds on what one read may take. Depth is capped at [`Limits::DEPTH_CEILING`]
+/// whatever `max_depth` says: the derived `Drop`, `Clone` and `PartialEq` of a
+/// [`Value`](super::Value) recurse, and no setting may turn a deep input into a stack overflow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Deepest nesting of arrays and objects accepted (the top-level value is level 1),
@@ -60,15 +36,12 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// The default `max_depth`, and the one depth every other limit in the crate derives
-    /// from (schemas, types, the validator): tool arguments nest a handful of levels, so
-    /// 128 refuses nothing real, while it bounds every walk over a value or a schema.
+    /// The default `max_depth`, from which every other depth limit in the crate derives:
+    /// tool arguments nest a handful of levels, so 128 refuses nothing real.
     pub const DEFAULT_MAX_DEPTH: usize = 128;
 
-    /// The deepest nesting any read accepts, whatever `max_depth` says: a value this deep
-    /// is dropped, cloned, compared and debug-printed within a 2 MiB thread stack (the size
-    /// std gives spawned threads) even in a debug build, which measured safe up to about
-    /// 2,000 levels. Tool arguments never come near it.
+    /// The deepest nesting any read accepts: a value this deep is dropped, cloned and
+    /// compared within a spawned thread's 2 MiB stack, even in a debug build.
     pub const DEPTH_CEILING: usize = 1000;
 }
 
@@ -113,13 +86,11 @@ impl Default for Limits {
 pub struct Reader {
     max_depth: usize,
     max_bytes: usize,
-    /// Offset, in the whole input, of the next byte to be fed. Invariant: at most
-    /// `max_bytes`, so the chunk positions added to it below cannot overflow.
+    /// Offset in the whole input of the next byte to be fed; at most `max_bytes`.
     offset: usize,
     /// What the next token may be (for a token a chunk cut, what may follow it).
     expect: Expect,
-    /// The open arrays and objects, innermost last: each its start offset times two, plus
-    /// one for an object. At most `max_depth` entries.
+    /// The open containers, innermost last: start offset times two, plus one for an object.
     open: Stack,
     /// The token the last chunk ended inside, if any.
     cut: Option<Cut>,
@@ -158,9 +129,7 @@ impl Reader {
         }
     }
 
-    /// Where a number the last chunk cut begins, if one is being read: its value is not known
-    /// until its token ends, but that it is a number is (the streaming check refuses a
-    /// number where none can be accepted at its first byte).
+    /// Where a number the last chunk cut begins, if one is being read.
     #[cfg(feature = "stream")]
     pub(crate) fn number_started(&self) -> Option<usize> {
         match self.cut {
@@ -170,8 +139,7 @@ impl Reader {
     }
 
     #[cfg(feature = "stream")]
-    /// The text so far of a number the last chunk cut, if one is being read (a stream's
-    /// partial tree stands in for it).
+    /// The text so far of a number the last chunk cut, if one is being read.
     pub(crate) fn number_so_far(&self) -> Option<&str> {
         match self.cut {
             Some(Cut::Number { .. }) => Some(&self.carry.number),
@@ -180,9 +148,7 @@ impl Reader {
     }
 
     #[cfg(feature = "stream")]
-    /// Where the string value (not a key) the last chunk ended inside opens, if one is being
-    /// read: its text so far has gone to the sink, though the sink may not have had its
-    /// [`Event::StringStart`] yet.
+    /// Where the string value (not a key) the last chunk ended inside opens, if any.
     pub(crate) fn string_started(&self) -> Option<usize> {
         match &self.cut {
             Some(Cut::Str(string) | Cut::Escape { string, .. } | Cut::Char { string, .. })
@@ -195,9 +161,8 @@ impl Reader {
     }
 
     #[cfg(feature = "stream")]
-    /// An error the text so far already holds, though the chunk cut the character that
-    /// decides its kind (malformed JSON, or bytes that are not UTF-8, at the same byte): a
-    /// stream can refuse the text at once.
+    /// An error the text already holds, though the chunk cut the character that decides
+    /// whether it is this error or invalid UTF-8: a stream can refuse the text at once.
     pub(crate) fn decided_error(&self) -> Option<&ParseError> {
         match &self.cut {
             Some(Cut::BadChar { error, .. }) => Some(error),
@@ -230,9 +195,9 @@ impl Reader {
         self.run(Text(chunk), &mut None, sink)
     }
 
-    /// Reads one character of the text that does not stand in the input as itself: a
-    /// text read through the escapes of an enclosing string literal gets the character an
-    /// escape stands for this way. Inside a string, it arrives as [`Event::StringChar`].
+    /// Reads one character of the text that does not stand in the input as itself (an
+    /// escape of an enclosing string literal). Inside a string it comes as
+    /// [`Event::StringChar`].
     ///
     /// # Errors
     /// As [`Reader::feed`].
@@ -243,8 +208,7 @@ impl Reader {
         if let Some(read) = self.body_char(c, sink) {
             return read;
         }
-        // Each byte of the character is read as a chunk of its own, from a static table, so
-        // that the one byte-level machine reads it (a character never stands whole in it).
+        // Each byte as a chunk of its own, from a static table, for the one byte machine.
         let mut utf8 = [0; 4];
         for &byte in c.encode_utf8(&mut utf8).as_bytes() {
             self.run(Bytes(byte_chunk(byte)), &mut None, sink)?;
@@ -252,10 +216,9 @@ impl Reader {
         Ok(())
     }
 
-    /// [`Reader::feed_str`], then [`Reader::feed_char`] with `next`, as one step: a string or
-    /// key that runs to the end of `chunk` and that `next` closes (a text read through a
-    /// literal's escapes, where `\"city\"` is `"`, `city`, `"`) arrives whole and borrowed,
-    /// and so does a number that runs to the end of `chunk`, instead of being carried.
+    /// [`Reader::feed_str`], then [`Reader::feed_char`] with `next`, as one step: a string,
+    /// key or number that runs to the end of `chunk` and that `next` ends comes whole and
+    /// borrowed instead of being carried.
     ///
     /// # Errors
     /// As [`Reader::feed`].
@@ -349,9 +312,8 @@ enum Cut {
         word: Word,
         matched: usize,
     },
-    /// An error decided by a character at `at` that is not ASCII, whose bytes the chunk
-    /// cut (`len` of them in `carry.char`): only its bytes say whether it is UTF-8, and so
-    /// whether the error stands or the input is [`ErrorKind::InvalidUtf8`](super::ErrorKind::InvalidUtf8) there.
+    /// An error decided at `at` by a character the chunk cut (`len` bytes in `carry.char`):
+    /// its bytes say whether the error stands or the input is not UTF-8 there.
     BadChar {
         error: Box<ParseError>,
         at: usize,

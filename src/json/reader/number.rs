@@ -1,10 +1,5 @@
-//! The number grammar of RFC 8259 section 6, as a state machine over bytes:
-//! `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
-//!
-//! A state machine, not a function over a whole text, so that the reader can stop at the end
-//! of a chunk inside a number and go on in the next one from the same state. It is the only
-//! number grammar in the crate: [`Number::from_text`](crate::json::Number::from_text) runs
-//! it too.
+//! The number grammar of RFC 8259 section 6, `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]?
+//! [0-9]+)?`, as a state machine so a chunk can end inside a number. The crate's only one.
 
 /// Where a number's text stands in the grammar after the bytes read so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -159,36 +159,10 @@ impl Reader {
         let bytes = input.bytes();
         loop {
             match bytes.get(stop) {
-                // (In a literal, a `"` is the literal's own.)
-                Some(b'"') if I::QUOTE == 1 => {
+                Some(b'"') => {
                     let run = self.run_text(input, pos, stop)?;
                     self.end_string(string, run, pos, stop, sink)?;
                     return Ok(stop + 1);
-                }
-                Some(b'\\') if input.is_quote(b'\\', stop) => {
-                    let run = self.run_text(input, pos, stop)?;
-                    self.end_string(string, run, pos, stop, sink)?;
-                    self.pass_quote::<I>();
-                    return Ok(stop + I::QUOTE);
-                }
-                Some(b'\\') if I::QUOTE > 1 && bytes.get(stop + 1) == Some(&b'\\') => {
-                    let run = self.run_text(input, pos, stop)?;
-                    self.string_run(&mut string, run, self.at(pos), sink)?;
-                    match self.literal_text_escape(input, stop, string, sink)? {
-                        (CUT, _) => return Ok(CUT),
-                        (after, updated) => {
-                            string = updated;
-                            pos = after;
-                            stop = scan_plain(bytes, pos);
-                        }
-                    }
-                }
-                // Any other byte a plain run stops at ends a literal's text.
-                Some(_) if input.ends_at(stop) => {
-                    let run = self.run_text(input, pos, stop)?;
-                    self.string_run(&mut string, run, self.at(pos), sink)?;
-                    self.cut = Some(Cut::Str(string));
-                    return Ok(CUT);
                 }
                 Some(b'\\') => {
                     let run = self.run_text(input, pos, stop)?;

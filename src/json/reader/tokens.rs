@@ -5,7 +5,7 @@
 
 use super::escape::scan_plain;
 use super::number::{End, Grammar};
-use super::{invalid, Cut, Expect, Input, KeyStep, Reader, Stop, Str, Word};
+use super::{invalid, skip_whitespace, Cut, Expect, Input, KeyStep, Reader, Stop, Str, Word};
 use crate::json::error::ErrorKind;
 use crate::json::event::{Event, Sink};
 use crate::json::value::Number;
@@ -62,8 +62,6 @@ impl Reader {
                 return Err(invalid(self.error(kind, self.max_bytes, "")));
             }
         };
-        // The character after the chunk counts once it has been read with it. (A literal's
-        // `offset` was lowered for each of its escapes: see [`Literal`].)
         let chunk_end = end - extra;
         let pos = match self.cut.take() {
             Some(cut) => self.resume(cut, input, next, sink)?,
@@ -73,40 +71,14 @@ impl Reader {
         if pos != CUT {
             self.tokens(input, pos, next, sink)?;
         }
-        self.offset = if I::QUOTE > 1 {
-            self.at(input.read_to())
-        } else if next.is_none() {
-            end
-        } else {
-            chunk_end
-        };
+        // The character after the chunk counts once it has been read with it.
+        self.offset = if next.is_none() { end } else { chunk_end };
         Ok(())
     }
 
-    /// The offset in the text of chunk position `pos` (see [`Literal`] for why it may
-    /// wrap in between).
+    /// The offset in the text of chunk position `pos`.
     pub(super) fn at(&self, pos: usize) -> usize {
-        self.offset.wrapping_add(pos)
-    }
-
-    /// Whether a [`Literal`]'s text ends at chunk position `pos`, where the reader stands
-    /// expecting `expect`: if so, the chunk is read as if it ended there.
-    pub(super) fn literal_ends<'a, I: Input<'a>>(
-        &mut self,
-        input: I,
-        pos: usize,
-        expect: Expect,
-    ) -> bool {
-        let ends = input.ends_at(pos);
-        if ends {
-            self.expect = expect;
-        }
-        ends
-    }
-
-    /// Steps `offset` past a quote of the text that took `I::QUOTE` bytes of the input.
-    pub(super) fn pass_quote<'a, I: Input<'a>>(&mut self) {
-        self.offset = self.offset.wrapping_sub(I::QUOTE - 1);
+        self.offset + pos
     }
 
     /// The tokens of a chunk from `pos`, until it ends.
@@ -148,7 +120,7 @@ impl Reader {
         }
         'value: loop {
             if at_value {
-                pos = input.skip_whitespace(pos);
+                pos = skip_whitespace(bytes, pos);
                 let Some(&byte) = bytes.get(pos) else {
                     self.expect = if first {
                         Expect::FirstElement
@@ -158,10 +130,9 @@ impl Reader {
                     return Ok(());
                 };
                 let at = self.at(pos);
-                let step = match input.token(byte, pos) {
+                let step = match byte {
                     b'"' => {
-                        let body = pos + I::QUOTE;
-                        self.pass_quote::<I>();
+                        let body = pos + 1;
                         let string = Str {
                             quote: at,
                             key: false,
@@ -172,17 +143,15 @@ impl Reader {
                         let stop = scan_plain(bytes, body);
                         let offered = match bytes.get(stop) {
                             // A plain string, the commonest value: sent whole, as found.
-                            Some(b'"') if I::QUOTE == 1 => {
+                            Some(b'"') => {
                                 let text = self.run_text(input, body, stop)?;
                                 emit(sink, Event::String(text), at)?;
                                 pos = stop + 1;
                                 at_value = false;
                                 continue 'value;
                             }
-                            Some(&byte) if !input.is_quote(byte, stop) => {
-                                input.rest(body).and_then(|rest| sink.literal(at, rest))
-                            }
-                            _ => None,
+                            Some(_) => input.rest(body).and_then(|rest| sink.literal(at, rest)),
+                            None => None,
                         };
                         match offered {
                             Some(read) => {
@@ -218,14 +187,6 @@ impl Reader {
                     b'f' => self.literal(Word::False, at, 0, input, pos, sink)?,
                     b'n' => self.literal(Word::Null, at, 0, input, pos, sink)?,
                     _ => {
-                        let expect = if first {
-                            Expect::FirstElement
-                        } else {
-                            Expect::Value
-                        };
-                        if self.literal_ends(input, pos, expect) {
-                            return Ok(());
-                        }
                         let expected = self.expected_value(first);
                         return self.unexpected(expected, input, pos);
                     }
@@ -240,15 +201,12 @@ impl Reader {
             first = false;
             // After a value: close what the input closes, then on to the next one.
             loop {
-                pos = input.skip_whitespace(pos);
+                pos = skip_whitespace(bytes, pos);
                 let Some(&byte) = bytes.get(pos) else {
                     self.expect = self.after_value();
                     return Ok(());
                 };
                 let Some(top) = self.open.last() else {
-                    if self.literal_ends(input, pos, Expect::End) {
-                        return Ok(());
-                    }
                     let error = self.error(ErrorKind::TrailingCharacters, self.at(pos), "");
                     return self.fail_at(error, input, pos);
                 };
@@ -269,7 +227,13 @@ impl Reader {
                         self.close(self.at(pos), sink)?;
                         pos += 1;
                     }
-                    (_, in_object) => return self.not_after_value(in_object, input, pos),
+                    (_, in_object) => {
+                        let expected = match in_object {
+                            false => "',' or ']' after an array element",
+                            true => "',' or '}' after an object member",
+                        };
+                        return self.unexpected(expected, input, pos);
+                    }
                 }
             }
         }
@@ -288,25 +252,24 @@ impl Reader {
         sink: &mut S,
     ) -> Result<KeyStep, Stop> {
         let bytes = input.bytes();
-        let pos = input.skip_whitespace(pos);
+        let pos = skip_whitespace(bytes, pos);
         let Some(&byte) = bytes.get(pos) else {
             self.expect = if first { Expect::FirstKey } else { Expect::Key };
             return Ok(KeyStep::Cut);
         };
         let at = self.at(pos);
-        match input.token(byte, pos) {
+        match byte {
             b'"' => {
-                self.pass_quote::<I>();
                 let string = Str {
                     quote: at,
                     key: true,
                     started: false,
                 };
-                let body = pos + I::QUOTE;
+                let body = pos + 1;
                 let stop = scan_plain(bytes, body);
                 let after = match bytes.get(stop) {
                     // A plain key, nearly every one: sent whole, as found.
-                    Some(b'"') if I::QUOTE == 1 => {
+                    Some(b'"') => {
                         let key = self.run_text(input, body, stop)?;
                         emit(sink, Event::Key(Cow::Borrowed(key)), at)?;
                         stop + 1
@@ -324,10 +287,6 @@ impl Reader {
                 Ok(KeyStep::Closed(pos + 1))
             }
             _ => {
-                let expect = if first { Expect::FirstKey } else { Expect::Key };
-                if self.literal_ends(input, pos, expect) {
-                    return Ok(KeyStep::Cut);
-                }
                 let expected = if first {
                     "a string key or '}'"
                 } else {
@@ -344,10 +303,9 @@ impl Reader {
         input: I,
         pos: usize,
     ) -> Result<KeyStep, Stop> {
-        let pos = input.skip_whitespace(pos);
+        let pos = skip_whitespace(input.bytes(), pos);
         match input.bytes().get(pos) {
             Some(b':') => Ok(KeyStep::Value(pos + 1)),
-            Some(_) if self.literal_ends(input, pos, Expect::Colon) => Ok(KeyStep::Cut),
             Some(_) => self
                 .unexpected("':' after an object key", input, pos)
                 .map(|()| KeyStep::Cut),
@@ -369,8 +327,6 @@ impl Reader {
         let bytes = input.bytes();
         let (grammar, end) = Grammar::Start.scan(bytes, pos);
         let complete = match bytes.get(end) {
-            // A literal's text that ends here may go on with the number.
-            Some(_) if input.ends_at(end) => false,
             Some(&byte) => match grammar.end_at(byte) {
                 End::Complete => true,
                 End::Broken(detail) => {
@@ -418,9 +374,7 @@ impl Reader {
         for &want in word.text().get(matched..).unwrap_or_default() {
             match input.bytes().get(pos) {
                 Some(&got) if got == want => pos += 1,
-                Some(_) if !input.ends_at(pos) => {
-                    return self.unexpected(word.expected(), input, pos).map(|()| CUT)
-                }
+                Some(_) => return self.unexpected(word.expected(), input, pos).map(|()| CUT),
                 _ => {
                     let matched = matched + (pos - first);
                     self.cut = Some(Cut::Literal {
