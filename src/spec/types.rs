@@ -1,10 +1,7 @@
-//! The data model of a tool contract: [`ToolSpec`], [`Schema`] and [`Type`].
-//!
-//! A [`Type`] is a compiled node of the JSON Schema subset toolgate enforces. It is one
-//! struct, not an enum of shapes, because JSON Schema lets any keyword stand beside any
-//! other (`{"type": ["string", "null"], "maxLength": 5}`): the rules for each kind of value
-//! sit side by side and apply only to values of that kind, exactly as draft 2020-12 says.
-//! Every field that is not set asserts nothing, so `Type::default()` accepts any value.
+//! The data model: [`ToolSpec`], [`Schema`] and [`Type`]. A [`Type`] is one struct, not an
+//! enum of shapes, because JSON Schema lets any keyword stand beside any other: the rules
+//! for each kind sit side by side and apply only to values of that kind. Unset fields
+//! assert nothing, so `Type::default()` accepts any value.
 
 use crate::json::Value;
 use std::fmt;
@@ -35,8 +32,9 @@ pub struct Schema {
     pub(crate) format_annotation_only: bool,
 }
 
-/// What a value must be. Each set field is one assertion; all must hold.
-#[derive(Clone, Debug, PartialEq)]
+/// What a value must be. Each set field is one assertion; all must hold; the default
+/// accepts any value.
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct Type {
     /// The kinds of value accepted. `Kinds::ANY` asserts nothing; `Kinds::NONE` accepts
     /// nothing (JSON Schema's `false`).
@@ -191,8 +189,8 @@ pub struct ArrayRules {
 }
 
 /// Rules for object values: declared fields in declaration order, and what happens to the
-/// rest.
-#[derive(Clone, Debug, PartialEq)]
+/// rest (by default, no fields and unknown members refused).
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct ObjectType {
     /// Declared fields, in declaration order; names are unique.
     pub(crate) fields: Vec<Field>,
@@ -241,10 +239,11 @@ pub struct Field {
 }
 
 /// What an object does with members it does not declare.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub enum Additional {
     /// Refused: the default for tool specs, so a misspelled optional field is caught
     /// instead of silently dropped.
+    #[default]
     Forbidden,
     /// Accepted whatever they hold (an explicitly open object).
     Allowed,
@@ -368,46 +367,10 @@ impl fmt::Debug for Bound {
     }
 }
 
-impl Default for Type {
-    /// The type that accepts any value.
+impl Default for Kinds {
+    /// [`Kinds::ANY`]: a type that names no kind accepts every value.
     fn default() -> Self {
-        Type {
-            kinds: Kinds::ANY,
-            enumeration: None,
-            constant: None,
-            string: StringRules::default(),
-            number: NumberRules::default(),
-            array: ArrayRules::default(),
-            object: None,
-            members: MemberCount::default(),
-            dependent_required: Vec::new(),
-            any_of: Vec::new(),
-            one_of: Vec::new(),
-            all_of: Vec::new(),
-            not: None,
-            if_then_else: None,
-            dependent_schemas: Vec::new(),
-            unevaluated_properties: None,
-            unevaluated_items: None,
-            reference: None,
-            description: None,
-            format: None,
-            annotations: Vec::new(),
-            kept: Vec::new(),
-            unbuildable: None,
-        }
-    }
-}
-
-impl Default for ObjectType {
-    /// No declared fields, unknown members forbidden.
-    fn default() -> Self {
-        ObjectType {
-            fields: Vec::new(),
-            additional: Additional::Forbidden,
-            property_names: None,
-            patterns: Vec::new(),
-        }
+        Kinds::ANY
     }
 }
 

@@ -1,22 +1,7 @@
-//! JSON Schema import: the subset toolgate enforces, and a load error for every keyword that
-//! would assert something toolgate does not check.
-//!
-//! A validator that silently skips `pattern` lets through exactly the value the schema's
-//! author meant to stop, and nobody learns of it until the tool misbehaves. So the rule here
-//! is: every keyword the root schema reaches is either enforced, an annotation that asserts
-//! nothing (draft 2020-12 says so), or a [`LoadError`] naming the keyword and where it
-//! stands. [`Schema::from_json_schema_lenient`] is the explicit way out: it loads anyway and
-//! lists every [`Unenforced`] keyword, and what it loads only ever accepts *more* than the
-//! schema does, never less.
-//!
-//! - `import`: the compiler from a JSON Schema document to a [`Schema`].
-//! - `keywords`: which keyword is enforced, an annotation, or refused, per dialect.
-//! - `pointer`: `$ref` targets (JSON pointers) and the dotted paths errors show.
-//! - `rules`: reading each enforced keyword's value into the rules of a type.
-//! - `patterns`: reading `pattern` and `patternProperties` (the `pattern` feature).
-//! - `graph`: checks over the compiled definitions (reference cycles, weakened branches).
-//! - `uri`: base URIs (`$id`) and the resources a `$ref` resolves against.
-//! - `dynamic`: the dynamic scope a `$dynamicRef` resolves in, at load time.
+//! JSON Schema import: the subset toolgate enforces, and a [`LoadError`] for every keyword
+//! that would assert something toolgate does not check (a skipped `pattern` lets through
+//! exactly what the author meant to stop). [`Schema::from_json_schema_lenient`] loads
+//! anyway, lists each [`Unenforced`] keyword, and only ever accepts more, never less.
 
 mod dynamic;
 mod graph;
