@@ -88,20 +88,13 @@ pub struct Type {
     ///
     /// [`Format::from_name`]: crate::spec::format::Format::from_name
     pub(crate) format: Option<String>,
-    /// Keywords a lenient load accepted without enforcing them (`additionalItems`, a
-    /// `pattern` it cannot run…), as written, in document order: they assert nothing here,
-    /// but every export that can carry them writes them back, so the model is still shown
-    /// them. Empty for specs
-    /// built in Rust and for strict loads (which refuse such keywords). Invariant: no key
-    /// is a keyword the other fields write, and no value holds a `$ref` (which would name
-    /// a place in the source document that the export does not keep).
+    /// Keywords a lenient load accepted without enforcing them, as written, in document
+    /// order: they assert nothing, but exports write them back so the model still sees
+    /// them. Invariant: no key is one the other fields write, no value holds a `$ref`.
     pub(crate) annotations: Vec<(String, Value<'static>)>,
-    /// Annotations kept as written, in document order: OpenAPI's `example` and
-    /// `discriminator` and its `x-…` extensions. They assert nothing (so they are not
-    /// [`annotations`](Type::annotations), which a strict load refuses), but the model that
-    /// reads the exported schema learns from them, so every export that can carry them
-    /// writes them back. Invariant as for `annotations`: no key is a keyword the other
-    /// fields write, and no value holds a `$ref`.
+    /// OpenAPI's `example`, `discriminator` and `x-…` extensions, as written: they assert
+    /// nothing, but teach the model, so exports write them back (invariant as for
+    /// `annotations`).
     pub(crate) kept: Vec<(String, Value<'static>)>,
     /// A builder argument that could not be stored (a NaN bound), kept so that the chained
     /// builder methods never fail half-way and `ToolSpecBuilder::build` reports it with its
@@ -146,12 +139,8 @@ pub struct Bound {
     pub(crate) value: crate::json::Number<'static>,
     /// True for `exclusiveMinimum` / `exclusiveMaximum`: the bound itself is refused.
     pub(crate) exclusive: bool,
-    /// `value` when its text is a plain integer (`-`? and digits) within `i32`, read once
-    /// here so that validation compares such bounds as integers; meaningful only when
-    /// `is_integer`. (An `i32` and a flag fit beside `exclusive` in the padding a `Bound`
-    /// had anyway, so the build errors that carry two stay small; bounds beyond `i32` take
-    /// the exact decimal path.) Invariant: both are set by [`Bound::new`] from `value`,
-    /// never independently.
+    /// `value` when its text is a plain integer within `i32`, so that validation compares
+    /// it as one (meaningful only when `is_integer`; both set by [`Bound::new`]).
     pub(crate) integer: i32,
     /// True if `integer` holds `value`.
     pub(crate) is_integer: bool,
