@@ -1,27 +1,11 @@
-//! Strict mode's `null`: a member of an optional field whose value is `null`, where the
-//! field's own schema refuses `null`, is read as absent. Accepted by validation, and removed
-//! from the value the tool receives ([`Schema::remove_absent_nulls`]).
+//! Strict mode's `null`: the `null` of an optional field whose schema refuses `null` is read
+//! as absent, accepted, and removed from the value the tool receives.
 //!
-//! Why: OpenAI's strict mode (Structured Outputs) requires every property to be listed in
-//! `required`, so the strict export turns each optional field `T` into a required `T or null`
-//! (see [`strict`](super::export::strict)), and a model in strict mode sends `null` for
-//! every field it means to leave out. The gate checks the declaration as written, where the
-//! field is an optional `T`: without this rule it would refuse exactly what its own export
-//! told the model to send (`search_flights rejected: date must be a string; received
-//! null.`). The rule holds always, not under a setting: the gate cannot know how the tools
-//! were shown to the model (one registry may serve a strict and a plain request), the SDKs
-//! that dump optional fields (pydantic's `None`, the OpenAI SDK's `Optional`) write `null`
-//! for "not given" in every mode, and a `null` the field's schema refuses has no other
-//! reading that could be accepted, so no call that means something else is let through.
-//! What the rule never does: accept `null` for a required field, change a field whose
-//! schema accepts `null` (the tool then receives the `null`, as declared), or let `null`
-//! through where a field is declared `false` (declared only to be forbidden).
-//!
-//! The rule is decided per object, as every JSON Schema keyword is: under `anyOf` or
-//! `oneOf` the removal follows the alternative that accepts the value (the first one), and
-//! under `allOf` each branch's object rules remove what they read as absent (a branch that
-//! requires a field another branch declares optional is a contradiction strict mode cannot
-//! express anyway: the strict export refuses `allOf`).
+//! Why: OpenAI's strict mode makes every optional `T` a required `T or null` (see
+//! [`strict`](super::export::strict)), and SDKs write `null` for "not given" in every mode;
+//! a `null` the field refuses has no other reading. Never for a required field, a field
+//! that accepts `null`, or one declared `false`. Under `anyOf`/`oneOf` the removal follows
+//! the first alternative that accepts the value; under `allOf`, every branch.
 
 use super::validate::{MAX_CHECK_DEPTH, STEP_BUDGET};
 use super::{Additional, Schema, Type};

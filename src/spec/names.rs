@@ -1,12 +1,6 @@
-//! Names in messages: how a text quotes a name the model sent, and how it lists names or
-//! values. (Which names a tool may have is [`tool_name`](super::tool_name)'s.)
-//!
-//! Rejections (`tool` names) and violations (field names) both quote what the model wrote,
-//! and a name read from a broken call can hold anything: quotes, newlines, a megabyte of
-//! text. So there is one way to quote ([`Quoted`]: escaped to stay on one line, cut at
-//! [`PREVIEW_CHARS`]), one way to name a tool in a sentence ([`Name`]: bare when it is a
-//! valid tool name, quoted otherwise) and one list writer ([`write_list`]: capped, so an
-//! object with a thousand allowed fields does not become a thousand-name message).
+//! Names in messages: one way to quote what the model sent ([`Quoted`]: one line, cut at
+//! [`PREVIEW_CHARS`]), one way to name a tool ([`Name`]) and one capped list writer
+//! ([`write_list`]), since a name from a broken call can hold anything.
 
 use crate::json::PREVIEW_CHARS;
 use std::fmt;

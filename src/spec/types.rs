@@ -1,10 +1,7 @@
-//! The data model of a tool contract: [`ToolSpec`], [`Schema`] and [`Type`].
-//!
-//! A [`Type`] is a compiled node of the JSON Schema subset toolgate enforces. It is one
-//! struct, not an enum of shapes, because JSON Schema lets any keyword stand beside any
-//! other (`{"type": ["string", "null"], "maxLength": 5}`): the rules for each kind of value
-//! sit side by side and apply only to values of that kind, exactly as draft 2020-12 says.
-//! Every field that is not set asserts nothing, so `Type::default()` accepts any value.
+//! The data model: [`ToolSpec`], [`Schema`] and [`Type`]. A [`Type`] is one struct, not an
+//! enum of shapes, because JSON Schema lets any keyword stand beside any other: the rules
+//! for each kind sit side by side and apply only to values of that kind. Unset fields
+//! assert nothing, so `Type::default()` accepts any value.
 
 use crate::json::Value;
 use std::fmt;
@@ -35,8 +32,9 @@ pub struct Schema {
     pub(crate) format_annotation_only: bool,
 }
 
-/// What a value must be. Each set field is one assertion; all must hold.
-#[derive(Clone, Debug, PartialEq)]
+/// What a value must be. Each set field is one assertion; all must hold; the default
+/// accepts any value.
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct Type {
     /// The kinds of value accepted. `Kinds::ANY` asserts nothing; `Kinds::NONE` accepts
     /// nothing (JSON Schema's `false`).
@@ -90,20 +88,13 @@ pub struct Type {
     ///
     /// [`Format::from_name`]: crate::spec::format::Format::from_name
     pub(crate) format: Option<String>,
-    /// Keywords a lenient load accepted without enforcing them (`additionalItems`, a
-    /// `pattern` it cannot run…), as written, in document order: they assert nothing here,
-    /// but every export that can carry them writes them back, so the model is still shown
-    /// them. Empty for specs
-    /// built in Rust and for strict loads (which refuse such keywords). Invariant: no key
-    /// is a keyword the other fields write, and no value holds a `$ref` (which would name
-    /// a place in the source document that the export does not keep).
+    /// Keywords a lenient load accepted without enforcing them, as written, in document
+    /// order: they assert nothing, but exports write them back so the model still sees
+    /// them. Invariant: no key is one the other fields write, no value holds a `$ref`.
     pub(crate) annotations: Vec<(String, Value<'static>)>,
-    /// Annotations kept as written, in document order: OpenAPI's `example` and
-    /// `discriminator` and its `x-…` extensions. They assert nothing (so they are not
-    /// [`annotations`](Type::annotations), which a strict load refuses), but the model that
-    /// reads the exported schema learns from them, so every export that can carry them
-    /// writes them back. Invariant as for `annotations`: no key is a keyword the other
-    /// fields write, and no value holds a `$ref`.
+    /// OpenAPI's `example`, `discriminator` and `x-…` extensions, as written: they assert
+    /// nothing, but teach the model, so exports write them back (invariant as for
+    /// `annotations`).
     pub(crate) kept: Vec<(String, Value<'static>)>,
     /// A builder argument that could not be stored (a NaN bound), kept so that the chained
     /// builder methods never fail half-way and `ToolSpecBuilder::build` reports it with its
@@ -148,12 +139,8 @@ pub struct Bound {
     pub(crate) value: crate::json::Number<'static>,
     /// True for `exclusiveMinimum` / `exclusiveMaximum`: the bound itself is refused.
     pub(crate) exclusive: bool,
-    /// `value` when its text is a plain integer (`-`? and digits) within `i32`, read once
-    /// here so that validation compares such bounds as integers; meaningful only when
-    /// `is_integer`. (An `i32` and a flag fit beside `exclusive` in the padding a `Bound`
-    /// had anyway, so the build errors that carry two stay small; bounds beyond `i32` take
-    /// the exact decimal path.) Invariant: both are set by [`Bound::new`] from `value`,
-    /// never independently.
+    /// `value` when its text is a plain integer within `i32`, so that validation compares
+    /// it as one (meaningful only when `is_integer`; both set by [`Bound::new`]).
     pub(crate) integer: i32,
     /// True if `integer` holds `value`.
     pub(crate) is_integer: bool,
@@ -191,8 +178,8 @@ pub struct ArrayRules {
 }
 
 /// Rules for object values: declared fields in declaration order, and what happens to the
-/// rest.
-#[derive(Clone, Debug, PartialEq)]
+/// rest (by default, no fields and unknown members refused).
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct ObjectType {
     /// Declared fields, in declaration order; names are unique.
     pub(crate) fields: Vec<Field>,
@@ -241,10 +228,11 @@ pub struct Field {
 }
 
 /// What an object does with members it does not declare.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub enum Additional {
     /// Refused: the default for tool specs, so a misspelled optional field is caught
     /// instead of silently dropped.
+    #[default]
     Forbidden,
     /// Accepted whatever they hold (an explicitly open object).
     Allowed,
@@ -368,46 +356,10 @@ impl fmt::Debug for Bound {
     }
 }
 
-impl Default for Type {
-    /// The type that accepts any value.
+impl Default for Kinds {
+    /// [`Kinds::ANY`]: a type that names no kind accepts every value.
     fn default() -> Self {
-        Type {
-            kinds: Kinds::ANY,
-            enumeration: None,
-            constant: None,
-            string: StringRules::default(),
-            number: NumberRules::default(),
-            array: ArrayRules::default(),
-            object: None,
-            members: MemberCount::default(),
-            dependent_required: Vec::new(),
-            any_of: Vec::new(),
-            one_of: Vec::new(),
-            all_of: Vec::new(),
-            not: None,
-            if_then_else: None,
-            dependent_schemas: Vec::new(),
-            unevaluated_properties: None,
-            unevaluated_items: None,
-            reference: None,
-            description: None,
-            format: None,
-            annotations: Vec::new(),
-            kept: Vec::new(),
-            unbuildable: None,
-        }
-    }
-}
-
-impl Default for ObjectType {
-    /// No declared fields, unknown members forbidden.
-    fn default() -> Self {
-        ObjectType {
-            fields: Vec::new(),
-            additional: Additional::Forbidden,
-            property_names: None,
-            patterns: Vec::new(),
-        }
+        Kinds::ANY
     }
 }
 

@@ -1,12 +1,7 @@
-//! [`Violation`]: the first rule a value breaks, with its dotted path, the rule as data
-//! ([`Rule`]) and the received value; and the one sentence a model reads about it.
-//!
-//! Like the `jsonschema` crate's `ValidationErrorKind`, a violation is data first: the gate
-//! counts [`Rule::label`], a program can match on [`Rule`], and `Display` turns it into one
-//! clause that the gate wraps as `"{tool} rejected: {violation}."`. The clause says where
-//! (the path), what was expected (the rule, with its bounds or allowed values) and what
-//! arrived (compact JSON cut at [`PREVIEW_CHARS`] characters), in words a model can act on:
-//! `amount_cents must be an integer from 1 to 500000; received 0`.
+//! [`Violation`]: the first rule a value breaks, as data ([`Rule`], counted by
+//! [`Rule::label`]) and as one clause a model can act on, which the gate wraps as
+//! `"{tool} rejected: {violation}."`: `amount_cents must be an integer from 1 to 500000;
+//! received 0`.
 
 use super::format::Format;
 use super::names::{with_article, write_list, Escaped, Quoted};
@@ -391,40 +386,18 @@ fn write_predicate(f: &mut fmt::Formatter<'_>, rule: &Rule, is: &str) -> fmt::Re
             integer,
         } => write_range(f, minimum.as_ref(), Some(maximum), *integer),
         Rule::MultipleOf { divisor } => write!(f, "must be a multiple of {divisor}"),
-        Rule::MinLength { min, max } => {
-            f.write_str("must be ")?;
-            write_count(f, Some(*min), *max, "character")?;
-            f.write_str(" long")
-        }
-        Rule::MaxLength { max, min } => {
-            f.write_str("must be ")?;
-            write_count(f, *min, Some(*max), "character")?;
-            f.write_str(" long")
-        }
+        Rule::MinLength { min, max } => write_count(f, "be", Some(*min), *max, "character"),
+        Rule::MaxLength { max, min } => write_count(f, "be", *min, Some(*max), "character"),
         Rule::Pattern { pattern } => write!(f, "must match the pattern {pattern}"),
         // `must be an RFC 3339 date such as 2025-01-31`: the standard, and one value to
         // imitate.
         Rule::Format { format } => write!(f, "must be {}", format.phrase()),
-        Rule::MinProperties { min, max } => {
-            f.write_str("must have ")?;
-            write_count(f, Some(*min), *max, "field")
-        }
-        Rule::MaxProperties { max, min } => {
-            f.write_str("must have ")?;
-            write_count(f, *min, Some(*max), "field")
-        }
-        Rule::MinItems { min, max } => {
-            f.write_str("must have ")?;
-            write_count(f, Some(*min), *max, "item")
-        }
-        Rule::MaxItems { max, min } => {
-            f.write_str("must have ")?;
-            write_count(f, *min, Some(*max), "item")
-        }
+        Rule::MinProperties { min, max } => write_count(f, "have", Some(*min), *max, "field"),
+        Rule::MaxProperties { max, min } => write_count(f, "have", *min, Some(*max), "field"),
+        Rule::MinItems { min, max } => write_count(f, "have", Some(*min), *max, "item"),
+        Rule::MaxItems { max, min } => write_count(f, "have", *min, Some(*max), "item"),
         Rule::Contains { min, max, matched } => {
-            f.write_str("must have ")?;
-            let min = (*min > 0).then_some(*min);
-            write_count(f, min, *max, "item")?;
+            write_count(f, "have", (*min > 0).then_some(*min), *max, "item")?;
             let verb = if *matched == 1 { "matches" } else { "match" };
             write!(
                 f,
@@ -443,18 +416,18 @@ fn write_predicate(f: &mut fmt::Formatter<'_>, rule: &Rule, is: &str) -> fmt::Re
         }
         Rule::OneOf {
             alternatives,
-            matched: 0,
-        } => write!(
-            f,
-            "must match exactly one of its {alternatives} alternatives, but matches none"
-        ),
-        Rule::OneOf {
-            alternatives,
             matched,
-        } => write!(
-            f,
-            "must match exactly one of its {alternatives} alternatives, but matches {matched}"
-        ),
+        } => {
+            let matched = if *matched == 0 {
+                "none".to_string()
+            } else {
+                matched.to_string()
+            };
+            write!(
+                f,
+                "must match exactly one of its {alternatives} alternatives, but matches {matched}"
+            )
+        }
         Rule::Not { forbidden } => match forbidden {
             Forbidden::Kinds(kinds) if *kinds == Kinds::ANY => write!(f, "{is} not allowed"),
             Forbidden::Kinds(kinds) => write!(f, "must not be {kinds}"),
@@ -505,42 +478,42 @@ fn write_range(
             low.value.as_str(),
             high.value.as_str()
         ),
-        (Some(low), Some(high)) => {
-            write_low(f, low)?;
-            f.write_str(" and ")?;
-            write_high(f, high)
+        (low, high) => {
+            let low = low.map(|b| {
+                (
+                    if b.exclusive {
+                        "greater than"
+                    } else {
+                        "at least"
+                    },
+                    b,
+                )
+            });
+            let high = high.map(|b| (if b.exclusive { "less than" } else { "at most" }, b));
+            let mut sep = "";
+            for (words, bound) in low.into_iter().chain(high) {
+                write!(f, "{sep}{words} {}", bound.value.as_str())?;
+                sep = " and ";
+            }
+            if sep.is_empty() {
+                f.write_str(noun)?;
+            }
+            Ok(())
         }
-        (Some(low), None) => write_low(f, low),
-        (None, Some(high)) => write_high(f, high),
-        (None, None) => f.write_str(noun),
     }
 }
 
-fn write_low(f: &mut fmt::Formatter<'_>, low: &Bound) -> fmt::Result {
-    let words = if low.exclusive {
-        "greater than"
-    } else {
-        "at least"
-    };
-    write!(f, "{words} {}", low.value.as_str())
-}
-
-fn write_high(f: &mut fmt::Formatter<'_>, high: &Bound) -> fmt::Result {
-    let words = if high.exclusive {
-        "less than"
-    } else {
-        "at most"
-    };
-    write!(f, "{words} {}", high.value.as_str())
-}
-
-/// `at least 3 characters`, `from 1 to 5 items`, `exactly 1 item`.
+/// `must be at least 3 characters long`, `must have from 1 to 5 items`, `must have exactly
+/// 1 item`: `verb` is `be` (lengths, which end in `long`) or `have`.
 fn write_count(
     f: &mut fmt::Formatter<'_>,
+    verb: &str,
     min: Option<u64>,
     max: Option<u64>,
     unit: &str,
 ) -> fmt::Result {
+    write!(f, "must {verb} ")?;
+    let long = if verb == "be" { " long" } else { "" };
     let plural = |n: u64| if n == 1 { "" } else { "s" };
     match (min, max) {
         (Some(low), Some(high)) if low == high => write!(f, "exactly {low} {unit}{}", plural(low)),
@@ -548,7 +521,8 @@ fn write_count(
         (Some(low), None) => write!(f, "at least {low} {unit}{}", plural(low)),
         (None, Some(high)) => write!(f, "at most {high} {unit}{}", plural(high)),
         (None, None) => write!(f, "any number of {unit}s"),
-    }
+    }?;
+    f.write_str(long)
 }
 
 impl fmt::Display for Kinds {

@@ -1,11 +1,6 @@
-//! The build-time check: everything about a compiled [`Schema`] that can be known without a
-//! value (contradictions, repeated fields, dangling references, reference cycles that
-//! consume no input), so that none of it can surface at call time.
-//!
-//! Used by the Rust builder ([`ToolSpecBuilder::build`](super::ToolSpecBuilder::build)),
-//! by [`ToolSpec::from_schema`](crate::spec::ToolSpec::from_schema) and, through
-//! [`check_schema`], by the JSON Schema importer. Only what the root reaches is checked: an
-//! unused definition blocks nothing.
+//! The build-time check: everything knowable about a [`Schema`] without a value
+//! (contradictions, repeated fields, dangling references, cycles that consume no input), so
+//! none of it surfaces at call time. Only what the root reaches is checked.
 
 use super::error::{SpecError, SpecErrorKind};
 use crate::json::decimal as number;

@@ -1,8 +1,5 @@
-//! [`SpecError`]: a declaration that cannot stand, found when the spec is built.
-//!
-//! Shaped like the JSON layer's `ParseError { kind, at }`: every condition happens at a
-//! place (the tool, and the path of the type inside its arguments), so the place is stored
-//! once and the condition is an enum carrying its data ([`SpecErrorKind`]).
+//! [`SpecError`]: a declaration that cannot stand, found when the spec is built; the place
+//! (tool, path) once, the condition as an enum with its data ([`SpecErrorKind`]).
 
 use super::super::names::Quoted;
 use super::super::{Bound, Kinds};

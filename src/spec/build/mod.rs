@@ -11,20 +11,10 @@
 //! # Ok::<(), toolgate::spec::SpecError>(())
 //! ```
 //!
-//! # Why `build()`
-//!
-//! [`ToolSpec::new`] returns a [`ToolSpecBuilder`], and only
-//! [`build`](ToolSpecBuilder::build) makes a [`ToolSpec`]. Every chained method stores what
-//! it is given and cannot fail, so a declaration reads as one expression; `build` then
-//! checks the whole declaration at once and returns the first [`SpecError`] with its path.
-//! The error cannot be missed: a builder is not a `ToolSpec`, so code that registers or
-//! validates with one does not compile until `build` has been called, and `build`'s
-//! `Result` is `#[must_use]`. And a `ToolSpec` value always holds its invariants (a valid
-//! name, no contradiction), so the gate never re-checks one at call time.
-//!
-//! [`Type`] values are plain data built the same way: `Type::integer().min(1).max(100)`.
-//! A contradiction inside a type (`min` above `max`, an empty `enum`) is found when the spec
-//! holding it is built, with the path to the field.
+//! Every chained method stores what it is given and cannot fail; [`build`](ToolSpecBuilder::build)
+//! checks the whole declaration and returns the first [`SpecError`] with its path. A
+//! builder is not a `ToolSpec`, so the check cannot be skipped, and a `ToolSpec` always
+//! holds its invariants: the gate never re-checks one at call time.
 
 mod check;
 mod error;
@@ -553,35 +543,17 @@ impl Type {
     }
 }
 
-impl IntoNumber for i64 {
-    fn into_number(self) -> Result<Number<'static>, f64> {
-        integer_number(self.to_string())
-    }
+// Decimal digits with an optional '-' are always in the JSON number grammar.
+macro_rules! integer_into_number {
+    ($($int:ty),*) => {$(
+        impl IntoNumber for $int {
+            fn into_number(self) -> Result<Number<'static>, f64> {
+                Number::from_text(self.to_string()).ok_or(f64::NAN)
+            }
+        }
+    )*};
 }
-
-impl IntoNumber for i32 {
-    fn into_number(self) -> Result<Number<'static>, f64> {
-        integer_number(self.to_string())
-    }
-}
-
-impl IntoNumber for u32 {
-    fn into_number(self) -> Result<Number<'static>, f64> {
-        integer_number(self.to_string())
-    }
-}
-
-impl IntoNumber for u64 {
-    fn into_number(self) -> Result<Number<'static>, f64> {
-        integer_number(self.to_string())
-    }
-}
-
-impl IntoNumber for usize {
-    fn into_number(self) -> Result<Number<'static>, f64> {
-        integer_number(self.to_string())
-    }
-}
+integer_into_number!(i32, i64, u32, u64, usize);
 
 impl IntoNumber for f64 {
     /// Written as Rust's shortest round-trip decimal (`0.5`, `3`), in exponent form only
@@ -589,9 +561,4 @@ impl IntoNumber for f64 {
     fn into_number(self) -> Result<Number<'static>, f64> {
         Number::from_f64(self).ok_or(self)
     }
-}
-
-fn integer_number(text: String) -> Result<Number<'static>, f64> {
-    // Decimal digits with an optional '-' are always in the JSON number grammar.
-    Number::from_text(text).ok_or(f64::NAN)
 }

@@ -1,16 +1,7 @@
-//! `$dynamicRef`: a reference whose target depends on how validation got there.
-//!
-//! `"$dynamicRef": "#node"` first resolves as `"$ref": "#node"` would. If the schema found
-//! declares `"$dynamicAnchor": "node"`, the target is instead the `node` dynamic anchor of the
-//! outermost resource in the *dynamic scope* that declares one: the resources (the root, and
-//! schemas with an `$id`) that validation entered on its way here, through subschemas and
-//! references. That is how a generic schema (a tree whose nodes are left open) is extended
-//! by one that refers to it (the same tree with strict nodes).
-//!
-//! The scope is known at load time for every place a reference leads to, so the compiler
-//! resolves the references statically: each place is compiled once per scope it is reached
-//! in ([`Scope`], which keeps only what a `$dynamicRef` reads), and a document without
-//! `$dynamicAnchor` has one, empty, scope everywhere. The validator sees plain references.
+//! `$dynamicRef`, resolved at load: `"#node"` resolves as a `$ref`, unless the schema found
+//! declares `"$dynamicAnchor": "node"`; then it leads to that anchor in the outermost
+//! resource of the dynamic scope that declares one. Each place is compiled once per
+//! [`Scope`] it is reached in, so the validator sees plain references.
 
 /// The dynamic scope, as much of it as `$dynamicRef` reads: for each name a `$dynamicAnchor`
 /// declares, the outermost resource entered that declares it (an index into the document's

@@ -1,11 +1,7 @@
-//! The compiler: a JSON Schema document to a [`Schema`].
-//!
-//! The root is compiled in place. Every `$ref` names a place in the document by its JSON
-//! pointer; each distinct place becomes one definition in [`Schema::defs`], compiled once
-//! from a work list (never by recursion through references, so recursive schemas load in
-//! bounded stack). Definitions are then ordered as the document declares them (`$defs`,
-//! then `definitions`, then any other place in the order it was first referenced) and named
-//! so that exporting and importing again gives the same [`Schema`].
+//! The compiler: a JSON Schema document to a [`Schema`]. The root is compiled in place;
+//! each place a `$ref` names becomes one definition, compiled once from a work list (bounded
+//! stack for recursive schemas), then ordered and named as the document declares them so
+//! that export and import round-trip.
 
 use super::dynamic::{Scope, MAX_SCOPES_PER_PLACE};
 use super::graph::{find_cycle, remap_references, weak_definitions};

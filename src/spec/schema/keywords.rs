@@ -1,10 +1,6 @@
-//! Which keyword is which: enforced, an annotation, structure, or refused; and where
-//! subschemas stand (for following `$ref` pointers).
-//!
-//! The Gemini dialect (the `parameters` of a Gemini function declaration) is JSON Schema
-//! read with the spellings Google's SDKs write: snake_case (`any_of`, `max_length`),
-//! `ref`/`defs` without the `$`, upper-case type names, `nullable`, `propertyOrdering` and
-//! `example`. Everything else is the same subset with the same meaning.
+//! The keyword table: enforced, annotation, structure or refused, per dialect, and where
+//! subschemas stand. The Gemini dialect is JSON Schema in Google's SDK spellings
+//! (snake_case, `ref`/`defs`, upper-case types, `nullable`, `propertyOrdering`).
 
 use super::Dialect;
 use Class::{Annotation, Enforced, Refused, Structure};

@@ -1,22 +1,7 @@
-//! JSON Schema import: the subset toolgate enforces, and a load error for every keyword that
-//! would assert something toolgate does not check.
-//!
-//! A validator that silently skips `pattern` lets through exactly the value the schema's
-//! author meant to stop, and nobody learns of it until the tool misbehaves. So the rule here
-//! is: every keyword the root schema reaches is either enforced, an annotation that asserts
-//! nothing (draft 2020-12 says so), or a [`LoadError`] naming the keyword and where it
-//! stands. [`Schema::from_json_schema_lenient`] is the explicit way out: it loads anyway and
-//! lists every [`Unenforced`] keyword, and what it loads only ever accepts *more* than the
-//! schema does, never less.
-//!
-//! - `import`: the compiler from a JSON Schema document to a [`Schema`].
-//! - `keywords`: which keyword is enforced, an annotation, or refused, per dialect.
-//! - `pointer`: `$ref` targets (JSON pointers) and the dotted paths errors show.
-//! - `rules`: reading each enforced keyword's value into the rules of a type.
-//! - `patterns`: reading `pattern` and `patternProperties` (the `pattern` feature).
-//! - `graph`: checks over the compiled definitions (reference cycles, weakened branches).
-//! - `uri`: base URIs (`$id`) and the resources a `$ref` resolves against.
-//! - `dynamic`: the dynamic scope a `$dynamicRef` resolves in, at load time.
+//! JSON Schema import: the subset toolgate enforces, and a [`LoadError`] for every keyword
+//! that would assert something toolgate does not check (a skipped `pattern` lets through
+//! exactly what the author meant to stop). [`Schema::from_json_schema_lenient`] loads
+//! anyway, lists each [`Unenforced`] keyword, and only ever accepts more, never less.
 
 mod dynamic;
 mod graph;
@@ -206,39 +191,19 @@ pub struct Unenforced {
 }
 
 impl Schema {
-    /// Compiles a JSON Schema (draft 2020-12; draft-07, draft-06 and 2019-09 documents read
-    /// the same on this subset) into a [`Schema`].
+    /// Compiles a JSON Schema (draft 2020-12; draft-07, draft-06 and 2019-09 read the same
+    /// on this subset) into a [`Schema`].
     ///
-    /// Enforced: `type`, `enum`, `const`, `minimum`, `maximum`, `exclusiveMinimum`,
-    /// `exclusiveMaximum`, `multipleOf`, `minLength`, `maxLength`, `pattern`, `format` (for
-    /// the names [`Format::from_name`](crate::spec::format::Format::from_name) knows; any
-    /// other name is kept as an annotation, which a lenient load lists as not enforced),
-    /// `prefixItems`, `items`, `minItems`, `maxItems`, `uniqueItems`, `contains`,
-    /// `minContains`, `maxContains`, `properties`, `required`, `additionalProperties`,
-    /// `propertyNames`, `patternProperties`, `minProperties`, `maxProperties`,
-    /// `dependentRequired`, `dependentSchemas`, `anyOf`, `oneOf`, `allOf`, `not`, `if`,
-    /// `then`, `else`, `unevaluatedProperties`, `unevaluatedItems`, OpenAPI's `nullable`
-    /// (adds `null` to the kinds `type` names), `$dynamicRef` (resolved at load in the
-    /// dynamic scope each place is reached in), and
-    /// `$ref` to a JSON pointer or an `$anchor` inside the document (`#`,
-    /// `#/$defs/NAME`, `#/definitions/NAME`, `#name`, …), recursion included, resolved
-    /// against the base URI the nearest `$id` around it gives (RFC 3986: `{"$id":
-    /// "https://example.com/tree"}` makes `node` name the schema whose `$id` is
-    /// `https://example.com/node`). To read `format` as
-    /// an annotation only, as draft 2020-12 does by default, see
-    /// [`Schema::without_format_assertions`]. Accepted as annotations: `description`
-    /// (kept), `title`, `default`,
-    /// `examples`, `$comment`, `deprecated`, `readOnly`, `writeOnly`, `contentEncoding`,
-    /// `contentMediaType`, `contentSchema`, `$anchor`, `$dynamicAnchor`, OpenAPI's `example`,
-    /// `discriminator` and `x-…` extensions (kept as written, for export), `externalDocs`
-    /// and `xml`, a known `$schema`, and `$id` (which names a base URI for references).
-    /// `$defs` and `definitions` count only where a `$ref` reaches them. A keyword
-    /// whose value is `null` counts as absent (SDK dumps write absent fields that way),
-    /// except `const`, where `null` is the value.
-    ///
-    /// As JSON Schema says, keywords about one kind of value ignore the others:
-    /// `{"properties": {…}}` without `"type": "object"` also accepts `5`, and an object
-    /// schema without `additionalProperties` accepts members it does not declare.
+    /// Every validation and applicator keyword of draft 2020-12 is enforced except those
+    /// [`LoadError::Unsupported`] names (`additionalItems`, `$recursiveRef`, an unknown
+    /// keyword…); `format` for the names
+    /// [`Format::from_name`](crate::spec::format::Format::from_name) knows (another name is
+    /// an annotation; see [`Schema::without_format_assertions`]); OpenAPI's `nullable`;
+    /// `$ref` and `$dynamicRef` inside the document, resolved against the nearest `$id`.
+    /// Annotations (`title`, `default`, `examples`…) assert nothing; `description`,
+    /// `example`, `discriminator` and `x-…` are kept for export. A keyword whose value is
+    /// `null` counts as absent (SDK dumps write absent fields so), except `const`. As JSON
+    /// Schema says, keywords about one kind of value ignore the others.
     ///
     /// # Errors
     /// - [`LoadError::Unsupported`]: a keyword toolgate does not enforce

@@ -1,9 +1,5 @@
-//! `$ref` targets and error paths.
-//!
-//! A `$ref` inside a document is a URI fragment holding a JSON pointer (RFC 6901):
-//! percent-decoded first (RFC 3986), then split on `/` with `~1` read as `/` and `~0` as `~`.
-//! The place a pointer names is shown in messages as a [`Path`] (`properties.zip`,
-//! `anyOf[1]`, `properties["a b"]`).
+//! `$ref` targets (a URI fragment holding an RFC 6901 JSON pointer, percent-decoded first)
+//! and the [`Path`]s messages show for them (`properties.zip`, `anyOf[1]`).
 
 use super::keywords::{schema_slot, Slot};
 use super::uri::{subschemas, Resource};

@@ -1,10 +1,5 @@
-//! The compiler's keyword readers: each enforced keyword's value checked and turned into
-//! the rules of a [`Type`].
-//!
-//! Values are checked as the draft 2020-12 meta-schema says (`minLength` a non-negative
-//! integer, `enum` an array, `anyOf` a non-empty array of schemas…), with the Gemini
-//! dialect's allowances: 64-bit integers written as strings, upper-case type names,
-//! `nullable`, and numeric `enum` values written as strings.
+//! The keyword readers: each enforced keyword's value checked as the draft 2020-12
+//! meta-schema says (with the Gemini dialect's allowances) and turned into a [`Type`]'s rules.
 
 use super::import::{Dialect, Importer, Seen};
 use super::{LoadError, Unenforced};

@@ -1,11 +1,6 @@
-//! Base URIs: where a `$ref` points when schemas below the root carry an `$id` of their own.
-//!
-//! Each `$id` makes its schema a *resource* with its own URI, resolved against the resource
-//! around it (RFC 3986 section 5), and a `$ref` is resolved against the URI of the resource
-//! it stands in: `{"$id": "https://example.com/tree", "$defs": {"node": {"$id": "node"}}}`
-//! makes `https://example.com/node` name `#/$defs/node`, and a `#/…` pointer or `#name`
-//! anchor inside that schema counts from it. Only resources of the one document are known:
-//! a URI that names none of them is another document, which toolgate does not fetch.
+//! Base URIs: each `$id` makes its schema a resource whose URI resolves against the one
+//! around it (RFC 3986 section 5), and a `$ref` resolves against the resource it stands in.
+//! A URI naming no resource of the document is another document, which is not fetched.
 
 use super::keywords::{schema_slot, Slot};
 use super::Dialect;
