@@ -3,12 +3,10 @@
 //! stack for recursive schemas), then ordered and named as the document declares them so
 //! that export and import round-trip.
 
-use super::dynamic::{Scope, MAX_SCOPES_PER_PLACE};
+use super::dynamic::Scope;
 use super::graph::{find_cycle, remap_references, weak_definitions};
 use super::keywords::{self, canonical, class, static_name, Class, Draft, Keep};
-use super::pointer::{
-    anchors, find_anchor, fragment, parse_ref, path_of, place_of, resolve, Target,
-};
+use super::pointer::{anchors, fragment, path_of, place_of, resolve};
 use super::rules::{check_unique, invalid};
 use super::uri::{self, Resource};
 use super::{LoadError, RefProblem, Unenforced, MAX_SCHEMA_DEPTH};
@@ -74,42 +72,42 @@ impl Output {
 }
 
 /// A place in the document that a `$ref` names, in one dynamic scope.
-struct Place {
+pub(super) struct Place {
     /// Its JSON pointer tokens (empty: the root).
-    tokens: Vec<String>,
+    pub(super) tokens: Vec<String>,
     /// The dynamic scope it is reached in, its own resource entered (see
     /// [`dynamic`](super::dynamic)); the same place in another scope is another definition.
-    scope: Scope,
+    pub(super) scope: Scope,
     /// Compiled, once the work list reaches it.
-    ty: Option<Type>,
+    pub(super) ty: Option<Type>,
     /// Every definition referenced anywhere inside it.
-    refs: Vec<usize>,
+    pub(super) refs: Vec<usize>,
     /// True if a keyword inside it was skipped (lenient loads).
-    skipped: bool,
+    pub(super) skipped: bool,
 }
 
 /// One compilation of one document: the places `$ref`s name, the work list of those not
 /// compiled yet, and (leniently) what was skipped.
 pub(super) struct Importer<'v, 'a> {
-    document: &'v Value<'a>,
+    pub(super) document: &'v Value<'a>,
     /// Put before every path (`tools[2].input_schema`).
-    base: Path,
+    pub(super) base: Path,
     pub(super) dialect: Dialect,
     pub(super) lenient: bool,
     /// From the root's `$schema`; decides what stands beside `$ref`.
-    draft: Draft,
+    pub(super) draft: Draft,
     /// The document's resources (the root, and every schema with an `$id`), and the base
     /// URI of the schema being compiled: what its `$ref`s resolve against.
-    resources: Vec<Resource>,
-    base_uri: String,
+    pub(super) resources: Vec<Resource>,
+    pub(super) base_uri: String,
     /// For each resource, the names its `$dynamicAnchor`s declare; and the dynamic scope of
     /// the schema being compiled (see [`dynamic`](super::dynamic)).
-    dynamic_anchors: Vec<Vec<String>>,
-    scope: Scope,
+    pub(super) dynamic_anchors: Vec<Vec<String>>,
+    pub(super) scope: Scope,
     /// Every place a `$ref` names, in the order first referenced (the compile order).
-    targets: Vec<Place>,
+    pub(super) targets: Vec<Place>,
     /// Places referenced but not compiled yet.
-    pending: Vec<usize>,
+    pub(super) pending: Vec<usize>,
     pub(super) unenforced: Vec<Unenforced>,
     /// A lenient load's `format`s of a name toolgate does not enforce ([`Output`]).
     pub(super) annotated_formats: Vec<Unenforced>,
@@ -527,151 +525,6 @@ impl<'v, 'a> Importer<'v, 'a> {
             .filter(|entry| entry.path == here)
             .map(|entry| entry.keyword.clone())
             .collect()
-    }
-
-    pub(super) fn reference(
-        &mut self,
-        value: &Value<'_>,
-        path: &Path,
-        key: &str,
-    ) -> Result<Option<usize>, LoadError> {
-        let text = value
-            .as_str()
-            .ok_or_else(|| invalid(path, Some(key), "a string (a URI reference)", value))?;
-        let problem = match parse_ref(text, &self.base_uri, &self.resources) {
-            Target::Local(tokens) => return self.target_for(tokens, path, text).map(Some),
-            Target::Remote => RefProblem::Remote,
-            Target::Anchor(start, name) => {
-                match find_anchor(self.document, &start, &name, self.dialect) {
-                    Some(tokens) => return self.target_for(tokens, path, text).map(Some),
-                    None => RefProblem::Anchor,
-                }
-            }
-            Target::Malformed => {
-                return Err(invalid(
-                    path,
-                    Some(key),
-                    "a reference whose fragment is a JSON pointer (RFC 6901)",
-                    value,
-                ))
-            }
-        };
-        if self.lenient {
-            self.refuse(path, key)?;
-            return Ok(None);
-        }
-        Err(LoadError::Reference {
-            path: path.to_string(),
-            reference: text.to_string(),
-            problem,
-        })
-    }
-
-    /// `scope` once resource `index` (if any) is entered.
-    fn entering(&self, scope: &Scope, index: Option<usize>) -> Scope {
-        match index.and_then(|i| Some((i, self.dynamic_anchors.get(i)?))) {
-            Some((index, declared)) => scope.entering(index, declared),
-            None => scope.clone(),
-        }
-    }
-
-    /// `$dynamicRef`: where its plain-name fragment leads in the dynamic scope of the
-    /// schema being compiled (see [`dynamic`](super::dynamic)); anything else about it (a
-    /// pointer fragment, a name no `$dynamicAnchor` in scope declares, the errors) is as
-    /// for `$ref`.
-    pub(super) fn dynamic_reference(
-        &mut self,
-        value: &Value<'_>,
-        path: &Path,
-        key: &str,
-    ) -> Result<Option<usize>, LoadError> {
-        match value
-            .as_str()
-            .and_then(|text| Some((text, self.dynamic_target(text)?)))
-        {
-            Some((text, tokens)) => self.target_for(tokens, path, text).map(Some),
-            None => self.reference(value, path, key),
-        }
-    }
-
-    /// The place a `$dynamicRef` of `text` leads to by the dynamic scope: when the schema
-    /// its `#name` first names declares `"$dynamicAnchor": name`, the schema that declares
-    /// it in the outermost resource in scope that has one. `None`: it is a `$ref`.
-    fn dynamic_target(&self, text: &str) -> Option<Vec<String>> {
-        let Target::Anchor(start, name) = parse_ref(text, &self.base_uri, &self.resources) else {
-            return None;
-        };
-        let initial = find_anchor(self.document, &start, &name, self.dialect)?;
-        let declares = |tokens: &[String]| {
-            resolve(self.document, tokens, self.dialect)
-                .ok()
-                .and_then(|schema| schema.get("$dynamicAnchor"))
-                .and_then(Value::as_str)
-                == Some(name.as_str())
-        };
-        if !declares(&initial) {
-            return None;
-        }
-        let outermost = self.resources.get(self.scope.resource_for(&name)?)?;
-        anchors(
-            self.document,
-            &outermost.tokens,
-            self.dialect,
-            &["$dynamicAnchor"],
-        )
-        .into_iter()
-        .find(|(anchor, _)| *anchor == name)
-        .map(|(_, tokens)| tokens)
-    }
-
-    /// The definition for a place in the document, made (and queued) on first reference.
-    fn target_for(
-        &mut self,
-        tokens: Vec<String>,
-        path: &Path,
-        text: &str,
-    ) -> Result<usize, LoadError> {
-        // Reached through this reference, the place's own resource is entered.
-        let scope = self.entering(&self.scope, uri::around(&self.resources, &tokens));
-        let same = |t: &Place| t.tokens == tokens && t.scope == scope;
-        if let Some(index) = self.targets.iter().position(same) {
-            self.ref_log.push(index);
-            return Ok(index);
-        }
-        if self.targets.iter().filter(|t| t.tokens == tokens).count() >= MAX_SCOPES_PER_PLACE {
-            return Err(LoadError::DynamicScopes {
-                path: path.to_string(),
-                reference: text.to_string(),
-                limit: MAX_SCOPES_PER_PLACE,
-            });
-        }
-        if let Err(missing) = resolve(self.document, &tokens, self.dialect) {
-            return Err(LoadError::Reference {
-                path: path.to_string(),
-                reference: text.to_string(),
-                problem: if missing {
-                    RefProblem::NotFound
-                } else {
-                    RefProblem::NotASchema
-                },
-            });
-        }
-        let index = self.targets.len();
-        // The root in its own scope is compiled in place (see `run`); in another, it is a
-        // definition like any place.
-        let is_root = tokens.is_empty() && scope == self.entering(&Scope::default(), Some(0));
-        self.targets.push(Place {
-            tokens,
-            scope,
-            ty: None,
-            refs: Vec::new(),
-            skipped: false,
-        });
-        if !is_root {
-            self.pending.push(index);
-        }
-        self.ref_log.push(index);
-        Ok(index)
     }
 }
 

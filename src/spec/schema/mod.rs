@@ -3,6 +3,7 @@
 //! exactly what the author meant to stop). [`Schema::from_json_schema_lenient`] loads
 //! anyway, lists each [`Unenforced`] keyword, and only ever accepts more, never less.
 
+mod combinators;
 mod dynamic;
 mod graph;
 mod import;
@@ -15,6 +16,7 @@ mod patterns;
 #[path = "patterns_off.rs"]
 mod patterns;
 mod pointer;
+mod references;
 mod rules;
 #[cfg(test)]
 mod table_tests;
