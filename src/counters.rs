@@ -1,31 +1,7 @@
-//! Counters: what became of every call, kept apart by cause, safe to update from many
-//! threads.
-//!
-//! The causes are kept apart because they point at different owners. A rising rejection
-//! rate (and which kind rises) points at our own tool declarations or prompts: the model
-//! cannot make calls that fit them. A rising tool-failure rate points at a dependency: the
-//! calls were right and the tool broke. Retries asked and retries that succeeded say whether
-//! the gate's one-sentence answers are good enough for the model to act on.
-//!
-//! Two things are counted, and the table says which rate is a share of which:
-//!
-//! - **Calls**, each once, by its final outcome: dispatched, tool failed, or rejected
-//!   (refused, and its retry refused too when one was asked; nothing ran). A call refused at
-//!   first whose corrected call then passed is dispatched (or tool failed), plus one retry
-//!   asked and one retry that succeeded.
-//! - **Gate decisions**: every call is one, and every retry one more. Each *rejection* the
-//!   gate made is counted by kind, whether the retry then fixed it or not: a typo the retry
-//!   fixed is one `unknown_tool`, and a call refused twice is two rejections. (An
-//!   [`Outcome`] carries its first call's rejection when a retry was asked, so nothing the
-//!   gate said is lost.) A rising kind points at what the model misreads, even when the one
-//!   retry hides it from the call counts.
-//!
-//! Every counter is an `AtomicU64` updated with a relaxed, saturating add: the counts are
-//! independent tallies (no count is derived from another at update time), so relaxed
-//! ordering loses nothing, and a counter that reaches `u64::MAX` stays there rather than
-//! wrapping to zero. A [`Counts`] snapshot reads each counter once; taken while other
-//! threads record, it may mix counts from just before and just after one call, and is exact
-//! once they are done.
+//! Counters: what became of every call, by cause, from many threads. Rejections point at
+//! our declarations, tool failures at a dependency, retries at the quality of the answers.
+//! Calls count once by final outcome; every rejection the gate made counts by kind, including
+//! one the retry fixed. Relaxed, saturating `AtomicU64` adds: the tallies are independent.
 
 use crate::registry::Outcome;
 use crate::rejection::RejectionKind;

@@ -1,51 +1,12 @@
-//! The rejection guard: a bound on how long an agent loop may keep sending calls the gate
-//! refuses, so that a model that cannot satisfy a spec stops the run at a point someone can
-//! diagnose, instead of burning tokens until a budget runs out.
+//! The rejection guard: stops an agent loop whose model keeps sending calls the gate refuses,
+//! at a point someone can diagnose, instead of burning its budget.
 //!
-//! # What is counted
-//!
-//! The guard counts *consecutive rejections per tool name*. A model that fails at tool A,
-//! succeeds at B and fails at A again is exploring: B's success says nothing about A's
-//! arguments, so A's streak is now 2, not reset and not merged with B's. Only a success of A
-//! itself ends A's streak. The Nth rejection in a row for one key (default
-//! [`Guard::DEFAULT_LIMIT`], 3) is [`Unrecoverable`].
-//!
-//! Decisions, each with its reason:
-//!
-//! - **A tool failure counts as success.** [`Outcome::ToolFailed`] means the call passed every
-//!   gate and the tool ran: the *request* was right, a dependency was not. Retrying it does
-//!   not need a different call from the model, so it ends the rejection streak. Tool
-//!   failures are counted by [`Counters`](crate::counters::Counters), where a rising rate
-//!   points at the dependency, not at the model or the declarations.
-//! - **Calls with no readable name share one key, "unreadable".** A call that is malformed,
-//!   cut off or envelope-less before its name could be read names no tool, yet a model that
-//!   only ever emits broken JSON is the most stuck of all. Those rejections count under one
-//!   shared key. (A call cut off *after* its name counts for that tool: the gate reports the
-//!   name it read, [`Rejection::tool`].)
-//! - **Any success ends the streaks that are not about a tool's arguments**: the unreadable
-//!   key and every name that was refused as unknown. Those streaks say the model could not
-//!   *reach* a tool; a dispatched call shows that it can. (An unknown name can never succeed
-//!   by itself, so without this rule three typos spread over a long, healthy run would stop
-//!   it.) Streaks of registered tools whose arguments were refused end only with that tool's
-//!   success.
-//! - **Once tripped, it stays tripped** for that key: every further rejection of the same key
-//!   returns [`Unrecoverable`] again, until a success ends the streak. A caller that ignores
-//!   the first error keeps being told.
-//!
-//! With [`handle_tool_call`](crate::registry::handle_tool_call), each
-//! [`Outcome::Rejected`] already stands for two refusals (the call and the model's one
-//! retry), so the default limit stops a run after three turns, six refused calls, on the
-//! same tool. With [`Gate::check_call`](crate::gate::Gate::check_call) and no retry, each
-//! rejection is one step. With whole turns ([`Guard::record_turn`], which a
-//! [`Session`](crate::turn::Session) calls), each *turn* is one step per tool, however many of
-//! its calls to that tool were refused: a message with three bad calls to one tool is one
-//! refused turn, not the end of the run.
-//!
-//! # Threads
-//!
-//! A `Guard` belongs to one agent run (one conversation): recording takes `&mut self`, and
-//! there is no global state, so two runs never see each other's streaks. It is `Send` and
-//! `Sync`; to share one run's guard between threads, put it in a `Mutex`.
+//! It counts rejections in a row *per tool*: failing at A, succeeding at B and failing at A
+//! again is exploring, so only A's success ends A's streak. A tool failure is a success (the
+//! call was right). Calls with no readable name share one key. Any success ends the unreadable
+//! and unknown-name streaks (the model can reach a tool). Once tripped, a key stays tripped
+//! until a success. One [`Outcome`] of `handle_tool_call` (call and retry) is one step, and so
+//! is one turn per tool ([`Guard::record_turn`]).
 
 use crate::registry::Outcome;
 use crate::rejection::{Rejection, RejectionKind};

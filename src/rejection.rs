@@ -1,16 +1,7 @@
-//! [`Rejection`]: why a call was refused, as data, and the one sentence the model reads.
-//!
-//! A rejection is a statement about the *request*: nothing ran, and the model can fix it by
-//! sending a different call. (A tool that ran and failed is an
-//! [`Outcome::ToolFailed`](crate::Outcome::ToolFailed), never a rejection: the call was right
-//! and the fix lies elsewhere.) Each variant carries the facts of one refusal, never a
-//! prepared string, so counters and the command line read the kind and the path without
-//! parsing text; [`Display`](fmt::Display) turns the facts into the text the model reads.
-//!
-//! Every text follows one pattern: which call (the tool's name when it is known), what was
-//! expected, what arrived (JSON cut at [`PREVIEW_CHARS`](crate::json::PREVIEW_CHARS)
-//! characters), and what to do next. This module sits below [`envelope`](crate::envelope)
-//! and [`gate`](crate::gate), which both produce rejections.
+//! [`Rejection`]: why a call was refused, as data; `Display` is the sentence the model reads.
+//! A rejection is about the *request* (nothing ran); a tool that ran and failed is an
+//! [`Outcome::ToolFailed`](crate::Outcome::ToolFailed). Every text says which call, what was
+//! expected, what arrived (cut at [`PREVIEW_CHARS`](crate::json::PREVIEW_CHARS)) and what to do.
 
 use crate::json::{ErrorKind, Inside, Kind, ParseError};
 use crate::spec::names::{with_article, write_list, Escaped, Name, Quoted};

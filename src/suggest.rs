@@ -1,21 +1,7 @@
-//! Edit distance, for the unknown-tool gate's "Did you mean" list.
-//!
-//! A model that misspells a tool name (`serch_orders`, `search_order`, `seacrh_orders`)
-//! nearly always means the registered name with the smallest edit distance, so the gate
-//! names the closest ones. The distance is the *optimal string alignment* variant of
-//! Damerau-Levenshtein: insertions, deletions, substitutions and swaps of two adjacent
-//! characters each cost one, because a swap (`seacrh`) is the commonest typo and plain
-//! Levenshtein would charge it two.
-//!
-//! The name comes from the model and can be anything, including megabytes of text. The cost
-//! stays bounded: only the first [`MAX_CHARS`] characters of each side are compared (tool
-//! names are at most 64 characters, so this never changes a ranking among real names). That
-//! bound is also what makes the computation cheap: the called name's characters fit the bits
-//! of one `u128`, so a whole column of the distance table is computed in a few word
-//! operations (Hyyrö's bit-vector algorithm), on the stack, with no allocation.
-//!
-//! Why it has to be cheap: an unknown name is measured against every registered tool, and
-//! computed cell by cell, the table was most of what refusing such a call cost.
+//! Edit distance for the unknown-tool gate's "Did you mean" list: optimal string alignment
+//! (a swap of two adjacent characters, the commonest typo, costs one). Only the first
+//! [`MAX_CHARS`] characters are compared, so a name of any length costs little: one `u128`
+//! column per character (Hyyrö's bit-vector algorithm), without allocating.
 
 /// Characters compared from the start of each name; anything after is ignored.
 pub const MAX_CHARS: usize = 128;

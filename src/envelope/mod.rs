@@ -1,9 +1,5 @@
 //! Envelopes: every provider's shape of a tool call, read into one [`Call`].
 //!
-//! A model's tool call reaches an agent wrapped in its provider's envelope. The name, the
-//! call id and the arguments are the same facts in every shape, but they sit in different
-//! places, and the arguments come either as a JSON object or as *text* holding one:
-//!
 //! | Shape | Call id | Name | Arguments |
 //! |---|---|---|---|
 //! | plain `{name, arguments}` (also MCP `tools/call` params) | `id` (optional) | `name` | `arguments`: object or text |
@@ -13,31 +9,14 @@
 //! | Gemini `{"functionCall":{…}}`, google-genai's `{"function_call":{…}}` | `…id` (optional) | `….name` | `….args`: object |
 //! | OpenAI legacy `{"function_call":{…}}` | none | `function_call.name` | `function_call.arguments`: text |
 //!
-//! The shape is told by `"type"` when present (`tool_use`, `function_call`, `function`),
-//! else by `function`, then `functionCall`/`function_call`, then a top-level `name`. The
-//! plain shape also takes its arguments under `input`, `args` or `parameters` (Llama's
-//! form), one of them at most.
-//!
-//! Rules shared by every shape, because the official SDKs' dumps need them:
-//! - Fields toolgate does not read (`caller`, `status`, `index`, `parsed_arguments`, …) are
-//!   ignored, though the reader still checks them: the call must be valid JSON throughout.
-//! - A `null` field is an absent one; absent arguments are `{}`.
-//! - Arguments *text* is read by the same reader under the same [`Limits`]; an empty text
-//!   is truncated (the reply was cut before the arguments began), and a text that is JSON but
-//!   not an object (`"null"`, `"[1]"`) is left for the object gate to refuse.
-//! - A key given twice in the envelope is refused: two readers may pick different ones.
-//! - A top-level `name` beside a nested call object (`function`, `functionCall`,
-//!   `function_call`) is refused: the call would name two tools. So a top-level `name`,
-//!   where a call is accepted at all, is always the name that counts, and a streamed call
-//!   can be refused as soon as that name is known to be no tool's.
-//! - The call id is kept whenever it can be read, even from a call cut off after it, since
-//!   the answer to the model must carry it.
-//!
-//! How it is read: the call's text becomes a [`Value`] (`parse`, which parses an arguments
-//! text in place as it goes, so the arguments borrow from the raw call), and one function
-//! finds the call in the value (`shape`), for a call alone and for each call of a turn. A
-//! call that is not JSON has no value; its id and name are read from what came before the
-//! error (`recover`).
+//! The shape is told by `"type"` when present, else by `function`, then
+//! `functionCall`/`function_call`, then a top-level `name`. The plain shape also takes its
+//! arguments under `input`, `args` or `parameters`, one of them at most. In every shape, as
+//! SDK dumps need: unknown fields are ignored (but must be valid JSON), a `null` field is
+//! absent, absent arguments are `{}`, an empty arguments text is truncated, and a text that is
+//! JSON but no object is left for gate 2. A key given twice, or a top-level `name` beside a
+//! nested call object, is refused: which one counts would be a guess. The id is kept whenever
+//! it can be read, even from a call cut off after it.
 
 mod parse;
 mod recover;

@@ -1,9 +1,6 @@
-//! Finding the call in a `Value`: which shape the envelope is in, and where that shape
-//! keeps the call id, the name and the arguments (the rules are in the table of the
-//! [module docs](super)).
-//!
-//! One function, [`find`], for a call alone ([`read_call`](super::read_call)) and for each
-//! call of a turn, so a call gets the same answer wherever it stands.
+//! Finding the call in a `Value`: the shape, and where it keeps the id, the name and the
+//! arguments (the table is in the [module docs](super)). One function for a call alone and
+//! for each call of a turn, so a call gets the same answer wherever it stands.
 
 use super::parse::{Slot, Texts};
 use super::{json_rejection, Call};

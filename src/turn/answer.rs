@@ -1,12 +1,6 @@
-//! [`Answers`]: the outputs of a turn's accepted calls, handed back by whoever ran them.
-//!
-//! Nothing in the turn API calls the caller back: a caller with async handlers (or a queue,
-//! or another process) checks the turn, runs the accepted calls however it likes, and hands
-//! each output back here, by the call's position or by its id, in any order. The refused
-//! calls are answered already (their answer is the rejection). When every call has its
-//! answer, [`Answers::into_outcomes`] gives one [`Outcome`] per call in call order, and
-//! [`Answers::result_message`] the provider's message for the next request, so the pairing
-//! rule holds whatever order the outputs arrived in.
+//! [`Answers`]: the outputs of a turn's accepted calls, handed back by whoever ran them (by
+//! position or id, in any order), so a caller with async handlers builds the result message
+//! without being called back.
 
 use super::{result_message, Turn};
 use crate::json::Value;
@@ -112,11 +106,9 @@ impl Answers {
                     tool: checked.name.clone().into_owned(),
                     first_rejection: call.corrects.clone(),
                 },
-                Err(rejection) => Slot::Done(Outcome::Rejected {
-                    id: rejection.id().map(String::from),
-                    error: rejection.clone(),
-                    first_rejection: call.corrects.clone(),
-                }),
+                Err(rejection) => {
+                    Slot::Done(Outcome::refused(rejection.clone(), call.corrects.clone()))
+                }
             })
             .collect();
         Answers { slots, by_id: None }
@@ -151,22 +143,8 @@ impl Answers {
                 _ => AnswerError::AlreadyAnswered { index },
             });
         };
-        let (id, tool, first_rejection) = (id.take(), std::mem::take(tool), first_rejection.take());
-        *slot = Slot::Done(match result {
-            Ok(output) => Outcome::Dispatched {
-                id,
-                tool,
-                output,
-                first_rejection,
-            },
-            Err(error) => Outcome::ToolFailed {
-                id,
-                tool,
-                error,
-                panicked: false,
-                first_rejection,
-            },
-        });
+        let (id, tool, first) = (id.take(), std::mem::take(tool), first_rejection.take());
+        *slot = Slot::Done(Outcome::ran(id, tool, result, false, first));
         Ok(())
     }
 

@@ -1,15 +1,8 @@
-//! Running a checked turn through the registry: every accepted call's handler once, in call
-//! order, each panic caught, and one [`Outcome`] per call.
-//!
-//! This is the synchronous path. The registry's promises hold per call as for
-//! [`handle_tool_call`](crate::handle_tool_call): an unchecked call never reaches a handler
-//! (a turn is only run by the registry whose gate checked it), and a handler runs at most
-//! once per call. Nothing asks the model here: the refused calls are answered with their
-//! rejections, and the model's corrections come in its next turn (see [`Session`](super::Session)).
+//! Running a checked turn through the registry: each accepted call's handler once, in call
+//! order, panics caught. Nothing asks the model: corrections come in its next turn.
 
 use super::{Answers, Turn, TurnError};
 use crate::registry::{Outcome, Registry};
-use crate::rejection::Rejection;
 
 impl Registry {
     /// Checks a whole assistant turn (see [`Gate::check_turn`](crate::Gate::check_turn)),
@@ -36,33 +29,16 @@ impl Registry {
     pub(crate) fn run_turn(&self, turn: &Turn<'_>) -> Vec<Outcome> {
         let mut answers = Answers::new(turn);
         for (index, call) in turn.accepted() {
-            let outcome = match self.gate().check_name(call) {
-                // The rejection this call corrects is set after the run, not passed in: in a
-                // turn the call answers with its own id, never the refused call's, which was
-                // answered in the previous turn's message.
+            // The rejection this call corrects is set after the run, not passed in: in a turn
+            // the call answers with its own id (the refused call's was answered already).
+            let mut outcome = match self.gate().check_name(call) {
                 Ok((spec_index, _)) => self.dispatch(spec_index, call, None),
-                Err(rejection) => rejected(rejection),
+                Err(rejection) => Outcome::refused(rejection, None),
             };
-            let first = turn.calls.get(index).and_then(|call| call.corrects.clone());
-            answers.set(index, with_first_rejection(outcome, first));
+            *outcome.first_rejection_mut() = turn.calls.get(index).and_then(|c| c.corrects.clone());
+            answers.set(index, outcome);
         }
         // Every accepted call has its outcome now, so nothing is unanswered.
         answers.into_outcomes().unwrap_or_default()
     }
-}
-
-/// The outcome of a call the gate checked but the registry cannot find (not reachable: the
-/// turn was checked by this registry's own gate).
-fn rejected(rejection: Rejection) -> Outcome {
-    Outcome::Rejected {
-        id: rejection.id().map(String::from),
-        error: rejection,
-        first_rejection: None,
-    }
-}
-
-/// `outcome`, marked as the correction of `first` (when there is one).
-fn with_first_rejection(mut outcome: Outcome, first: Option<Box<Rejection>>) -> Outcome {
-    *outcome.first_rejection_mut() = first;
-    outcome
 }

@@ -1,13 +1,6 @@
-//! [`TurnError`]: a turn that cannot be read at all, as data, and the sentence that says so.
-//!
-//! A turn that is read answers every call it holds, refused or not: a call that is not
-//! JSON, has no name or breaks its spec is one [`Rejection`](crate::Rejection) among the
-//! turn's entries, paired with its id. A `TurnError` is the other case: the text around the
-//! calls is not a turn in any form toolgate reads, so there are no calls to answer and no
-//! ids to pair. That is never the model's mistake to fix (the provider's SDK wrote the
-//! text); it is the caller's, who passed something else (a streamed chunk, a request, a
-//! log line of another kind). So its text is written for a developer: what was expected,
-//! where, and what arrived.
+//! [`TurnError`]: a text that is no turn at all, so there are no calls to answer. It is the
+//! caller's mistake, not the model's (the SDK wrote the turn), so its text is for a developer:
+//! what was expected, where, and what arrived.
 
 use crate::json::ParseError;
 use crate::json::PREVIEW_CHARS;

@@ -1,35 +1,13 @@
-//! Reading a turn: every provider's form of an assistant message, as its official SDK dumps
-//! it, down to the call elements and the text it holds, in order.
+//! Reading a turn: every provider's form of an assistant message, as its SDK dumps it, down
+//! to its call elements and text, in order (the forms are in the [module docs](super)).
 //!
-//! The forms and what is read from each are in the table of the [module docs](super). The
-//! turn is a [`Value`] parsed whole; each call element is handed on to the envelope as it
-//! is found, in call order.
-//!
-//! Everything else passes by untouched: Anthropic `thinking` blocks and server tool blocks,
-//! Responses `reasoning` items and hosted tool calls (`web_search_call`, …), Gemini thoughts,
-//! inline data and code parts. Those are not calls toolgate checks: the provider runs its
-//! hosted tools itself, and a client tool of another kind (a `computer_call`) has no
-//! [`ToolSpec`](crate::ToolSpec) to check it against, so it is the caller's to answer.
-//!
-//! SDK dumps (`model_dump()`, `to_dict()`, `toJSON()`) write every field, `null` when unset,
-//! and fields of their own (`refusal`, `annotations`, `index`, `parsed_arguments`,
-//! `thoughtSignature`, `finish_reason`, `usage`). So, as in the envelope, a `null` member is
-//! an absent one and members toolgate does not read are ignored; a member it does read,
-//! given twice, is refused, since which one holds the calls would be a guess.
-//!
-//! The form is told by the members present, in this order: `choices`, `candidates`,
-//! `output`, `parts`, a `message` object (one choice), a `content` object (a candidate),
-//! `tool_calls` or `function_call` (an OpenAI chat message, even when they are `null`), a
-//! `content` list (Anthropic), then `role`: `"assistant"` is an OpenAI message without calls,
-//! `"model"` a Gemini content without parts. A bare list takes its form from its first
-//! element whose `type` one provider alone uses, which only matters for
-//! [`TurnForm::provider`].
-//!
-//! In a list (of content blocks, output items or calls), an element is a call when its `type`
-//! is `tool_use`, `function_call` or `function`, or is not a string; when it has no `type` and
-//! holds a `name`, `function`, `functionCall` or `function_call`; and when it holds nothing
-//! else toolgate knows (no text): so every element of a list of broken calls is answered, with
-//! the gate's reason. In Gemini's `parts`, only a part holding a `functionCall` is a call.
+//! `null` members are absent and unknown members ignored; a member read twice is refused.
+//! The form is told by the members present, in this order: `choices`, `candidates`, `output`,
+//! `parts`, a `message` object, a `content` object, `tool_calls` or `function_call`, a
+//! `content` list, then `role`. In a list, an element is a call when its `type` is a call's or
+//! not a string, when it has no `type` and holds a name or call object, or when it holds
+//! nothing else toolgate knows, so every broken call is answered. In Gemini's `parts`, only
+//! a `functionCall` part is a call. Thinking, reasoning and hosted tool items pass by.
 
 use super::error::{cut, TurnError};
 use super::TurnForm;

@@ -1,13 +1,5 @@
-//! Turns: a whole assistant message, every call in it checked, and the one message that
-//! answers them all.
-//!
-//! A model does not send one call at a time. Its *turn* (an OpenAI chat message with a
-//! `tool_calls` list, an Anthropic message whose `content` mixes `text` and `tool_use`
-//! blocks, a Responses `output` list, a Gemini `Content` with `functionCall` parts) may hold
-//! several calls made in parallel, some right and some wrong. [`Gate::check_turn`] reads the
-//! turn in the form its SDK dumps it (the table below), checks every call with the same
-//! three gates as [`Gate::check_call`], and returns one [`TurnCall`] per call, in
-//! call order: the checked [`Call`], or its [`Rejection`].
+//! Turns: a whole assistant message, every call in it checked with the gates of
+//! [`Gate::check_call`], and the one message that answers them all.
 //!
 //! # Forms read
 //!
@@ -19,43 +11,18 @@
 //! | Gemini `Content` `{"role":"model","parts":[…]}`, a candidate `{"content":{…}}`, a `GenerateContentResponse` `{"candidates":[…]}` (its first candidate) | parts with `functionCall` (`function_call` in google-genai dumps) | `text` parts that are not thoughts |
 //! | a list of calls, each in any single-call shape | every element | — |
 //!
-//! Everything else (Anthropic `thinking` blocks, Responses `reasoning` items and hosted tool
-//! calls, Gemini thoughts) passes by untouched; `null` members are absent ones and members
-//! toolgate does not read are ignored, as SDK dumps need.
+//! Thinking blocks, reasoning items, hosted tool calls and Gemini thoughts pass by untouched.
 //!
 //! # The pairing rule
 //!
-//! Every provider refuses the next request unless **every call id of the turn is answered
-//! exactly once, in order, in the message that follows** (OpenAI: `400 ... did not have
-//! response messages: call_C`; Anthropic: `tool_use ids were found without tool_result
-//! blocks`). So the answers to one turn are built together, never one by one:
-//!
-//! - every call gets one answer, whatever became of it: the tool's output, the tool's
-//!   failure, or the rejection's sentence. A call refused for any reason is still answered,
-//!   so the turn keeps every id it can read, even from a call whose arguments are cut off;
-//! - the answers come in the turn's call order, each exactly once;
-//! - they travel in one message, the provider's *result message* ([`result_message`]):
-//!   OpenAI, one `{"role":"tool","tool_call_id"}` message per call; Anthropic, one
-//!   `{"role":"user","content":[tool_result…]}`; Responses, a list of `function_call_output`
-//!   items; Gemini, one `{"role":"user","parts":[{"functionResponse"}…]}`.
-//!
-//! That is also why the retry is not asked from inside a call's check, as
-//! [`handle_tool_call`](crate::handle_tool_call) does for a single call: the model cannot
-//! be asked for a correction while other calls of its turn are unanswered. The rejection
-//! goes back in the result message, and the correction comes in the model's next turn. A
-//! [`Session`] links the two, counts the retry and keeps the guard, per turn.
-//!
-//! # Three ways to use it
-//!
-//! - [`Registry::handle_turn`](crate::Registry::handle_turn): check, run the accepted calls
-//!   through their handlers (catching panics), return one [`Outcome`](crate::Outcome) per
-//!   call; [`result_message`] turns them into the next request's message.
-//! - [`Session::handle_turn`]: the same, for a whole conversation: it links each refused call
-//!   to its correction in the next turn, counts, and stops the run when one tool is refused
-//!   turn after turn ([`Guard::record_turn`](crate::Guard::record_turn)).
-//! - Async, or any dispatch of your own: [`Gate::check_turn`] (or [`Session::check_turn`]),
-//!   run the accepted calls however you like, hand each output back to [`Answers`] by index
-//!   or by id, and build the result message from it. Nothing here calls you back.
+//! Every provider refuses the next request unless every call id of the turn is answered
+//! exactly once, in order, in the message that follows ([`result_message`]). So every call
+//! gets one answer (output, failure or rejection, keeping every id that can be read), and the
+//! retry cannot be asked from inside one call's check: the rejection goes back in the result
+//! message and the correction comes in the next turn; a [`Session`] links the two. Run a turn
+//! with [`Registry::handle_turn`](crate::Registry::handle_turn), with [`Session::handle_turn`]
+//! for a conversation, or check it ([`Gate::check_turn`]), run the accepted calls yourself and
+//! hand the outputs to [`Answers`].
 //!
 //! ```
 //! use toolgate::{Registry, ToolSpec, Type};
