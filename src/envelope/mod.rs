@@ -27,10 +27,7 @@ use crate::rejection::{Part, Rejection};
 use parse::Texts;
 use std::borrow::Cow;
 
-/// One tool call, whatever shape it arrived in.
-///
-/// Fields borrow from the raw text where they can (`Cow::Borrowed`); a string that held an
-/// escape owns its unescaped text.
+/// One tool call, whatever shape it arrived in, borrowing from the raw text where it can.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Call<'a> {
     /// The call id, where the shape has one: every answer to the model pairs with it.
@@ -68,13 +65,9 @@ impl Call<'_> {
 /// ```
 ///
 /// # Errors
-/// - [`Rejection::MalformedJson`] or [`Rejection::TruncatedJson`] with [`Part::Call`] when
-///   the raw text is not JSON (cut short: truncated), and with [`Part::Arguments`] when the
-///   arguments text inside it is not.
-/// - [`Rejection::BadEnvelope`] when the JSON is not a tool call in any shape above: not an
-///   object, no name, a field of the wrong kind, a key given twice, a `"type"` that is not a
-///   tool call, two places for the arguments filled at once, or a top-level `name` beside a
-///   nested call object (two names for one call).
+/// [`Rejection::MalformedJson`] or [`Rejection::TruncatedJson`] when the call or its
+/// arguments text ([`Part`]) is not JSON; [`Rejection::BadEnvelope`] when the JSON is no
+/// tool call in any shape above.
 pub fn read_call(raw: &str, limits: Limits) -> Result<Call<'_>, Rejection> {
     match parse::parse(raw, limits) {
         Ok((mut value, mut texts)) => shape::find(&mut value, &mut texts, limits),
@@ -82,12 +75,8 @@ pub fn read_call(raw: &str, limits: Limits) -> Result<Call<'_>, Rejection> {
     }
 }
 
-/// [`read_call`] for bytes that should be UTF-8 (a line read from a log), read by the same
-/// reader: a call cut inside a multi-byte character is truncated, like any other cut.
-///
-/// # Errors
-/// As [`read_call`]; bytes that are not UTF-8 are [`Rejection::MalformedJson`] at the first
-/// bad byte.
+/// [`read_call`] for bytes that should be UTF-8 (a call cut inside a character is
+/// truncated); invalid UTF-8 is [`Rejection::MalformedJson`].
 pub(crate) fn read_call_bytes(raw: &[u8], limits: Limits) -> Result<Call<'_>, Rejection> {
     if let Ok(text) = std::str::from_utf8(raw) {
         return read_call(text, limits);
@@ -98,19 +87,14 @@ pub(crate) fn read_call_bytes(raw: &[u8], limits: Limits) -> Result<Call<'_>, Re
     }
 }
 
-/// The call in a value already parsed (an element of a turn), its arguments taken out of
-/// it: what [`read_call`] answers for the value's own text.
-///
-/// # Errors
-/// As [`read_call`], but for the call not being JSON.
+/// The call in a value already parsed (an element of a turn), its arguments taken out.
 #[cfg(feature = "turns")]
 pub(crate) fn find_call<'a>(value: &mut Value<'a>, limits: Limits) -> Result<Call<'a>, Rejection> {
     shape::find(value, &mut Texts::default(), limits)
 }
 
-/// The rejection of a call that is not JSON, with the id and the tool read before the
-/// error. Bytes that are not UTF-8 are refused as a whole, naming neither (as
-/// `toolgate check` has always printed them).
+/// The rejection of a call that is not JSON, with the id and tool read before the error
+/// (none for invalid UTF-8).
 fn not_json(error: json::ParseError, raw: &[u8], limits: Limits) -> Rejection {
     if *error.kind() == ErrorKind::InvalidUtf8 {
         return json_rejection(error, Part::Call, None, None);

@@ -12,62 +12,39 @@ use std::borrow::Cow;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Shape {
     Plain,
-    OpenAiChat,
     Anthropic,
     Responses,
-    /// Gemini (`functionCall`) or OpenAI legacy / google-genai (`function_call`).
+    /// OpenAI chat ([`FUNCTION`]), Gemini (`functionCall`) or OpenAI legacy / google-genai
+    /// (`function_call`).
     Nested(Nested),
 }
 
-/// The nested call objects, with the dotted names of their fields for messages.
+/// A nested call object: its key, its `id`, `name`, `args` and `arguments` dotted for
+/// messages, and the slot of its arguments text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Nested {
-    Function,
-    FunctionCallCamel,
-    FunctionCall,
+struct Nested {
+    key: &'static str,
+    fields: [&'static str; 4],
+    slot: Slot,
 }
 
-impl Nested {
-    fn key(self) -> &'static str {
-        match self {
-            Nested::Function => "function",
-            Nested::FunctionCallCamel => "functionCall",
-            Nested::FunctionCall => "function_call",
-        }
-    }
-
-    /// `id`, `name`, `args` and `arguments` inside it, dotted.
-    fn fields(self) -> [&'static str; 4] {
-        match self {
-            Nested::Function => [
-                "function.id",
-                "function.name",
-                "function.args",
-                "function.arguments",
+macro_rules! nested {
+    ($key:literal, $slot:expr) => {
+        Nested {
+            key: $key,
+            fields: [
+                concat!($key, ".id"),
+                concat!($key, ".name"),
+                concat!($key, ".args"),
+                concat!($key, ".arguments"),
             ],
-            Nested::FunctionCallCamel => [
-                "functionCall.id",
-                "functionCall.name",
-                "functionCall.args",
-                "functionCall.arguments",
-            ],
-            Nested::FunctionCall => [
-                "function_call.id",
-                "function_call.name",
-                "function_call.args",
-                "function_call.arguments",
-            ],
+            slot: $slot,
         }
-    }
-
-    fn slot(self) -> Slot {
-        match self {
-            Nested::Function => Slot::Function,
-            Nested::FunctionCallCamel => Slot::FunctionCallCamel,
-            Nested::FunctionCall => Slot::FunctionCall,
-        }
-    }
+    };
 }
+
+/// OpenAI chat's call object.
+const FUNCTION: Nested = nested!("function", Slot::Function);
 
 /// Where the call's arguments are: a member of the envelope (`inner: None`) or of its
 /// nested call object, by index; `text` when a string there is arguments text.
@@ -145,19 +122,15 @@ pub(crate) fn find<'a>(
             });
             (id_of("call_id"), "call_id", id_of("name"), "name", args)
         }
-        Shape::OpenAiChat | Shape::Nested(_) => {
-            let nested = match shape {
-                Shape::Nested(nested) => nested,
-                _ => Nested::Function,
-            };
-            let [id_field, name_field, args_field, arguments_field] = nested.fields();
-            let chat = nested == Nested::Function;
+        Shape::Nested(nested) => {
+            let [id_field, name_field, args_field, arguments_field] = nested.fields;
+            let chat = nested == FUNCTION;
             // OpenAI chat's id is the envelope's own; the others' is in the call object.
             let outer_id = if chat { string(id_of("id")) } else { None };
-            let (at, inner) = match get(top, nested.key()) {
+            let (at, inner) = match get(top, nested.key) {
                 Some((at, Value::Object(inner))) => (at, inner.as_slice()),
                 Some((_, other)) => {
-                    let problem = wrong_type(nested.key(), "an object", other);
+                    let problem = wrong_type(nested.key, "an object", other);
                     return Err(bad(outer_id, problem));
                 }
                 None => {
@@ -172,7 +145,7 @@ pub(crate) fn find<'a>(
             };
             if let Some(index) = repeated_key(inner, |(key, _)| key) {
                 let key = inner.get(index).map_or("", |(key, _)| key.as_ref());
-                let key = format!("{}.{key}", nested.key());
+                let key = format!("{}.{key}", nested.key);
                 return Err(bad(string(id), EnvelopeProblem::DuplicateKey { key }));
             }
             if id_of("name").is_some() {
@@ -194,7 +167,7 @@ pub(crate) fn find<'a>(
             }
             let args = match (args, arguments) {
                 (Some((index, _)), _) => Some((index, None)),
-                (None, Some((index, _))) => Some((index, Some(nested.slot()))),
+                (None, Some((index, _))) => Some((index, Some(nested.slot))),
                 (None, None) => None,
             };
             let args = args.map(|(index, text)| Args {
@@ -276,7 +249,7 @@ fn shape(top: &[Member<'_>]) -> Result<Shape, EnvelopeProblem> {
             Value::String(name) => match name.as_ref() {
                 "tool_use" => Ok(Shape::Anthropic),
                 "function_call" => Ok(Shape::Responses),
-                "function" => Ok(Shape::OpenAiChat),
+                "function" => Ok(Shape::Nested(FUNCTION)),
                 _ => Err(EnvelopeProblem::NotACall {
                     type_name: preview(type_),
                 }),
@@ -290,13 +263,16 @@ fn shape(top: &[Member<'_>]) -> Result<Shape, EnvelopeProblem> {
         present("functionCall"),
         present("function_call"),
     ) {
-        (true, _, _) => Ok(Shape::OpenAiChat),
+        (true, _, _) => Ok(Shape::Nested(FUNCTION)),
         (false, true, true) => Err(EnvelopeProblem::Conflict {
             first: "functionCall",
             second: "function_call",
         }),
-        (false, true, false) => Ok(Shape::Nested(Nested::FunctionCallCamel)),
-        (false, false, true) => Ok(Shape::Nested(Nested::FunctionCall)),
+        (false, true, false) => Ok(Shape::Nested(nested!(
+            "functionCall",
+            Slot::FunctionCallCamel
+        ))),
+        (false, false, true) => Ok(Shape::Nested(nested!("function_call", Slot::FunctionCall))),
         (false, false, false) => Ok(Shape::Plain),
     }
 }

@@ -6,15 +6,12 @@ use crate::json::ParseError;
 use crate::json::PREVIEW_CHARS;
 use std::fmt;
 
-/// Why a text could not be read as an assistant turn.
-///
-/// `path` fields are dotted, with list positions as numbers (`choices.0.message`), the form
-/// [`Rejection::path`](crate::Rejection::path) uses; `""` is the top level.
+/// Why a text could not be read as an assistant turn. Paths are dotted
+/// (`choices.0.message`); `""` is the top level.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum TurnError {
-    /// The text is not JSON, or stops short ([`ParseError::is_truncated`]): the parser's
-    /// error, with its position (boxed: it is large, and rare).
+    /// The text is not JSON, or stops short: the parser's error.
     NotJson(Box<ParseError>),
     /// JSON, but in no form of turn toolgate reads.
     NotATurn {
@@ -44,8 +41,7 @@ pub enum TurnError {
         /// What it must be.
         expected: &'static str,
     },
-    /// A member the turn's form reads is given twice: two readers may take different ones
-    /// (RFC 8259 section 4), so toolgate does not guess which holds the calls.
+    /// A member the turn's form reads is given twice: which holds the calls is a guess.
     DuplicateKey {
         /// The key, dotted with its place (`"tool_calls"`, `"choices.0.message"`).
         path: String,
@@ -53,7 +49,6 @@ pub enum TurnError {
 }
 
 impl fmt::Display for TurnError {
-    /// One sentence for the developer: what was expected, where, and what arrived.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TurnError::NotJson(error) if error.is_truncated() => write!(

@@ -77,17 +77,14 @@ pub struct Turn<'a> {
     pub text: Vec<Cow<'a, str>>,
 }
 
-/// One call of a turn: what the gate said of it, and, in a [`Session`], the refused call of
-/// the previous turn it corrects.
-///
-/// `verdict` is exactly what [`Gate::check_call`] returns for the call alone, so a call
-/// checked any other way (streamed, say) gives the same entry.
+/// One call of a turn: what the gate said of it (exactly what [`Gate::check_call`] says of
+/// the call alone), and, in a [`Session`], the refused call of the previous turn it corrects.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TurnCall<'a> {
     /// The checked call, ready to run, or why it was refused (nothing may run).
     pub verdict: Result<Call<'a>, Rejection>,
-    /// The refused call of the previous turn that this call corrects, when a [`Session`]
-    /// linked them (see [`Session`] for the rule); `None` otherwise.
+    /// The refused call of the previous turn this call corrects, when a [`Session`] linked
+    /// them.
     pub corrects: Option<Box<Rejection>>,
 }
 
@@ -109,7 +106,7 @@ pub enum TurnForm {
 
 impl TurnForm {
     /// The provider whose result message answers a turn of this form; `None` for a plain
-    /// list of calls, whose provider the caller knows and the text does not say.
+    /// list of calls, which does not say.
     pub fn provider(self) -> Option<Provider> {
         match self {
             TurnForm::OpenAiChat => Some(Provider::OpenAi),
@@ -122,8 +119,7 @@ impl TurnForm {
 }
 
 impl<'a> Turn<'a> {
-    /// The calls that passed every gate, with their positions in [`Turn::calls`]: what may
-    /// run.
+    /// The calls that passed every gate (what may run), with their positions.
     pub fn accepted(&self) -> impl Iterator<Item = (usize, &Call<'a>)> {
         self.calls
             .iter()
@@ -158,18 +154,12 @@ impl TurnCall<'_> {
     }
 }
 
-/// Nesting a turn's form adds above its deepest call: a `GenerateContentResponse`'s
-/// `candidates[0].content.parts[i]` and a chat completion's
-/// `choices[0].message.tool_calls[i]` put a call five levels down.
+/// Nesting a turn's form adds above a call (`candidates[0].content.parts[i]`).
 const TURN_NESTING: usize = 5;
 
 impl Gate {
-    /// Reads an assistant turn in any provider's form and checks each of its calls.
-    ///
-    /// The turn is parsed under the gate's [`Limits`], with its own nesting (five levels, a
-    /// response's `candidates[0].content.parts[i]`) added to the depth, so that a call may
-    /// be as deep inside a turn as alone; each call is then held to the limits as if alone.
-    /// The size limit holds for the turn as a whole.
+    /// Reads an assistant turn in any provider's form and checks each of its calls, each
+    /// held to the gate's [`Limits`] as if alone (the size limit holds for the whole turn).
     ///
     /// ```
     /// use toolgate::{Gate, ToolSpec, Type};
@@ -193,11 +183,8 @@ impl Gate {
     /// ```
     ///
     /// # Errors
-    /// A [`TurnError`] when the text cannot be read as a turn at all (then there are no
-    /// calls to answer): [`TurnError::NotJson`] (not JSON, or cut off), or JSON in no turn
-    /// form ([`TurnError::NotATurn`]) or with a member the form reads that is of the wrong
-    /// kind, empty, missing or given twice. A call that cannot be read is not an error of
-    /// the turn: it is a [`TurnCall`] whose verdict is its [`Rejection`].
+    /// A [`TurnError`] when the text is no turn at all (no calls to answer). A call that
+    /// cannot be read is a [`TurnCall`] whose verdict is its [`Rejection`].
     pub fn check_turn<'a>(&self, raw: &'a str) -> Result<Turn<'a>, TurnError> {
         let limits = self.limits();
         let turn_limits = Limits {
@@ -207,7 +194,8 @@ impl Gate {
                 .min(Limits::DEPTH_CEILING),
             ..limits
         };
-        let mut value = json::parse_with(raw, turn_limits).map_err(Box::new)?;
+        let mut value = json::parse_with(raw, turn_limits)
+            .map_err(|error| TurnError::NotJson(Box::new(error)))?;
         let mut calls = Vec::new();
         let (form, text) = form::read(&mut value, &mut |element, legacy| {
             calls.push(TurnCall {
@@ -219,20 +207,9 @@ impl Gate {
     }
 }
 
-impl From<Box<json::ParseError>> for TurnError {
-    fn from(error: Box<json::ParseError>) -> Self {
-        TurnError::NotJson(error)
-    }
-}
-
-/// Checks one call element of a turn, its arguments taken out of the turn's value: the one
-/// place where a turn meets the gates. A legacy `function_call` is checked as
-/// `{"function_call": …}`, the shape the envelope reads.
-///
-/// The element gets the verdict [`Gate::check_call`] gives its own text: the envelope reads
-/// it with the same rules, and a call nested deeper than the gate's limits allow a call
-/// alone (the turn is parsed with room for its own levels) is refused as alone, by checking
-/// its text written back.
+/// Checks one call element of a turn (a legacy `function_call` as `{"function_call": …}`),
+/// with the verdict [`Gate::check_call`] gives its own text: a call nested deeper than the
+/// limits allow is written back and checked as text, to be refused as alone.
 fn check_element<'a>(
     gate: &Gate,
     element: &mut Value<'a>,

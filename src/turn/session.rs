@@ -49,8 +49,7 @@ use std::sync::Arc;
 pub struct Session {
     guard: Guard,
     counters: Arc<Counters>,
-    /// The refused calls of the last turn checked that its next turn may correct, in call
-    /// order: not yet counted.
+    /// The last turn's refused calls the next turn may correct, in order; not yet counted.
     pending: Vec<Rejection>,
 }
 
@@ -61,8 +60,7 @@ pub enum SessionError {
     /// The text is not a turn at all; nothing ran and the session is unchanged.
     Unreadable(TurnError),
     /// The guard ended the run: one tool was refused in too many turns in a row. Nothing of
-    /// this turn ran; its refusals are counted, final (its calls that passed are not: they
-    /// never ran).
+    /// this turn ran; its refusals are counted as final.
     Stopped(Unrecoverable),
 }
 
@@ -74,8 +72,7 @@ impl Default for Session {
 }
 
 impl Session {
-    /// A session with this guard, counting into `counters` (share one between sessions to
-    /// count a whole service).
+    /// A session with this guard, counting into `counters` (which sessions may share).
     pub fn new(guard: Guard, counters: Arc<Counters>) -> Session {
         Session {
             guard,
@@ -99,15 +96,13 @@ impl Session {
         &self.pending
     }
 
-    /// Checks the model's next turn: reads it and checks every call
-    /// ([`Gate::check_turn`]), links each call that corrects a refused call of the previous
-    /// turn ([`TurnCall::corrects`](super::TurnCall)), and records the turn in the guard.
-    /// Run its accepted calls, then hand their outputs back with [`Session::finish_turn`].
+    /// Checks the model's next turn ([`Gate::check_turn`]), links each correction to the
+    /// refusal it corrects, and records the turn in the guard. Run its accepted calls, then
+    /// hand their outputs to [`Session::finish_turn`].
     ///
     /// # Errors
-    /// - [`SessionError::Unreadable`]: the text is not a turn; nothing changed.
-    /// - [`SessionError::Stopped`]: the guard ended the run (see the module docs); the
-    ///   turn's refusals are counted and nothing is pending.
+    /// [`SessionError::Unreadable`] (nothing changed) or [`SessionError::Stopped`] (the
+    /// turn's refusals are counted, nothing is pending).
     pub fn check_turn<'a>(&mut self, gate: &Gate, raw: &'a str) -> Result<Turn<'a>, SessionError> {
         let mut turn = gate.check_turn(raw).map_err(SessionError::Unreadable)?;
         let pending = std::mem::take(&mut self.pending);
@@ -149,22 +144,19 @@ impl Session {
         Ok(turn)
     }
 
-    /// Takes the answers to the turn [`Session::check_turn`] returned last, counts them, and
-    /// returns one outcome per call in call order, for
-    /// [`result_message`](super::result_message).
+    /// Counts the answers to the last turn checked and returns one outcome per call, in
+    /// order, for [`result_message`](super::result_message).
     ///
     /// # Errors
-    /// [`AnswerError::Unanswered`] when an accepted call has no output yet; nothing is
-    /// counted.
+    /// [`AnswerError::Unanswered`]; nothing is counted.
     pub fn finish_turn(&mut self, answers: Answers) -> Result<Vec<Outcome>, AnswerError> {
         let outcomes = answers.into_outcomes()?;
         self.count(&outcomes);
         Ok(outcomes)
     }
 
-    /// [`Session::check_turn`], then the accepted calls run through `registry` (each handler
-    /// once, panics caught), then [`Session::finish_turn`]: one outcome per call, in call
-    /// order, for [`result_message`](super::result_message).
+    /// [`Session::check_turn`], the accepted calls run through `registry`, then
+    /// [`Session::finish_turn`].
     ///
     /// # Errors
     /// As [`Session::check_turn`].
@@ -179,8 +171,7 @@ impl Session {
         Ok(outcomes)
     }
 
-    /// Ends the conversation: the refused calls no turn will correct now are counted as
-    /// rejected without a retry, and the counts are returned.
+    /// Ends the conversation: the pending refusals count as rejected without a retry.
     pub fn end(self) -> Counts {
         for rejection in self.pending {
             self.counters.record(&Outcome::refused(rejection, None));
@@ -188,8 +179,7 @@ impl Session {
         self.counters.snapshot()
     }
 
-    /// Counts a turn's outcomes, except the refusals still pending (counted once the next
-    /// turn shows whether they were corrected).
+    /// Counts a turn's outcomes, except the refusals still pending.
     fn count(&self, outcomes: &[Outcome]) {
         for outcome in outcomes {
             let pending = matches!(
@@ -206,10 +196,8 @@ impl Session {
     }
 }
 
-/// For each refused call of the previous turn, in order, the position in `turn` of the call
-/// that corrects it (the rule is in the module docs): first every refusal whose name could
-/// be read takes the first free call to that same name; then each unknown name still
-/// unlinked takes the earliest free call to one of its suggested names.
+/// For each refused call of the previous turn, the position in `turn` of its correction
+/// (the rule is in the module docs): same names first, then suggested names.
 fn link(pending: &[Rejection], turn: &Turn<'_>) -> Vec<Option<usize>> {
     // The free calls of this turn by tool name, in call order; a link takes the front one.
     let mut free: BTreeMap<&str, VecDeque<usize>> = BTreeMap::new();
