@@ -293,38 +293,6 @@ impl Registry {
 }
 
 /// The free form of [`Registry::handle_tool_call`].
-///
-/// ```
-/// use toolgate::{handle_tool_call, Outcome, Registry, ToolSpec, Type};
-///
-/// let mut registry = Registry::new();
-/// let spec = ToolSpec::new("get_weather", "Current weather for a city")
-///     .required("city", Type::string())
-///     .build()?;
-/// registry.register(spec, |args| {
-///     let city = args.get("city").and_then(|city| city.as_str()).unwrap_or_default();
-///     Ok(format!("Sunny in {city}"))
-/// })?;
-///
-/// // The model forgot the city; it is asked once, and its answer runs.
-/// let raw = r#"{"name":"get_weather","arguments":{}}"#;
-/// let outcome = handle_tool_call(&registry, raw, |error| {
-///     assert_eq!(error, "get_weather rejected: missing required field 'city'.");
-///     r#"{"name":"get_weather","arguments":{"city":"Oslo"}}"#.to_string()
-/// });
-/// assert_eq!(
-///     outcome,
-///     Outcome::Dispatched {
-///         id: None,
-///         tool: "get_weather".into(),
-///         output: "Sunny in Oslo".into(),
-///         first_rejection: Some(Box::new(
-///             registry.gate().check_call(raw).unwrap_err()
-///         )),
-///     }
-/// );
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
 pub fn handle_tool_call(
     registry: &Registry,
     raw: &str,

@@ -203,19 +203,6 @@ impl Gate {
 
     /// [`Gate::check_call`], handing back only the call's id and tool name.
     ///
-    /// ```
-    /// use toolgate::{Gate, ToolSpec, Type};
-    /// let spec = ToolSpec::new("get_weather", "Current weather").required("city", Type::string());
-    /// let gate = Gate::new(vec![spec.build().unwrap()]).unwrap();
-    /// let accepted = gate.verdict(r#"{"name":"get_weather","arguments":{"city":"Oslo"}}"#);
-    /// assert_eq!(accepted.unwrap().name, "get_weather");
-    /// let rejection = gate.verdict(r#"{"name":"get_weather","arguments":{"city":7}}"#);
-    /// assert_eq!(
-    ///     rejection.unwrap_err().to_string(),
-    ///     "get_weather rejected: city must be a string; received 7."
-    /// );
-    /// ```
-    ///
     /// # Errors
     /// As [`Gate::check_call`].
     pub fn verdict<'a>(&self, raw: &'a str) -> Result<Accepted<'a>, Rejection> {
