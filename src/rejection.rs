@@ -234,55 +234,44 @@ impl fmt::Display for Rejection {
         match self {
             Rejection::MalformedJson {
                 tool, part, error, ..
-            } => {
-                let subject = Subject(*part, tool.as_deref());
-                if matches!(
-                    error.kind(),
-                    ErrorKind::TooDeep { .. } | ErrorKind::TooLarge { .. }
-                ) {
-                    return write!(
-                        f,
-                        "{subject} cannot be read: {error}. Send a smaller call, with fewer or \
-                         shorter items and less nesting."
-                    );
-                }
-                let (verb, next) = match part {
-                    Part::Call => ("is", "Send the call again as one valid JSON object."),
-                    Part::Arguments => ("are", "Send the arguments again as one JSON object."),
-                };
-                write!(f, "{subject} {verb} not valid JSON: {error}. {next}")
             }
-            Rejection::TruncatedJson {
+            | Rejection::TruncatedJson {
                 tool, part, error, ..
             } => {
                 let subject = Subject(*part, tool.as_deref());
-                let inside = match error.kind() {
-                    ErrorKind::Truncated { inside, .. } => *inside,
-                    _ => Inside::Document,
+                let (is, was, they, them, next) = match part {
+                    Part::Call => ("is", "was", "it", "it", "the call again as one valid"),
+                    Part::Arguments => {
+                        ("are", "were", "they", "them", "the arguments again as one")
+                    }
                 };
-                if inside == Inside::Document {
-                    let (verb, pronoun, object) = match part {
-                        Part::Call => ("is", "it", "it"),
-                        Part::Arguments => ("are", "they", "them"),
-                    };
-                    return write!(
+                let truncated = matches!(self, Rejection::TruncatedJson { .. });
+                match error.kind() {
+                    ErrorKind::TooDeep { .. } | ErrorKind::TooLarge { .. } if !truncated => write!(
                         f,
-                        "{subject} {verb} empty, as if cut off before {pronoun} began. Send \
-                         {object} as one JSON object; if the call is long, make it smaller, with \
-                         fewer or shorter items."
-                    );
+                        "{subject} cannot be read: {error}. Send a smaller call, with fewer or \
+                         shorter items and less nesting."
+                    ),
+                    _ if !truncated => {
+                        write!(
+                            f,
+                            "{subject} {is} not valid JSON: {error}. Send {next} JSON object."
+                        )
+                    }
+                    ErrorKind::Truncated { inside, .. } if *inside != Inside::Document => write!(
+                        f,
+                        "{subject} {was} cut off after {} bytes, inside {}. Do not send the same \
+                         call again: make it smaller, with fewer or shorter items.",
+                        error.offset(),
+                        inside.noun()
+                    ),
+                    _ => write!(
+                        f,
+                        "{subject} {is} empty, as if cut off before {they} began. Send {them} as \
+                         one JSON object; if the call is long, make it smaller, with fewer or \
+                         shorter items."
+                    ),
                 }
-                let verb = match part {
-                    Part::Call => "was",
-                    Part::Arguments => "were",
-                };
-                write!(
-                    f,
-                    "{subject} {verb} cut off after {} bytes, inside {}. Do not send the same \
-                     call again: make it smaller, with fewer or shorter items.",
-                    error.offset(),
-                    inside.noun()
-                )
             }
             Rejection::BadEnvelope { problem, .. } => write!(f, "{problem}"),
             Rejection::UnknownTool {

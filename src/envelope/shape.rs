@@ -54,6 +54,17 @@ struct Args {
     text: Option<Slot>,
 }
 
+impl Args {
+    /// Arguments that are a member of the envelope itself.
+    fn top(index: usize, text: Option<Slot>) -> Args {
+        Args {
+            inner: None,
+            index,
+            text,
+        }
+    }
+}
+
 /// The call in `envelope`, its arguments taken out of it (arguments text parsed, from
 /// `texts` when it was parsed in place).
 ///
@@ -99,27 +110,15 @@ pub(crate) fn find<'a>(
                 let problem = EnvelopeProblem::Conflict { first, second };
                 return Err(bad(string(id_of("id")), problem));
             }
-            let args = args.map(|(_, index, text)| Args {
-                inner: None,
-                index,
-                text,
-            });
+            let args = args.map(|(_, index, text)| Args::top(index, text));
             (id_of("id"), "id", id_of("name"), "name", args)
         }
         Shape::Anthropic => {
-            let args = get(top, "input").map(|(index, _)| Args {
-                inner: None,
-                index,
-                text: None,
-            });
+            let args = get(top, "input").map(|(index, _)| Args::top(index, None));
             (id_of("id"), "id", id_of("name"), "name", args)
         }
         Shape::Responses => {
-            let args = get(top, "arguments").map(|(index, _)| Args {
-                inner: None,
-                index,
-                text: Some(Slot::Top),
-            });
+            let args = get(top, "arguments").map(|(index, _)| Args::top(index, Some(Slot::Top)));
             (id_of("call_id"), "call_id", id_of("name"), "name", args)
         }
         Shape::Nested(nested) => {
