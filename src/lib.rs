@@ -20,7 +20,9 @@
 //! use toolgate::{Gate, ToolSpec, Type};
 //!
 //! let gate = Gate::new(vec![
-//!     ToolSpec::new("lookup_policy", "Find a store policy.").required("topic", Type::string()).build()?,
+//!     ToolSpec::new("lookup_policy", "Find a store policy.")
+//!         .required("topic", Type::string())
+//!         .build()?,
 //!     ToolSpec::new("issue_refund", "Refund part of an order, in cents.")
 //!         .required("amount_cents", Type::integer().min(1).max(500000))
 //!         .build()?,
@@ -101,7 +103,7 @@
 //! ```
 //!
 //! Every [`Outcome`] becomes the provider's answer with [`result_block()`]; a whole turn of
-//! parallel calls is read, checked and answered in one message with [`turn`].
+//! parallel calls is read, checked and answered in one message by the `turn` module.
 //!
 //! # Loop safety: the guard and the counters
 //!
@@ -139,9 +141,9 @@
 //! # Cargo features
 //!
 //! All on by default; the core (json, specs, envelopes, gates, registry, guard, counters)
-//! always builds. `pattern` adds [`pattern`] and the `pattern`/`patternProperties` keywords,
-//! `format` the `format` checkers, `turns` [`turn`], `stream` [`stream`]. A schema using a
-//! keyword whose feature is off is refused at load, by name.
+//! always builds. `pattern` adds the regex engine and the `pattern`/`patternProperties`
+//! keywords, `format` the `format` checkers, `turns` the `turn` module, `stream` the
+//! `stream` module. A schema using a keyword whose feature is off is refused at load, by name.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]

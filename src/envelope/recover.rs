@@ -1,7 +1,8 @@
 //! The id and tool name of a call that is not JSON, read before the error: the answer must
 //! still pair with the id. The reader feeds a small sink that keeps the whole top-level (and
-//! nested call object) `id`, `call_id` and `name` members, for
-//! [`recovered_id`](super::shape::recovered_id) and [`recovered_name`](super::shape::recovered_name).
+//! nested call object) `id`, `call_id` and `name` members, for the envelope's
+//! [`recovered_id`](super::shape::recovered_id) and
+//! [`recovered_name`](super::shape::recovered_name).
 
 use crate::json::{Event, Limits, Member, Reader, Sink, Value};
 use std::borrow::Cow;

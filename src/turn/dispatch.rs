@@ -5,14 +5,11 @@ use super::{Answers, Turn, TurnError};
 use crate::registry::{Outcome, Registry};
 
 impl Registry {
-    /// Checks a whole assistant turn (see [`Gate::check_turn`](crate::Gate::check_turn)),
-    /// runs each accepted call's handler once, and returns one [`Outcome`] per call, in call
-    /// order: [`result_message`](super::result_message) turns them into the next request's
-    /// message. Handlers run one after another; a caller that wants them concurrent (or
-    /// async) uses `check_turn` and [`Answers`] instead.
-    ///
-    /// For a conversation, [`Session::handle_turn`](super::Session::handle_turn) does the same and also links each refused
-    /// call to its correction in the next turn, counts, and keeps the guard.
+    /// Checks a whole assistant turn ([`Gate::check_turn`](crate::Gate::check_turn)), runs
+    /// each accepted call's handler once, one after another, and returns one [`Outcome`] per
+    /// call, in call order, for [`result_message`](super::result_message). For concurrent
+    /// handlers, use `check_turn` and [`Answers`]; for a conversation,
+    /// [`Session::handle_turn`](super::Session::handle_turn).
     ///
     /// # Errors
     /// The [`TurnError`] of a text that cannot be read as a turn at all (nothing ran).
@@ -21,11 +18,8 @@ impl Registry {
         Ok(self.run_turn(&turn))
     }
 
-    /// Runs the accepted calls of a turn this registry's gate checked: one outcome per call,
-    /// in call order, each carrying the rejection it corrects when a [`Session`](super::Session) linked one.
-    ///
-    /// Crate-private so that a turn checked by another gate (other specs) can never reach
-    /// these handlers.
+    /// Runs the accepted calls of a turn this registry's gate checked (crate-private, so a
+    /// turn checked against other specs never reaches these handlers).
     pub(crate) fn run_turn(&self, turn: &Turn<'_>) -> Vec<Outcome> {
         let mut answers = Answers::new(turn);
         for (index, call) in turn.accepted() {
