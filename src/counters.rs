@@ -1,31 +1,7 @@
-//! Counters: what became of every call, kept apart by cause, safe to update from many
-//! threads.
-//!
-//! The causes are kept apart because they point at different owners. A rising rejection
-//! rate (and which kind rises) points at our own tool declarations or prompts: the model
-//! cannot make calls that fit them. A rising tool-failure rate points at a dependency: the
-//! calls were right and the tool broke. Retries asked and retries that succeeded say whether
-//! the gate's one-sentence answers are good enough for the model to act on.
-//!
-//! Two things are counted, and the table says which rate is a share of which:
-//!
-//! - **Calls**, each once, by its final outcome: dispatched, tool failed, or rejected
-//!   (refused, and its retry refused too when one was asked; nothing ran). A call refused at
-//!   first whose corrected call then passed is dispatched (or tool failed), plus one retry
-//!   asked and one retry that succeeded.
-//! - **Gate decisions**: every call is one, and every retry one more. Each *rejection* the
-//!   gate made is counted by kind, whether the retry then fixed it or not: a typo the retry
-//!   fixed is one `unknown_tool`, and a call refused twice is two rejections. (An
-//!   [`Outcome`] carries its first call's rejection when a retry was asked, so nothing the
-//!   gate said is lost.) A rising kind points at what the model misreads, even when the one
-//!   retry hides it from the call counts.
-//!
-//! Every counter is an `AtomicU64` updated with a relaxed, saturating add: the counts are
-//! independent tallies (no count is derived from another at update time), so relaxed
-//! ordering loses nothing, and a counter that reaches `u64::MAX` stays there rather than
-//! wrapping to zero. A [`Counts`] snapshot reads each counter once; taken while other
-//! threads record, it may mix counts from just before and just after one call, and is exact
-//! once they are done.
+//! Counters: what became of every call, by cause, from many threads. Rejections point at
+//! our declarations, tool failures at a dependency, retries at the quality of the answers.
+//! Calls count once by final outcome; every rejection the gate made counts by kind, including
+//! one the retry fixed. Relaxed, saturating `AtomicU64` adds: the tallies are independent.
 
 use crate::registry::Outcome;
 use crate::rejection::RejectionKind;
@@ -77,13 +53,10 @@ pub struct Counts {
     pub dispatched: u64,
     /// Calls that passed the gate and whose tool failed (returned an error or panicked).
     pub tool_failed: u64,
-    /// Calls that ended refused: the call was refused, and so was the model's one retry
-    /// when one was asked. Nothing ran.
+    /// Calls that ended refused (with their retry, when one was asked). Nothing ran.
     pub rejected_calls: u64,
-    /// Rejections the gate made, per kind, in [`RejectionKind::ALL`] order (see
-    /// [`Counts::rejected_by`]): every refused call and every refused retry, including a
-    /// first call's refusal that the retry then fixed. A share of gate decisions
-    /// ([`Counts::decisions`]), not of calls.
+    /// Rejections the gate made, per kind in [`RejectionKind::ALL`] order, including those
+    /// a retry fixed: a share of [`Counts::decisions`], not of calls.
     pub rejected: [u64; N_KINDS],
     /// Calls for which the model was asked once for a corrected call.
     pub retries_asked: u64,
@@ -97,13 +70,9 @@ impl Counters {
         Counters::default()
     }
 
-    /// Records what became of one call.
-    ///
-    /// The call counts once, by its final outcome. Each rejection the gate made for it
-    /// ([`Outcome::rejections`]) counts by kind: the first call's when the model was asked
-    /// for a corrected call, and the retry's when that was refused too. A retried call
-    /// counts in `retries_asked`, and in `retries_succeeded` when the corrected call passed
-    /// the gate (dispatched or tool failed).
+    /// Records what became of one call: once by its final outcome, and each of its
+    /// [`Outcome::rejections`] by kind; a retried call in `retries_asked`, and in
+    /// `retries_succeeded` when the corrected call passed.
     pub fn record(&self, outcome: &Outcome) {
         for rejection in outcome.rejections() {
             self.count_kind(rejection.kind());
@@ -122,9 +91,8 @@ impl Counters {
         }
     }
 
-    /// Records one call refused with this kind and no retry asked, for loops that call
-    /// [`Gate::check_call`](crate::gate::Gate::check_call) themselves: one rejected call,
-    /// one rejection of `kind`.
+    /// Records one call refused with this kind, no retry asked (for loops that call
+    /// [`Gate::check_call`](crate::gate::Gate::check_call) themselves).
     pub fn record_rejection(&self, kind: RejectionKind) {
         self.count_kind(kind);
         bump(&self.rejected_calls);
@@ -132,7 +100,7 @@ impl Counters {
 
     /// Counts one rejection of `kind` (a gate decision, not a call).
     fn count_kind(&self, kind: RejectionKind) {
-        if let Some(counter) = self.rejected.get(kind_index(kind)) {
+        if let Some(counter) = self.rejected.get(kind as usize) {
             bump(counter);
         }
     }
@@ -162,14 +130,12 @@ impl Counts {
             .saturating_add(self.rejected_calls)
     }
 
-    /// Gate decisions: one per call and one more per retry asked (saturating). The calls
-    /// the gate accepted and the rejections it made add up to this.
+    /// Gate decisions: one per call and one more per retry asked (saturating).
     pub fn decisions(&self) -> u64 {
         self.calls().saturating_add(self.retries_asked)
     }
 
-    /// Rejections the gate made, all kinds together (saturating): refused calls and refused
-    /// retries, including refusals that the retry then fixed.
+    /// Rejections the gate made, all kinds together (saturating).
     pub fn rejected_total(&self) -> u64 {
         self.rejected
             .iter()
@@ -178,16 +144,13 @@ impl Counts {
 
     /// Rejections the gate made with this kind.
     pub fn rejected_by(&self, kind: RejectionKind) -> u64 {
-        self.rejected.get(kind_index(kind)).copied().unwrap_or(0)
+        self.rejected.get(kind as usize).copied().unwrap_or(0)
     }
 }
 
 impl fmt::Display for Counts {
-    /// A table in two parts. Calls: each final outcome and retries asked with its share of
-    /// calls, and retries succeeded with its share of retries asked. Gate decisions: the
-    /// rejections, all and by kind, each with its share of decisions (one per call, one per
-    /// retry). The footer says which rate is a share of what. Rates are `-` when nothing was
-    /// counted.
+    /// A table of calls and gate decisions with their rates (`-` when nothing was counted);
+    /// the footer says which rate is a share of what.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let calls = self.calls();
         let decisions = self.decisions();
@@ -224,35 +187,16 @@ impl fmt::Display for Counts {
 
 /// Adds one, saturating at `u64::MAX` instead of wrapping.
 fn bump(counter: &AtomicU64) {
-    // `fetch_update` retries on contention; `checked_add` returning `None` leaves the
-    // counter at its maximum.
     let _ = counter.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_add(1));
 }
 
-/// The position of `kind` in [`RejectionKind::ALL`] (the order of the per-kind arrays).
-fn kind_index(kind: RejectionKind) -> usize {
-    RejectionKind::ALL
-        .iter()
-        .position(|k| *k == kind)
-        .unwrap_or(N_KINDS)
-}
-
-/// One table row: label, count and `count / total` as a percentage.
+/// One table row: label, count and `count / total` as a percentage with one decimal, or
+/// `-` when `total` is zero.
 fn row(f: &mut fmt::Formatter<'_>, label: &str, count: u64, total: u64) -> fmt::Result {
-    writeln!(f, "{label:<24}{count:>10}{:>9}", Rate(count, total))
-}
-
-/// `part / whole` as a percentage with one decimal, or `-` when `whole` is zero.
-struct Rate(u64, u64);
-
-impl fmt::Display for Rate {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Rate(part, whole) = *self;
-        if whole == 0 {
-            return f.pad("-");
-        }
-        // Precision loss above 2^53 calls does not matter for a one-decimal percentage.
-        let percent = part as f64 * 100.0 / whole as f64;
-        f.pad(&format!("{percent:.1} %"))
-    }
+    // Precision loss above 2^53 calls does not matter for a one-decimal percentage.
+    let rate = match total {
+        0 => "-".to_owned(),
+        _ => format!("{:.1} %", count as f64 * 100.0 / total as f64),
+    };
+    writeln!(f, "{label:<24}{count:>10}{rate:>9}")
 }

@@ -1,56 +1,17 @@
-//! The rejection guard: a bound on how long an agent loop may keep sending calls the gate
-//! refuses, so that a model that cannot satisfy a spec stops the run at a point someone can
-//! diagnose, instead of burning tokens until a budget runs out.
+//! The rejection guard: stops an agent loop whose model keeps sending calls the gate refuses,
+//! at a point someone can diagnose, instead of burning its budget.
 //!
-//! # What is counted
-//!
-//! The guard counts *consecutive rejections per tool name*. A model that fails at tool A,
-//! succeeds at B and fails at A again is exploring: B's success says nothing about A's
-//! arguments, so A's streak is now 2, not reset and not merged with B's. Only a success of A
-//! itself ends A's streak. The Nth rejection in a row for one key (default
-//! [`Guard::DEFAULT_LIMIT`], 3) is [`Unrecoverable`].
-//!
-//! Decisions, each with its reason:
-//!
-//! - **A tool failure counts as success.** [`Outcome::ToolFailed`] means the call passed every
-//!   gate and the tool ran: the *request* was right, a dependency was not. Retrying it does
-//!   not need a different call from the model, so it ends the rejection streak. Tool
-//!   failures are counted by [`Counters`](crate::counters::Counters), where a rising rate
-//!   points at the dependency, not at the model or the declarations.
-//! - **Calls with no readable name share one key, "unreadable".** A call that is malformed,
-//!   cut off or envelope-less before its name could be read names no tool, yet a model that
-//!   only ever emits broken JSON is the most stuck of all. Those rejections count under one
-//!   shared key. (A call cut off *after* its name counts for that tool: the gate reports the
-//!   name it read, [`Rejection::tool`].)
-//! - **Any success ends the streaks that are not about a tool's arguments**: the unreadable
-//!   key and every name that was refused as unknown. Those streaks say the model could not
-//!   *reach* a tool; a dispatched call shows that it can. (An unknown name can never succeed
-//!   by itself, so without this rule three typos spread over a long, healthy run would stop
-//!   it.) Streaks of registered tools whose arguments were refused end only with that tool's
-//!   success.
-//! - **Once tripped, it stays tripped** for that key: every further rejection of the same key
-//!   returns [`Unrecoverable`] again, until a success ends the streak. A caller that ignores
-//!   the first error keeps being told.
-//!
-//! With [`handle_tool_call`](crate::registry::handle_tool_call), each
-//! [`Outcome::Rejected`] already stands for two refusals (the call and the model's one
-//! retry), so the default limit stops a run after three turns, six refused calls, on the
-//! same tool. With [`Gate::check_call`](crate::gate::Gate::check_call) and no retry, each
-//! rejection is one step. With whole turns ([`Guard::record_turn`], which a
-//! [`Session`](crate::turn::Session) calls), each *turn* is one step per tool, however many of
-//! its calls to that tool were refused: a message with three bad calls to one tool is one
-//! refused turn, not the end of the run.
-//!
-//! # Threads
-//!
-//! A `Guard` belongs to one agent run (one conversation): recording takes `&mut self`, and
-//! there is no global state, so two runs never see each other's streaks. It is `Send` and
-//! `Sync`; to share one run's guard between threads, put it in a `Mutex`.
+//! It counts rejections in a row *per tool*: failing at A, succeeding at B and failing at A
+//! again is exploring, so only A's success ends A's streak. A tool failure is a success (the
+//! call was right). Calls with no readable name share one key. Any success ends the unreadable
+//! and unknown-name streaks (the model can reach a tool). Once tripped, a key stays tripped
+//! until a success. One [`Outcome`] of `handle_tool_call` (call and retry) is one step, and so
+//! is one turn per tool ([`Guard::record_turn`]).
 
 use crate::registry::Outcome;
 use crate::rejection::{Rejection, RejectionKind};
 use crate::spec::names::Quoted;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// Consecutive rejections per tool name, for one agent run.
@@ -77,8 +38,7 @@ use std::fmt;
 pub struct Guard {
     /// Rejections in a row that stop the run; at least 1.
     limit: u32,
-    /// Streaks of calls whose tool name could be read, by that name. A `BTreeMap` so that
-    /// iteration order (and so [`Guard::streaks`]) is deterministic.
+    /// Streaks by tool name (ordered, so [`Guard::streaks`] is deterministic).
     named: BTreeMap<String, Streak>,
     /// Rejections in a row of calls whose tool name could not be read.
     unreadable: u32,
@@ -88,13 +48,11 @@ pub struct Guard {
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Unrecoverable {
-    /// The tool name the refused calls used; `None` when no name could be read (malformed,
-    /// truncated or envelope-less calls).
+    /// The tool name the refused calls used; `None` when no name could be read.
     pub tool: Option<String>,
     /// Rejections in a row for that key, this one included (at least the guard's limit).
     pub rejections: u32,
-    /// The last rejection: its text is what the model was told last. (Boxed: a `Result`
-    /// carrying this error stays small on the path that keeps going.)
+    /// The last rejection: what the model was told last.
     pub last: Box<Rejection>,
 }
 
@@ -103,8 +61,7 @@ pub struct Unrecoverable {
 struct Streak {
     /// Rejections in a row.
     count: u32,
-    /// True when the last rejection was `unknown_tool`: the name is not registered, so any
-    /// success ends this streak.
+    /// The last rejection was `unknown_tool`: any success ends this streak.
     unknown: bool,
 }
 
@@ -119,10 +76,8 @@ impl Guard {
     /// The default limit: the third rejection in a row for one tool stops the run.
     pub const DEFAULT_LIMIT: u32 = 3;
 
-    /// A guard that stops the run at the `limit`th rejection in a row for one tool.
-    ///
-    /// A `limit` of 0 is taken as 1 (the first rejection stops the run): a guard that never
-    /// trips is no guard, and one that trips before any call is meaningless.
+    /// A guard that stops the run at the `limit`th rejection in a row for one tool (0 is
+    /// taken as 1: a guard that never trips is no guard).
     pub fn new(limit: u32) -> Guard {
         Guard {
             limit: limit.max(1),
@@ -137,12 +92,9 @@ impl Guard {
     }
 
     /// Records what became of one call from
-    /// [`handle_tool_call`](crate::registry::handle_tool_call).
-    ///
-    /// [`Outcome::Dispatched`] and [`Outcome::ToolFailed`] are successes of their tool,
-    /// even when they correct a refused first call; [`Outcome::Rejected`] is one rejection,
-    /// of its last refused call: the first call's rejection it also carries is not counted
-    /// again, so a turn is one step of the streak.
+    /// [`handle_tool_call`](crate::registry::handle_tool_call): a dispatched or failed call
+    /// is a success of its tool, a rejected one one step (its first rejection is not
+    /// counted again).
     ///
     /// # Errors
     /// [`Unrecoverable`] when a rejection makes its key's streak reach the limit.
@@ -156,8 +108,7 @@ impl Guard {
         }
     }
 
-    /// Records a refused call. Its key is [`Rejection::tool`], or the shared unreadable key
-    /// when the call named no tool that could be read.
+    /// Records a refused call, under [`Rejection::tool`] or the shared unreadable key.
     ///
     /// # Errors
     /// [`Unrecoverable`] when this rejection makes its key's streak reach the limit.
@@ -165,7 +116,6 @@ impl Guard {
         let count = match rejection.tool() {
             Some(name) => {
                 let unknown = rejection.kind() == RejectionKind::UnknownTool;
-                // Look up before inserting, so that a repeated name allocates nothing.
                 if let Some(streak) = self.named.get_mut(name) {
                     streak.count = streak.count.saturating_add(1);
                     streak.unknown = unknown;
@@ -191,16 +141,10 @@ impl Guard {
         Ok(())
     }
 
-    /// Records one turn: what the gate said of each of its calls, in call order, `Ok(tool)`
-    /// for a call that passed (whatever the tool then did), `Err(rejection)` for a refused
-    /// one.
-    ///
-    /// A turn is one step of each streak, however many calls it holds: several refusals of
-    /// one tool in one turn count once, because a message with three bad calls to one tool
-    /// is one mistake made in parallel, not three tries. A tool with a call that passed in
-    /// the turn has succeeded, even if another call to it was refused (the model can call
-    /// it). Successes are recorded first, so they end the unreadable and unknown-name
-    /// streaks before the turn's own refusals count.
+    /// Records one turn: for each call in order, `Ok(tool)` if it passed, `Err(rejection)`
+    /// if refused. A turn is one step per tool: three bad calls to one tool in one message
+    /// are one mistake made in parallel. A tool with a passing call succeeded, and
+    /// successes are recorded first.
     ///
     /// ```
     /// use toolgate::{Gate, Guard};
@@ -217,39 +161,33 @@ impl Guard {
     ///
     /// # Errors
     /// [`Unrecoverable`] for the first tool, in call order, whose streak reaches the limit
-    /// with this turn (every streak is recorded either way).
+    /// (every streak is recorded).
     pub fn record_turn<'r>(
         &mut self,
         calls: impl IntoIterator<Item = Result<&'r str, &'r Rejection>>,
     ) -> Result<(), Unrecoverable> {
-        let mut passed: BTreeSet<&str> = BTreeSet::new();
-        // Each key's last refusal in the turn, and the position of its first: the order the
-        // keys are recorded in.
-        let mut refused: BTreeMap<Option<&str>, (usize, &Rejection)> = BTreeMap::new();
-        for (position, call) in calls.into_iter().enumerate() {
+        let mut passed: Vec<&str> = Vec::new();
+        // Each key with its last refusal, in the order of its first.
+        let mut refused: Vec<(Option<&str>, &Rejection)> = Vec::new();
+        for call in calls {
             match call {
-                Ok(tool) => {
-                    passed.insert(tool);
-                }
+                Ok(tool) => passed.push(tool),
                 Err(rejection) => {
-                    let entry = refused
-                        .entry(rejection.tool())
-                        .or_insert((position, rejection));
-                    entry.1 = rejection;
+                    match refused.iter_mut().find(|(key, _)| *key == rejection.tool()) {
+                        Some(entry) => entry.1 = rejection,
+                        None => refused.push((rejection.tool(), rejection)),
+                    }
                 }
             }
         }
         for tool in &passed {
             self.record_success(tool);
         }
-        let mut in_order: Vec<(usize, Option<&str>, &Rejection)> = refused
-            .into_iter()
-            .filter(|(key, _)| !key.is_some_and(|tool| passed.contains(tool)))
-            .map(|(key, (position, rejection))| (position, key, rejection))
-            .collect();
-        in_order.sort_by_key(|(position, _, _)| *position);
         let mut first_stop = None;
-        for (_, _, rejection) in in_order {
+        for (key, rejection) in refused {
+            if key.is_some_and(|tool| passed.contains(&tool)) {
+                continue;
+            }
             if let Err(stop) = self.record_rejection(rejection) {
                 first_stop.get_or_insert(stop);
             }
@@ -257,9 +195,8 @@ impl Guard {
         first_stop.map_or(Ok(()), Err)
     }
 
-    /// Records a call to `tool` that passed the gate (whether the tool then returned output
-    /// or failed): ends that tool's streak, the unreadable streak, and the streaks of names
-    /// refused as unknown.
+    /// Records a call to `tool` that passed the gate: ends its streak, the unreadable one
+    /// and those of unknown names.
     pub fn record_success(&mut self, tool: &str) {
         self.named.remove(tool);
         self.named.retain(|_, streak| !streak.unknown);
@@ -274,8 +211,8 @@ impl Guard {
         }
     }
 
-    /// Every open streak, as `(tool, rejections in a row)`: the unreadable key first (as
-    /// `None`, when open), then tool names in byte order.
+    /// Every open streak as `(tool, rejections in a row)`: the unreadable key (`None`)
+    /// first, then names in byte order.
     pub fn streaks(&self) -> Vec<(Option<&str>, u32)> {
         let unreadable = (self.unreadable > 0).then_some((None, self.unreadable));
         unreadable
@@ -290,8 +227,7 @@ impl Guard {
 }
 
 impl fmt::Display for Unrecoverable {
-    /// One paragraph for the operator: the tool, how many times, what the model was told
-    /// last, and where to look.
+    /// For the operator: the tool, how often, what the model was told last.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.tool {
             Some(tool) => write!(

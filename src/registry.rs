@@ -1,10 +1,6 @@
 //! The registry: specs bound to handlers, and [`handle_tool_call`] with exactly one retry.
-//!
-//! `handle_tool_call` is the whole gate logic in one function: check the raw call; if it
-//! passes, run its handler once; if it is refused, show the model the rejection once, check
-//! its answer the same way, and run that if it passes. Three promises hold for every input:
-//! an unchecked call never reaches a handler, a handler runs at most once, and the model is
-//! asked at most once (`ask_model` is an [`FnOnce`], so the compiler holds that one).
+//! For every input, an unchecked call never reaches a handler, a handler runs at most once,
+//! and the model is asked at most once (`ask_model` is an [`FnOnce`]).
 
 use crate::envelope::Call;
 use crate::gate::{DuplicateTool, Gate};
@@ -19,25 +15,19 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 /// tool failure (the call was right, the tool could not do it).
 pub type Handler = Box<dyn Fn(&Value<'_>) -> Result<String, String> + Send + Sync>;
 
-/// A handler as the registry keeps it: given the call id too, which a handler registered
-/// with [`Registry::register`] ignores.
+/// A handler given the call id too (one from [`Registry::register`] ignores it).
 type IdHandler = Box<dyn Fn(Option<&str>, &Value<'_>) -> Result<String, String> + Send + Sync>;
 
-/// Specs bound to handlers. `Send + Sync`: one registry serves any number of threads,
-/// since checking a call reads only the compiled specs and a handler is `Fn + Sync`.
+/// Specs bound to handlers; `Send + Sync`, so one registry serves any number of threads.
 pub struct Registry {
     gate: Gate,
     /// `handlers[i]` serves `gate.specs()[i]`.
     handlers: Vec<IdHandler>,
 }
 
-/// What became of one call: it ran, it ran and the tool failed, or it never ran.
-///
-/// Every variant carries the call id (the answer to the model must pair with it) and, when
-/// the first call was refused and the model was asked once for a corrected call, that first
-/// [`Rejection`] (`first_rejection`). So an outcome holds every decision the gate made for
-/// the call: [`Outcome::rejections`] lists them, and [`Counters`](crate::counters::Counters)
-/// counts a refusal that the retry fixed as well as one that stood.
+/// What became of one call: it ran, it ran and the tool failed, or it never ran. Every
+/// variant carries the call id and, when the model was asked once for a corrected call, the
+/// first call's rejection, so [`Outcome::rejections`] lists every decision the gate made.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
     /// A valid call ran and returned output.
@@ -48,12 +38,11 @@ pub enum Outcome {
         tool: String,
         /// The tool's output.
         output: String,
-        /// When this is the model's corrected call: the first call's rejection, the text the
-        /// model was shown. `None` when the first call passed. (Boxed: most calls have none.)
+        /// The first call's rejection, when this is the model's corrected call.
         first_rejection: Option<Box<Rejection>>,
     },
-    /// A valid call ran and the tool failed (returned `Err` or panicked). Not a rejection:
-    /// the model's call was right, so its fix is not a different call.
+    /// A valid call ran and the tool failed (returned `Err` or panicked): not a rejection,
+    /// the call was right.
     ToolFailed {
         /// The id of the call that ran (the first call's when the corrected call had none).
         id: Option<String>,
@@ -63,8 +52,7 @@ pub enum Outcome {
         error: String,
         /// True if the handler panicked (the panic was caught; it never propagates).
         panicked: bool,
-        /// When this is the model's corrected call: the first call's rejection. `None` when
-        /// the first call passed.
+        /// The first call's rejection, when this is the model's corrected call.
         first_rejection: Option<Box<Rejection>>,
     },
     /// The call (and, if asked, the model's one retry) was refused; nothing ran.
@@ -73,8 +61,7 @@ pub enum Outcome {
         id: Option<String>,
         /// The last rejection: the retry's when the model was asked, else the call's.
         error: Rejection,
-        /// When the model was asked once for a corrected call: the first call's rejection
-        /// (`error` is then the retry's). `None` when the model was not asked.
+        /// The first call's rejection, when the model was asked for a corrected call.
         first_rejection: Option<Box<Rejection>>,
     },
 }
@@ -143,9 +130,8 @@ impl Registry {
         self.register_with_id(spec, move |_id, args| handler(args))
     }
 
-    /// Binds a spec to a handler that also gets the call id (`None` when the call had
-    /// none): to log it, to key an idempotent side effect on it, or to find the call again
-    /// when its result arrives later.
+    /// Binds a spec to a handler that also gets the call id (to log it, or to key an
+    /// idempotent side effect on it).
     ///
     /// ```
     /// use toolgate::{Outcome, Registry, ToolSpec};
@@ -185,10 +171,8 @@ impl Registry {
         &self.gate
     }
 
-    /// The request's tools array in `provider`'s form, derived from the same specs the gate
-    /// checks, so what the model is told and what is enforced cannot drift apart. (For the
-    /// notes, or to map names the provider refuses, call [`export_tools_with`](crate::spec::export_tools_with) on
-    /// [`Gate::specs`]: the gate accepts the mapped names.)
+    /// The request's tools array in `provider`'s form, from the specs the gate checks, so
+    /// what the model is told and what is enforced cannot drift apart.
     ///
     /// # Errors
     /// [`ExportRefusal::Name`] for a tool name the provider's rule refuses.
@@ -196,33 +180,19 @@ impl Registry {
         export_tools(self.gate.specs(), provider)
     }
 
-    /// Gate, then dispatch; on a rejection ask the model once for a corrected call.
+    /// Gate, then dispatch; on a rejection, `ask_model` gets its text once and returns the
+    /// model's next call, checked the same way. A second refusal is [`Outcome::Rejected`]
+    /// with the second rejection: what next is the agent loop's call (see [`crate::guard`]).
     ///
-    /// - The raw call passes every gate: its handler runs once, and the outcome is
-    ///   [`Outcome::Dispatched`] or [`Outcome::ToolFailed`].
-    /// - It is refused: `ask_model` gets the rejection's text and returns the model's next
-    ///   raw call, which goes through the same gates. If it passes, its handler runs
-    ///   (the outcome's `first_rejection` is the first call's); if not, the outcome is
-    ///   [`Outcome::Rejected`] with the *second* rejection, and the loop around this call
-    ///   decides what next (see `guard`).
-    ///
-    /// A handler that returns `Err` or panics is [`Outcome::ToolFailed`]: the panic is
-    /// caught, its message kept, and nothing unwinds out of this call (not even a panic in
-    /// dropping the panic's payload). Catching needs `panic = "unwind"`, Rust's default; a
-    /// build with `panic = "abort"` stops the process at a handler's panic. `ask_model` is
-    /// the caller's own code, so a panic in it is not caught.
-    ///
-    /// One retry, not a loop: a model that fails twice at the same call is usually stuck on
-    /// something a third try will not fix (the schema is unclear, or the output limit cuts
-    /// it), and every try costs a model round trip. The outcome says so, so the agent loop
-    /// can count it and stop.
+    /// A handler's `Err` or panic is [`Outcome::ToolFailed`]; the panic is caught (with
+    /// `panic = "unwind"`, Rust's default) and nothing unwinds out of this call. A panic in
+    /// `ask_model`, the caller's own code, is not caught.
     pub fn handle_tool_call(&self, raw: &str, ask_model: impl FnOnce(&str) -> String) -> Outcome {
         self.handle_tool_call_with(raw, |rejection| ask_model(&rejection.to_string()))
     }
 
-    /// [`Registry::handle_tool_call`], with `ask_model` given the [`Rejection`] itself: its
-    /// text (`Display`), and the call id the provider needs to pair the answer with the
-    /// refused call ([`Rejection::result_block`] builds that answer).
+    /// [`Registry::handle_tool_call`], with `ask_model` given the [`Rejection`] itself, whose
+    /// [`Rejection::result_block`] answers the refused call by its id.
     ///
     /// ```
     /// use toolgate::{Outcome, Registry, ToolSpec, Type};
@@ -252,10 +222,9 @@ impl Registry {
         self.handle_tool_call_or_decline(raw, |rejection| Some(ask_model(rejection)))
     }
 
-    /// [`Registry::handle_tool_call_with`], where `ask_model` may decline: `None` means no
-    /// corrected call (the model was not asked, or gave no call), and the outcome is the
-    /// first call's [`Outcome::Rejected`] with no retry, counted as one refusal. (An empty
-    /// string is not a decline: it is a call, and an empty call is cut off.)
+    /// [`Registry::handle_tool_call_with`], where `ask_model` may decline with `None`: the
+    /// outcome is the first call's [`Outcome::Rejected`], no retry. (An empty string is a
+    /// call, cut off.)
     ///
     /// ```
     /// use toolgate::{Outcome, Registry, ToolSpec, Type};
@@ -278,11 +247,7 @@ impl Registry {
             Err(rejection) => rejection,
         };
         let Some(answer) = ask_model(&first) else {
-            return Outcome::Rejected {
-                id: first.id().map(String::from),
-                error: first,
-                first_rejection: None,
-            };
+            return Outcome::refused(first, None);
         };
         let first = Box::new(first);
         match self.gate.check(&answer) {
@@ -295,8 +260,8 @@ impl Registry {
         }
     }
 
-    /// Runs the handler of a checked call, once, catching a panic. `first_rejection` is the
-    /// refusal this call corrects, if any; its id stands in when the call has none.
+    /// Runs the handler of a checked call once, catching a panic. `first_rejection` is the
+    /// refusal this call corrects; its id stands in when the call has none.
     pub(crate) fn dispatch(
         &self,
         index: usize,
@@ -306,81 +271,28 @@ impl Registry {
         let id = call
             .id
             .as_deref()
-            .or(first_rejection.as_deref().and_then(Rejection::id))
-            .map(String::from);
+            .or(first_rejection.as_deref().and_then(Rejection::id));
+        let id = id.map(String::from);
         let tool = call.name.clone().into_owned();
-        let Some(handler) = self.handlers.get(index) else {
-            // The gate and the handlers are built together, so every index has a handler.
-            return Outcome::ToolFailed {
-                id,
-                error: format!("no handler is registered for {tool}"),
-                tool,
-                panicked: false,
-                first_rejection,
-            };
-        };
-        match catch_unwind(AssertUnwindSafe(|| handler(id.as_deref(), &call.args))) {
-            Ok(Ok(output)) => Outcome::Dispatched {
-                id,
-                tool,
-                output,
-                first_rejection,
-            },
-            Ok(Err(error)) => Outcome::ToolFailed {
-                id,
-                tool,
-                error,
-                panicked: false,
-                first_rejection,
-            },
-            Err(payload) => {
-                let error = panic_message(payload.as_ref());
-                drop_payload(payload);
-                Outcome::ToolFailed {
-                    id,
-                    tool,
-                    error,
-                    panicked: true,
-                    first_rejection,
+        // The gate and the handlers are built together, so every index has a handler.
+        let (result, panicked) = match self.handlers.get(index) {
+            None => (Err(format!("no handler is registered for {tool}")), false),
+            Some(handler) => {
+                match catch_unwind(AssertUnwindSafe(|| handler(id.as_deref(), &call.args))) {
+                    Ok(result) => (result, false),
+                    Err(payload) => {
+                        let error = panic_message(payload.as_ref());
+                        drop_payload(payload);
+                        (Err(error), true)
+                    }
                 }
             }
-        }
+        };
+        Outcome::ran(id, tool, result, panicked, first_rejection)
     }
 }
 
 /// The free form of [`Registry::handle_tool_call`].
-///
-/// ```
-/// use toolgate::{handle_tool_call, Outcome, Registry, ToolSpec, Type};
-///
-/// let mut registry = Registry::new();
-/// let spec = ToolSpec::new("get_weather", "Current weather for a city")
-///     .required("city", Type::string())
-///     .build()?;
-/// registry.register(spec, |args| {
-///     let city = args.get("city").and_then(|city| city.as_str()).unwrap_or_default();
-///     Ok(format!("Sunny in {city}"))
-/// })?;
-///
-/// // The model forgot the city; it is asked once, and its answer runs.
-/// let raw = r#"{"name":"get_weather","arguments":{}}"#;
-/// let outcome = handle_tool_call(&registry, raw, |error| {
-///     assert_eq!(error, "get_weather rejected: missing required field 'city'.");
-///     r#"{"name":"get_weather","arguments":{"city":"Oslo"}}"#.to_string()
-/// });
-/// assert_eq!(
-///     outcome,
-///     Outcome::Dispatched {
-///         id: None,
-///         tool: "get_weather".into(),
-///         output: "Sunny in Oslo".into(),
-///         first_rejection: Some(Box::new(
-///             registry.gate().check_call(raw).unwrap_err()
-///         )),
-///     }
-/// );
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
 pub fn handle_tool_call(
     registry: &Registry,
     raw: &str,
@@ -390,6 +302,41 @@ pub fn handle_tool_call(
 }
 
 impl Outcome {
+    /// A call that stands refused, keeping its id; `first_rejection` is the refusal it
+    /// corrected, if it was a correction.
+    pub(crate) fn refused(error: Rejection, first_rejection: Option<Box<Rejection>>) -> Outcome {
+        Outcome::Rejected {
+            id: error.id().map(String::from),
+            error,
+            first_rejection,
+        }
+    }
+
+    /// A call that ran: `Ok` is the tool's output, `Err` its failure.
+    pub(crate) fn ran(
+        id: Option<String>,
+        tool: String,
+        result: Result<String, String>,
+        panicked: bool,
+        first_rejection: Option<Box<Rejection>>,
+    ) -> Outcome {
+        match result {
+            Ok(output) => Outcome::Dispatched {
+                id,
+                tool,
+                output,
+                first_rejection,
+            },
+            Err(error) => Outcome::ToolFailed {
+                id,
+                tool,
+                error,
+                panicked,
+                first_rejection,
+            },
+        }
+    }
+
     /// The id of the call the outcome answers.
     pub fn id(&self) -> Option<&str> {
         match self {
@@ -465,45 +412,34 @@ impl Outcome {
     pub fn text(&self) -> String {
         match self {
             Outcome::Dispatched { output, .. } => output.clone(),
-            // An empty error would leave the model a sentence that stops mid-way; say that
-            // the tool gave no message instead.
+            // An empty error would leave the model a sentence that stops mid-way.
             Outcome::ToolFailed {
                 tool,
                 error,
-                panicked: false,
+                panicked,
                 ..
-            } if error.trim().is_empty() => {
-                format!("{tool} failed: the tool returned an error without a message")
-            }
-            Outcome::ToolFailed {
-                tool,
-                error,
-                panicked: false,
-                ..
-            } => format!("{tool} failed: {error}"),
-            Outcome::ToolFailed { tool, error, .. } if error.trim().is_empty() => {
-                format!("{tool} failed: the tool crashed without a message")
-            }
-            Outcome::ToolFailed { tool, error, .. } => {
-                format!("{tool} failed: the tool crashed ({error})")
-            }
+            } => match (panicked, error.trim().is_empty()) {
+                (false, true) => {
+                    format!("{tool} failed: the tool returned an error without a message")
+                }
+                (false, false) => format!("{tool} failed: {error}"),
+                (true, true) => format!("{tool} failed: the tool crashed without a message"),
+                (true, false) => format!("{tool} failed: the tool crashed ({error})"),
+            },
             Outcome::Rejected { error, .. } => error.to_string(),
         }
     }
 }
 
-/// Drops a caught panic's payload without letting a panic in its destructor escape: std's
-/// `catch_unwind` docs warn that dropping the payload can itself panic, which here would
-/// unwind out of `handle_tool_call` after all. A payload from that second panic is leaked
-/// (forgotten) rather than dropped, so nothing can unwind from here.
+/// Drops a caught panic's payload, whose destructor may itself panic (std's `catch_unwind`
+/// docs); that second payload is leaked, so nothing unwinds from here.
 fn drop_payload(payload: Box<dyn Any + Send>) {
     if let Err(second) = catch_unwind(AssertUnwindSafe(move || drop(payload))) {
         std::mem::forget(second);
     }
 }
 
-/// A panic's message: the `&str`, `String` or `Box<str>` it was raised with, else a fixed
-/// sentence.
+/// A panic's message: its `&str`, `String` or `Box<str>`, else a fixed sentence.
 fn panic_message(payload: &(dyn Any + Send)) -> String {
     if let Some(message) = payload.downcast_ref::<&str>() {
         (*message).to_owned()

@@ -1,26 +1,14 @@
-//! [`Rejection`]: why a call was refused, as data, and the one sentence the model reads.
-//!
-//! A rejection is a statement about the *request*: nothing ran, and the model can fix it by
-//! sending a different call. (A tool that ran and failed is an
-//! [`Outcome::ToolFailed`](crate::Outcome::ToolFailed), never a rejection: the call was right
-//! and the fix lies elsewhere.) Each variant carries the facts of one refusal, never a
-//! prepared string, so counters and the command line read the kind and the path without
-//! parsing text; [`Display`](fmt::Display) turns the facts into the text the model reads.
-//!
-//! Every text follows one pattern: which call (the tool's name when it is known), what was
-//! expected, what arrived (JSON cut at [`PREVIEW_CHARS`](crate::json::PREVIEW_CHARS)
-//! characters), and what to do next. This module sits below [`envelope`](crate::envelope)
-//! and [`gate`](crate::gate), which both produce rejections.
+//! [`Rejection`]: why a call was refused, as data; `Display` is the sentence the model reads.
+//! A rejection is about the *request* (nothing ran); a tool that ran and failed is an
+//! [`Outcome::ToolFailed`](crate::Outcome::ToolFailed). Every text says which call, what was
+//! expected, what arrived (cut at [`PREVIEW_CHARS`](crate::json::PREVIEW_CHARS)) and what to do.
 
 use crate::json::{ErrorKind, Inside, Kind, ParseError};
 use crate::spec::names::{with_article, write_list, Escaped, Name, Quoted};
 use crate::spec::Violation;
 use std::fmt;
 
-/// Why a call was refused: a statement about the request, never about the tool.
-///
-/// The variants follow the gates in the order they run; [`Rejection::kind`] gives the
-/// stable label. `Display` is the text the model reads.
+/// Why a call was refused, in gate order; `Display` is the text the model reads.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum Rejection {
@@ -33,8 +21,7 @@ pub enum Rejection {
         tool: Option<String>,
         /// Which text: the call or its arguments text.
         part: Part,
-        /// The parser's error, with its position in that text (boxed: it is large, and a
-        /// `Result` carrying a `Rejection` is on every call's path).
+        /// The parser's error, with its position in that text.
         error: Box<ParseError>,
     },
     /// A text that should be JSON stops in the middle: the reply was cut off (usually at the
@@ -46,7 +33,7 @@ pub enum Rejection {
         tool: Option<String>,
         /// Which text: the call or its arguments text.
         part: Part,
-        /// The parser's error; its offset is where the text ended (boxed, as above).
+        /// The parser's error; its offset is where the text ended.
         error: Box<ParseError>,
     },
     /// JSON, but not a tool call in any shape toolgate reads.
@@ -62,13 +49,11 @@ pub enum Rejection {
         id: Option<String>,
         /// The name the model used.
         name: String,
-        /// With at most [`LIST_ALL_UP_TO`](crate::gate::LIST_ALL_UP_TO) (8) tools, the
-        /// single closest name; with more, the
-        /// [`CLOSEST_SHOWN`](crate::gate::CLOSEST_SHOWN) (3) closest; closest first, ties
-        /// in registration order. Empty when no tool is registered.
+        /// The closest names, closest first: one with at most
+        /// [`LIST_ALL_UP_TO`](crate::gate::LIST_ALL_UP_TO) tools, else
+        /// [`CLOSEST_SHOWN`](crate::gate::CLOSEST_SHOWN). Empty with no tools.
         closest: Vec<String>,
-        /// With at most [`LIST_ALL_UP_TO`](crate::gate::LIST_ALL_UP_TO) tools, every name
-        /// in registration order (the text lists them all); with more, empty.
+        /// Every name, with at most [`LIST_ALL_UP_TO`](crate::gate::LIST_ALL_UP_TO) tools.
         tools: Vec<String>,
     },
     /// The arguments are not a JSON object.
@@ -127,8 +112,7 @@ pub enum EnvelopeProblem {
         /// [`PREVIEW_CHARS`](crate::json::PREVIEW_CHARS) characters.
         received: String,
     },
-    /// A key appears twice in the envelope: readers disagree on which one counts
-    /// (RFC 8259 section 4), so toolgate refuses to guess.
+    /// A key appears twice in the envelope: readers disagree on which one counts.
     DuplicateKey {
         /// The key, with its enclosing field when nested (`"function.name"`).
         key: String,
@@ -138,16 +122,15 @@ pub enum EnvelopeProblem {
         /// The type given, cut at [`PREVIEW_CHARS`](crate::json::PREVIEW_CHARS) characters.
         type_name: String,
     },
-    /// Two fields that mean the same thing are both filled (`"arguments"` and `"input"`,
-    /// `"functionCall"` and `"function_call"`): which one counts would be a guess.
+    /// Two fields that mean the same thing are both filled (`"arguments"` and `"input"`).
     Conflict {
         /// The first field, the one the text asks the model to keep.
         first: &'static str,
         /// The second field.
         second: &'static str,
     },
-    /// Valid JSON that the envelope reader could not follow. This never happens unless
-    /// toolgate has a bug; it is a rejection rather than a panic so no input can crash it.
+    /// Valid JSON the envelope reader could not follow: a toolgate bug, refused rather than
+    /// a panic.
     Unreadable,
 }
 
@@ -179,8 +162,7 @@ impl RejectionKind {
         RejectionKind::SchemaViolation,
     ];
 
-    /// The stable label (`"unknown_tool"`): counters and the command line print it, and it
-    /// never changes between versions.
+    /// The stable label (`"unknown_tool"`) counters and the command line print.
     pub fn label(self) -> &'static str {
         match self {
             RejectionKind::MalformedJson => "malformed_json",
@@ -212,8 +194,7 @@ impl Rejection {
         }
     }
 
-    /// The call id, when the call had one and it could be read: the answer to the model
-    /// must carry it, so toolgate keeps it even from a call cut off after the id.
+    /// The call id, when it could be read (even from a call cut off after it).
     pub fn id(&self) -> Option<&str> {
         match self {
             Rejection::MalformedJson { id, .. }
@@ -249,61 +230,48 @@ impl Rejection {
 }
 
 impl fmt::Display for Rejection {
-    /// The text the model reads: one or two plain sentences saying what was expected, where,
-    /// what arrived, and what to send instead.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Rejection::MalformedJson {
                 tool, part, error, ..
-            } => {
-                let subject = Subject(*part, tool.as_deref());
-                if matches!(
-                    error.kind(),
-                    ErrorKind::TooDeep { .. } | ErrorKind::TooLarge { .. }
-                ) {
-                    return write!(
-                        f,
-                        "{subject} cannot be read: {error}. Send a smaller call, with fewer or \
-                         shorter items and less nesting."
-                    );
-                }
-                let (verb, next) = match part {
-                    Part::Call => ("is", "Send the call again as one valid JSON object."),
-                    Part::Arguments => ("are", "Send the arguments again as one JSON object."),
-                };
-                write!(f, "{subject} {verb} not valid JSON: {error}. {next}")
             }
-            Rejection::TruncatedJson {
+            | Rejection::TruncatedJson {
                 tool, part, error, ..
             } => {
                 let subject = Subject(*part, tool.as_deref());
-                let inside = match error.kind() {
-                    ErrorKind::Truncated { inside, .. } => *inside,
-                    _ => Inside::Document,
+                let (is, was, they, them, next) = match part {
+                    Part::Call => ("is", "was", "it", "it", "the call again as one valid"),
+                    Part::Arguments => {
+                        ("are", "were", "they", "them", "the arguments again as one")
+                    }
                 };
-                if inside == Inside::Document {
-                    let (verb, pronoun, object) = match part {
-                        Part::Call => ("is", "it", "it"),
-                        Part::Arguments => ("are", "they", "them"),
-                    };
-                    return write!(
+                let truncated = matches!(self, Rejection::TruncatedJson { .. });
+                match error.kind() {
+                    ErrorKind::TooDeep { .. } | ErrorKind::TooLarge { .. } if !truncated => write!(
                         f,
-                        "{subject} {verb} empty, as if cut off before {pronoun} began. Send \
-                         {object} as one JSON object; if the call is long, make it smaller, with \
-                         fewer or shorter items."
-                    );
+                        "{subject} cannot be read: {error}. Send a smaller call, with fewer or \
+                         shorter items and less nesting."
+                    ),
+                    _ if !truncated => {
+                        write!(
+                            f,
+                            "{subject} {is} not valid JSON: {error}. Send {next} JSON object."
+                        )
+                    }
+                    ErrorKind::Truncated { inside, .. } if *inside != Inside::Document => write!(
+                        f,
+                        "{subject} {was} cut off after {} bytes, inside {}. Do not send the same \
+                         call again: make it smaller, with fewer or shorter items.",
+                        error.offset(),
+                        inside.noun()
+                    ),
+                    _ => write!(
+                        f,
+                        "{subject} {is} empty, as if cut off before {they} began. Send {them} as \
+                         one JSON object; if the call is long, make it smaller, with fewer or \
+                         shorter items."
+                    ),
                 }
-                let verb = match part {
-                    Part::Call => "was",
-                    Part::Arguments => "were",
-                };
-                write!(
-                    f,
-                    "{subject} {verb} cut off after {} bytes, inside {}. Do not send the same \
-                     call again: make it smaller, with fewer or shorter items.",
-                    error.offset(),
-                    inside.noun()
-                )
             }
             Rejection::BadEnvelope { problem, .. } => write!(f, "{problem}"),
             Rejection::UnknownTool {

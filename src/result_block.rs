@@ -1,32 +1,8 @@
-//! Result blocks: an [`Outcome`] as the message each provider expects back for a tool call.
-//!
-//! Every provider pairs a tool's result with the call by its id, and most let the result say
-//! that it is an error. Both matter to the model: the id tells it which of its calls this
-//! answers, and the error flag tells it that the text is not the tool's output (a rejection
-//! asks it to send a different call; a failure tells it the tool broke). So a result block
-//! carries the call id and flags every tool failure and rejection:
-//!
-//! | Provider | Block | Id | Error flag |
-//! |---|---|---|---|
-//! | Anthropic | `{"type":"tool_result","tool_use_id","content"}` | `tool_use_id` | `"is_error": true` |
-//! | OpenAI chat | `{"role":"tool","tool_call_id","content"}` | `tool_call_id` | none in the format: the content starts `Error: ` |
-//! | OpenAI Responses | `{"type":"function_call_output","call_id","output"}` | `call_id` | none in the format: the output starts `Error: ` |
-//! | Gemini | `{"functionResponse":{"name","id","response"}}` (`name` always, see below) | `id`, when the call had one | the response is `{"error": …}` instead of `{"output": …}` |
-//! | MCP | `{"content":[{"type":"text","text"}],"isError"}` | the JSON-RPC id, outside the result | `"isError": true` |
-//!
-//! A call without an id (the plain shape, Gemini without ids) gets a block without one: an
-//! id that was never sent cannot be invented.
-//!
-//! Gemini is the one format whose block also needs the function's *name*, and requires it:
-//! a `functionResponse` without a `name` is refused by the API. So Gemini's block always has
-//! one. It is the name the call used (the tool that ran, or the name the gate read from a
-//! refused call, registered or not) when that is a name Gemini accepts (see
-//! [`is_gemini_name`]); otherwise it is [`GEMINI_UNKNOWN_NAME`], `"unknown"`. That happens
-//! when no name could be read (the call was malformed, cut off or envelope-less before its
-//! name) and when the model wrote a name Gemini would refuse (empty, too long, or with
-//! spaces or other characters outside its set). The placeholder hides nothing: the error
-//! text in the response says what was wrong, and the id, when there is one, still pairs the
-//! block with the call.
+//! Result blocks: an [`Outcome`] as the message each provider expects back, keyed to the
+//! call id (none when the call had none: an id is never invented) and flagged as an error for
+//! failures and rejections (OpenAI and Responses have no flag: the text starts `Error: `).
+//! Gemini requires a `name`: the call's own when Gemini accepts it, else
+//! [`GEMINI_UNKNOWN_NAME`].
 
 use crate::json::Value;
 use crate::registry::Outcome;
@@ -142,11 +118,6 @@ impl Rejection {
     /// one, flagged as an error, with the rejection's text. It is what the model reads
     /// before its one retry.
     pub fn result_block(&self, provider: Provider) -> Value<'static> {
-        let outcome = Outcome::Rejected {
-            id: self.id().map(String::from),
-            error: self.clone(),
-            first_rejection: None,
-        };
-        result_block(&outcome, provider)
+        result_block(&Outcome::refused(self.clone(), None), provider)
     }
 }

@@ -1,21 +1,7 @@
-//! Edit distance, for the unknown-tool gate's "Did you mean" list.
-//!
-//! A model that misspells a tool name (`serch_orders`, `search_order`, `seacrh_orders`)
-//! nearly always means the registered name with the smallest edit distance, so the gate
-//! names the closest ones. The distance is the *optimal string alignment* variant of
-//! Damerau-Levenshtein: insertions, deletions, substitutions and swaps of two adjacent
-//! characters each cost one, because a swap (`seacrh`) is the commonest typo and plain
-//! Levenshtein would charge it two.
-//!
-//! The name comes from the model and can be anything, including megabytes of text. The cost
-//! stays bounded: only the first [`MAX_CHARS`] characters of each side are compared (tool
-//! names are at most 64 characters, so this never changes a ranking among real names). That
-//! bound is also what makes the computation cheap: the called name's characters fit the bits
-//! of one `u128`, so a whole column of the distance table is computed in a few word
-//! operations (Hyyrö's bit-vector algorithm), on the stack, with no allocation.
-//!
-//! Why it has to be cheap: an unknown name is measured against every registered tool, and
-//! computed cell by cell, the table was most of what refusing such a call cost.
+//! Edit distance for the unknown-tool gate's "Did you mean" list: optimal string alignment
+//! (a swap of two adjacent characters, the commonest typo, costs one). Only the first
+//! [`MAX_CHARS`] characters are compared, so a name of any length costs little: one `u128`
+//! column per character (Hyyrö's bit-vector algorithm), without allocating.
 
 /// Characters compared from the start of each name; anything after is ignored.
 pub const MAX_CHARS: usize = 128;
@@ -37,9 +23,6 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 
 /// The at most `n` candidates closest to `name` by [`edit_distance`], closest first; ties
 /// keep the candidates' own order, so the answer is the same on every run.
-///
-/// The name is read into bit masks once; each candidate then costs a few word operations
-/// per character, so a long list of tools costs little.
 ///
 /// ```
 /// use toolgate::suggest::closest;
@@ -70,48 +53,25 @@ pub fn closest<'c>(
     kept.into_iter().map(|(_, candidate)| candidate).collect()
 }
 
-/// One side of the distance, read once: its first [`MAX_CHARS`] characters, and for each
-/// character the set of positions where it stands, as the bits of a `u128` (bit `i` for
-/// character `i`).
+/// One side of the distance: the first `len` characters of `text`, at most [`MAX_CHARS`].
 struct Pattern<'t> {
-    /// The text, of which the pattern is the first `len` characters.
     text: &'t str,
     len: usize,
-    /// The positions of each ASCII character, by code: every character of a real tool name
-    /// is one, so a candidate's character is one lookup.
-    ascii: [u128; 128],
 }
 
 impl<'t> Pattern<'t> {
     fn new(text: &'t str) -> Pattern<'t> {
-        let mut pattern = Pattern {
-            text,
-            len: 0,
-            ascii: [0; 128],
-        };
-        for (i, c) in text.chars().take(MAX_CHARS).enumerate() {
-            pattern.len = i + 1;
-            if let Some(mask) = ascii_code(c).and_then(|code| pattern.ascii.get_mut(code)) {
-                *mask |= 1 << i;
-            }
-        }
-        pattern
+        let len = text.chars().take(MAX_CHARS).count();
+        Pattern { text, len }
     }
 
-    /// The positions of `c` in the pattern.
+    /// The positions of `c` in the pattern, as the bits of a `u128` (bit `i` for character
+    /// `i`).
     fn positions(&self, c: char) -> u128 {
-        match ascii_code(c).and_then(|code| self.ascii.get(code)) {
-            Some(&mask) => mask,
-            // Not ASCII: looked for character by character (the pattern has at most
-            // MAX_CHARS of them).
-            None => self
-                .text
-                .chars()
-                .take(self.len)
-                .enumerate()
-                .filter(|&(_, p)| p == c)
-                .fold(0, |mask, (i, _)| mask | 1 << i),
-        }
+        let chars = self.text.chars().take(self.len).enumerate();
+        chars
+            .filter(|&(_, p)| p == c)
+            .fold(0, |mask, (i, _)| mask | 1 << i)
     }
 
     /// The distance to the first [`MAX_CHARS`] characters of `text`, one column of the
@@ -156,9 +116,4 @@ impl<'t> Pattern<'t> {
         }
         distance
     }
-}
-
-/// The code of `c` when it is ASCII: its slot in [`Pattern`]'s table.
-fn ascii_code(c: char) -> Option<usize> {
-    c.is_ascii().then(|| usize::from(c as u8))
 }

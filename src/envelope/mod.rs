@@ -1,9 +1,5 @@
 //! Envelopes: every provider's shape of a tool call, read into one [`Call`].
 //!
-//! A model's tool call reaches an agent wrapped in its provider's envelope. The name, the
-//! call id and the arguments are the same facts in every shape, but they sit in different
-//! places, and the arguments come either as a JSON object or as *text* holding one:
-//!
 //! | Shape | Call id | Name | Arguments |
 //! |---|---|---|---|
 //! | plain `{name, arguments}` (also MCP `tools/call` params) | `id` (optional) | `name` | `arguments`: object or text |
@@ -13,31 +9,14 @@
 //! | Gemini `{"functionCall":{…}}`, google-genai's `{"function_call":{…}}` | `…id` (optional) | `….name` | `….args`: object |
 //! | OpenAI legacy `{"function_call":{…}}` | none | `function_call.name` | `function_call.arguments`: text |
 //!
-//! The shape is told by `"type"` when present (`tool_use`, `function_call`, `function`),
-//! else by `function`, then `functionCall`/`function_call`, then a top-level `name`. The
-//! plain shape also takes its arguments under `input`, `args` or `parameters` (Llama's
-//! form), one of them at most.
-//!
-//! Rules shared by every shape, because the official SDKs' dumps need them:
-//! - Fields toolgate does not read (`caller`, `status`, `index`, `parsed_arguments`, …) are
-//!   ignored, though the reader still checks them: the call must be valid JSON throughout.
-//! - A `null` field is an absent one; absent arguments are `{}`.
-//! - Arguments *text* is read by the same reader under the same [`Limits`]; an empty text
-//!   is truncated (the reply was cut before the arguments began), and a text that is JSON but
-//!   not an object (`"null"`, `"[1]"`) is left for the object gate to refuse.
-//! - A key given twice in the envelope is refused: two readers may pick different ones.
-//! - A top-level `name` beside a nested call object (`function`, `functionCall`,
-//!   `function_call`) is refused: the call would name two tools. So a top-level `name`,
-//!   where a call is accepted at all, is always the name that counts, and a streamed call
-//!   can be refused as soon as that name is known to be no tool's.
-//! - The call id is kept whenever it can be read, even from a call cut off after it, since
-//!   the answer to the model must carry it.
-//!
-//! How it is read: the call's text becomes a [`Value`] (`parse`, which parses an arguments
-//! text in place as it goes, so the arguments borrow from the raw call), and one function
-//! finds the call in the value (`shape`), for a call alone and for each call of a turn. A
-//! call that is not JSON has no value; its id and name are read from what came before the
-//! error (`recover`).
+//! The shape is told by `"type"` when present, else by `function`, then
+//! `functionCall`/`function_call`, then a top-level `name`. The plain shape also takes its
+//! arguments under `input`, `args` or `parameters`, one of them at most. In every shape, as
+//! SDK dumps need: unknown fields are ignored (but must be valid JSON), a `null` field is
+//! absent, absent arguments are `{}`, an empty arguments text is truncated, and a text that is
+//! JSON but no object is left for gate 2. A key given twice, or a top-level `name` beside a
+//! nested call object, is refused: which one counts would be a guess. The id is kept whenever
+//! it can be read, even from a call cut off after it.
 
 mod parse;
 mod recover;
@@ -48,10 +27,7 @@ use crate::rejection::{Part, Rejection};
 use parse::Texts;
 use std::borrow::Cow;
 
-/// One tool call, whatever shape it arrived in.
-///
-/// Fields borrow from the raw text where they can (`Cow::Borrowed`); a string that held an
-/// escape owns its unescaped text.
+/// One tool call, whatever shape it arrived in, borrowing from the raw text where it can.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Call<'a> {
     /// The call id, where the shape has one: every answer to the model pairs with it.
@@ -89,13 +65,9 @@ impl Call<'_> {
 /// ```
 ///
 /// # Errors
-/// - [`Rejection::MalformedJson`] or [`Rejection::TruncatedJson`] with [`Part::Call`] when
-///   the raw text is not JSON (cut short: truncated), and with [`Part::Arguments`] when the
-///   arguments text inside it is not.
-/// - [`Rejection::BadEnvelope`] when the JSON is not a tool call in any shape above: not an
-///   object, no name, a field of the wrong kind, a key given twice, a `"type"` that is not a
-///   tool call, two places for the arguments filled at once, or a top-level `name` beside a
-///   nested call object (two names for one call).
+/// [`Rejection::MalformedJson`] or [`Rejection::TruncatedJson`] when the call or its
+/// arguments text ([`Part`]) is not JSON; [`Rejection::BadEnvelope`] when the JSON is no
+/// tool call in any shape above.
 pub fn read_call(raw: &str, limits: Limits) -> Result<Call<'_>, Rejection> {
     match parse::parse(raw, limits) {
         Ok((mut value, mut texts)) => shape::find(&mut value, &mut texts, limits),
@@ -103,12 +75,8 @@ pub fn read_call(raw: &str, limits: Limits) -> Result<Call<'_>, Rejection> {
     }
 }
 
-/// [`read_call`] for bytes that should be UTF-8 (a line read from a log), read by the same
-/// reader: a call cut inside a multi-byte character is truncated, like any other cut.
-///
-/// # Errors
-/// As [`read_call`]; bytes that are not UTF-8 are [`Rejection::MalformedJson`] at the first
-/// bad byte.
+/// [`read_call`] for bytes that should be UTF-8 (a call cut inside a character is
+/// truncated); invalid UTF-8 is [`Rejection::MalformedJson`].
 pub(crate) fn read_call_bytes(raw: &[u8], limits: Limits) -> Result<Call<'_>, Rejection> {
     if let Ok(text) = std::str::from_utf8(raw) {
         return read_call(text, limits);
@@ -119,19 +87,14 @@ pub(crate) fn read_call_bytes(raw: &[u8], limits: Limits) -> Result<Call<'_>, Re
     }
 }
 
-/// The call in a value already parsed (an element of a turn), its arguments taken out of
-/// it: what [`read_call`] answers for the value's own text.
-///
-/// # Errors
-/// As [`read_call`], but for the call not being JSON.
+/// The call in a value already parsed (an element of a turn), its arguments taken out.
 #[cfg(feature = "turns")]
 pub(crate) fn find_call<'a>(value: &mut Value<'a>, limits: Limits) -> Result<Call<'a>, Rejection> {
     shape::find(value, &mut Texts::default(), limits)
 }
 
-/// The rejection of a call that is not JSON, with the id and the tool read before the
-/// error. Bytes that are not UTF-8 are refused as a whole, naming neither (as
-/// `toolgate check` has always printed them).
+/// The rejection of a call that is not JSON, with the id and tool read before the error
+/// (none for invalid UTF-8).
 fn not_json(error: json::ParseError, raw: &[u8], limits: Limits) -> Rejection {
     if *error.kind() == ErrorKind::InvalidUtf8 {
         return json_rejection(error, Part::Call, None, None);

@@ -1,17 +1,7 @@
-//! A call's text to a [`Value`], its arguments *text* parsed in place on the way.
-//!
-//! OpenAI's arguments come as a string holding JSON (`"arguments":"{\"city\":\"Oslo\"}"`).
-//! Unescaped into a `String` first and then parsed, every key and string of the arguments
-//! would borrow from that `String` and have to be copied out to outlive it. Instead, when
-//! the reader meets such a literal where a call's arguments go, a second reader parses the
-//! text straight from the literal's body ([`Reader::feed_literal`]), so the arguments'
-//! strings borrow from the raw call wherever they stand in it unescaped, and the literal is
-//! read once. The value goes into [`Texts`], and the call's tree holds the literal's body
-//! as it stands in its place: only the envelope reads that tree, and it takes the text's
-//! value from `Texts`.
-//!
-//! A text that is not JSON is left to the reader: the tree then holds it unescaped, and the
-//! envelope parses it again for the error, which is the parser's own.
+//! A call's text to a [`Value`], OpenAI's arguments *text* parsed in place on the way: a
+//! second reader parses the string literal's body, so the arguments borrow from the raw call
+//! and the text is read once. The values wait in [`Texts`] for the envelope; a text that is
+//! not JSON is left in the tree, and the envelope parses it again for the parser's error.
 
 use crate::json::{Builder, Event, Limits, ParseError, Reader, Sink, Stop, Value};
 use std::ops::ControlFlow;

@@ -1,12 +1,8 @@
-//! What a call that is not JSON still tells: its id and tool name, read before the error.
-//!
-//! A call cut off at the model's token limit has no tree, but its answer must still carry
-//! the call id (the provider pairs every answer with one) and name the tool. So on that
-//! path alone the call is read again by the one reader into a small sink that keeps, of the
-//! top-level members, those the id or the name may stand in (`id`, `call_id`, `name`, and
-//! the nested call objects' `id` and `name`), each once its value is whole. They come back
-//! as members, in input order, so that [`recovered_id`](super::shape::recovered_id) and
-//! [`recovered_name`](super::shape::recovered_name) read them as they read a whole call's.
+//! The id and tool name of a call that is not JSON, read before the error: the answer must
+//! still pair with the id. The reader feeds a small sink that keeps the whole top-level (and
+//! nested call object) `id`, `call_id` and `name` members, for the envelope's
+//! [`recovered_id`](super::shape::recovered_id) and
+//! [`recovered_name`](super::shape::recovered_name).
 
 use crate::json::{Event, Limits, Member, Reader, Sink, Value};
 use std::borrow::Cow;

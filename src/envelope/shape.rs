@@ -1,9 +1,6 @@
-//! Finding the call in a `Value`: which shape the envelope is in, and where that shape
-//! keeps the call id, the name and the arguments (the rules are in the table of the
-//! [module docs](super)).
-//!
-//! One function, [`find`], for a call alone ([`read_call`](super::read_call)) and for each
-//! call of a turn, so a call gets the same answer wherever it stands.
+//! Finding the call in a `Value`: the shape, and where it keeps the id, the name and the
+//! arguments (the table is in the [module docs](super)). One function for a call alone and
+//! for each call of a turn, so a call gets the same answer wherever it stands.
 
 use super::parse::{Slot, Texts};
 use super::{json_rejection, Call};
@@ -15,62 +12,39 @@ use std::borrow::Cow;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Shape {
     Plain,
-    OpenAiChat,
     Anthropic,
     Responses,
-    /// Gemini (`functionCall`) or OpenAI legacy / google-genai (`function_call`).
+    /// OpenAI chat ([`FUNCTION`]), Gemini (`functionCall`) or OpenAI legacy / google-genai
+    /// (`function_call`).
     Nested(Nested),
 }
 
-/// The nested call objects, with the dotted names of their fields for messages.
+/// A nested call object: its key, its `id`, `name`, `args` and `arguments` dotted for
+/// messages, and the slot of its arguments text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Nested {
-    Function,
-    FunctionCallCamel,
-    FunctionCall,
+struct Nested {
+    key: &'static str,
+    fields: [&'static str; 4],
+    slot: Slot,
 }
 
-impl Nested {
-    fn key(self) -> &'static str {
-        match self {
-            Nested::Function => "function",
-            Nested::FunctionCallCamel => "functionCall",
-            Nested::FunctionCall => "function_call",
-        }
-    }
-
-    /// `id`, `name`, `args` and `arguments` inside it, dotted.
-    fn fields(self) -> [&'static str; 4] {
-        match self {
-            Nested::Function => [
-                "function.id",
-                "function.name",
-                "function.args",
-                "function.arguments",
+macro_rules! nested {
+    ($key:literal, $slot:expr) => {
+        Nested {
+            key: $key,
+            fields: [
+                concat!($key, ".id"),
+                concat!($key, ".name"),
+                concat!($key, ".args"),
+                concat!($key, ".arguments"),
             ],
-            Nested::FunctionCallCamel => [
-                "functionCall.id",
-                "functionCall.name",
-                "functionCall.args",
-                "functionCall.arguments",
-            ],
-            Nested::FunctionCall => [
-                "function_call.id",
-                "function_call.name",
-                "function_call.args",
-                "function_call.arguments",
-            ],
+            slot: $slot,
         }
-    }
-
-    fn slot(self) -> Slot {
-        match self {
-            Nested::Function => Slot::Function,
-            Nested::FunctionCallCamel => Slot::FunctionCallCamel,
-            Nested::FunctionCall => Slot::FunctionCall,
-        }
-    }
+    };
 }
+
+/// OpenAI chat's call object.
+const FUNCTION: Nested = nested!("function", Slot::Function);
 
 /// Where the call's arguments are: a member of the envelope (`inner: None`) or of its
 /// nested call object, by index; `text` when a string there is arguments text.
@@ -78,6 +52,17 @@ struct Args {
     inner: Option<usize>,
     index: usize,
     text: Option<Slot>,
+}
+
+impl Args {
+    /// Arguments that are a member of the envelope itself.
+    fn top(index: usize, text: Option<Slot>) -> Args {
+        Args {
+            inner: None,
+            index,
+            text,
+        }
+    }
 }
 
 /// The call in `envelope`, its arguments taken out of it (arguments text parsed, from
@@ -125,42 +110,26 @@ pub(crate) fn find<'a>(
                 let problem = EnvelopeProblem::Conflict { first, second };
                 return Err(bad(string(id_of("id")), problem));
             }
-            let args = args.map(|(_, index, text)| Args {
-                inner: None,
-                index,
-                text,
-            });
+            let args = args.map(|(_, index, text)| Args::top(index, text));
             (id_of("id"), "id", id_of("name"), "name", args)
         }
         Shape::Anthropic => {
-            let args = get(top, "input").map(|(index, _)| Args {
-                inner: None,
-                index,
-                text: None,
-            });
+            let args = get(top, "input").map(|(index, _)| Args::top(index, None));
             (id_of("id"), "id", id_of("name"), "name", args)
         }
         Shape::Responses => {
-            let args = get(top, "arguments").map(|(index, _)| Args {
-                inner: None,
-                index,
-                text: Some(Slot::Top),
-            });
+            let args = get(top, "arguments").map(|(index, _)| Args::top(index, Some(Slot::Top)));
             (id_of("call_id"), "call_id", id_of("name"), "name", args)
         }
-        Shape::OpenAiChat | Shape::Nested(_) => {
-            let nested = match shape {
-                Shape::Nested(nested) => nested,
-                _ => Nested::Function,
-            };
-            let [id_field, name_field, args_field, arguments_field] = nested.fields();
-            let chat = nested == Nested::Function;
+        Shape::Nested(nested) => {
+            let [id_field, name_field, args_field, arguments_field] = nested.fields;
+            let chat = nested == FUNCTION;
             // OpenAI chat's id is the envelope's own; the others' is in the call object.
             let outer_id = if chat { string(id_of("id")) } else { None };
-            let (at, inner) = match get(top, nested.key()) {
+            let (at, inner) = match get(top, nested.key) {
                 Some((at, Value::Object(inner))) => (at, inner.as_slice()),
                 Some((_, other)) => {
-                    let problem = wrong_type(nested.key(), "an object", other);
+                    let problem = wrong_type(nested.key, "an object", other);
                     return Err(bad(outer_id, problem));
                 }
                 None => {
@@ -175,7 +144,7 @@ pub(crate) fn find<'a>(
             };
             if let Some(index) = repeated_key(inner, |(key, _)| key) {
                 let key = inner.get(index).map_or("", |(key, _)| key.as_ref());
-                let key = format!("{}.{key}", nested.key());
+                let key = format!("{}.{key}", nested.key);
                 return Err(bad(string(id), EnvelopeProblem::DuplicateKey { key }));
             }
             if id_of("name").is_some() {
@@ -197,7 +166,7 @@ pub(crate) fn find<'a>(
             }
             let args = match (args, arguments) {
                 (Some((index, _)), _) => Some((index, None)),
-                (None, Some((index, _))) => Some((index, Some(nested.slot()))),
+                (None, Some((index, _))) => Some((index, Some(nested.slot))),
                 (None, None) => None,
             };
             let args = args.map(|(index, text)| Args {
@@ -279,7 +248,7 @@ fn shape(top: &[Member<'_>]) -> Result<Shape, EnvelopeProblem> {
             Value::String(name) => match name.as_ref() {
                 "tool_use" => Ok(Shape::Anthropic),
                 "function_call" => Ok(Shape::Responses),
-                "function" => Ok(Shape::OpenAiChat),
+                "function" => Ok(Shape::Nested(FUNCTION)),
                 _ => Err(EnvelopeProblem::NotACall {
                     type_name: preview(type_),
                 }),
@@ -293,13 +262,16 @@ fn shape(top: &[Member<'_>]) -> Result<Shape, EnvelopeProblem> {
         present("functionCall"),
         present("function_call"),
     ) {
-        (true, _, _) => Ok(Shape::OpenAiChat),
+        (true, _, _) => Ok(Shape::Nested(FUNCTION)),
         (false, true, true) => Err(EnvelopeProblem::Conflict {
             first: "functionCall",
             second: "function_call",
         }),
-        (false, true, false) => Ok(Shape::Nested(Nested::FunctionCallCamel)),
-        (false, false, true) => Ok(Shape::Nested(Nested::FunctionCall)),
+        (false, true, false) => Ok(Shape::Nested(nested!(
+            "functionCall",
+            Slot::FunctionCallCamel
+        ))),
+        (false, false, true) => Ok(Shape::Nested(nested!("function_call", Slot::FunctionCall))),
         (false, false, false) => Ok(Shape::Plain),
     }
 }

@@ -1,14 +1,7 @@
-//! The gates, in order: the call is JSON in an envelope toolgate reads, the name is
-//! registered, the arguments are an object, the arguments match the tool's spec.
-//!
-//! Each gate answers one question and refuses with one [`Rejection`], whose text tells the
-//! model what to send instead. The order matters: each gate can only ask its question once
-//! the previous ones have passed (there is no spec to check arguments against until the name
-//! is known), and the first refusal is the most basic fix, so the model is never told to
-//! repair a field of a call it must resend to another tool anyway.
-//!
-//! A [`Gate`] is the check-only half of a [`Registry`](crate::Registry): the compiled specs
-//! without handlers, for command-line checks and external harnesses.
+//! The gates, in order: envelope, name registered, arguments an object, arguments match the
+//! spec. Each refuses with one [`Rejection`]; the first refusal is the most basic fix, so the
+//! model is never told to repair a field of a call it must send to another tool anyway.
+//! A [`Gate`] is a [`Registry`](crate::Registry) without handlers.
 
 use crate::envelope::{self, Call};
 use crate::json::{same_name, Limits, Path, Value};
@@ -54,16 +47,13 @@ pub struct Gate {
     specs: Vec<ToolSpec>,
     /// `(name, index into specs)`, sorted by name: the name gate is a binary search.
     by_name: Vec<(String, usize)>,
-    /// `(mapped name, index into specs)`: the names a mapping export sends in place of the
-    /// tools' own ([`tool_name`](crate::spec::tool_name)), found only when a name is not a
-    /// tool's own. Empty unless some tool's name breaks a provider's rule. Invariant: the
-    /// [`aliases`] of `specs`' names, in order, recomputed whenever a spec is added.
+    /// `(mapped name, index into specs)`: the names a mapping export sends for tools whose
+    /// own name breaks a provider's rule ([`tool_name`](crate::spec::tool_name)).
     aliases: Vec<(String, usize)>,
     limits: Limits,
 }
 
-/// An accepted call without its arguments, as [`Gate::verdict`] hands it back: what a check
-/// that only counts, or prints one line per call, needs of it.
+/// An accepted call without its arguments, as [`Gate::verdict`] hands it back.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Accepted<'a> {
     /// The call id, where the shape has one.
@@ -105,8 +95,7 @@ impl fmt::Display for DuplicateTool {
 impl std::error::Error for DuplicateTool {}
 
 impl Gate {
-    /// A gate over these specs, in this order (the order unknown-tool texts list them in),
-    /// parsing calls under the default [`Limits`].
+    /// A gate over these specs, in this order (the order unknown-tool texts list them in).
     ///
     /// # Errors
     /// [`DuplicateTool`] if two specs share a name.
@@ -165,8 +154,7 @@ impl Gate {
     /// be loaded, or two tools with the same name.
     pub fn from_tools_json(text: &str) -> Result<Gate, LoadError> {
         let specs = crate::spec::load_tools(text)?;
-        // `load_tools` already refuses two tools with one name, with their places in the
-        // file; this only keeps the gate's own check from being skipped.
+        // `load_tools` refuses duplicates already; this keeps the gate's own check.
         let tools = Path::root().key("tools");
         Gate::new(specs).map_err(|duplicate| LoadError::DuplicateTool {
             path: tools.index(duplicate.second).to_string(),
@@ -190,8 +178,7 @@ impl Gate {
         &self.specs
     }
 
-    /// The spec named `name`, if registered, or the one a mapping export sends as `name`
-    /// (see [`tool_name`](crate::spec::tool_name)).
+    /// The spec named `name`, or sent as `name` by a mapping export.
     pub fn spec(&self, name: &str) -> Option<&ToolSpec> {
         self.index_of(name).and_then(|index| self.specs.get(index))
     }
@@ -199,48 +186,22 @@ impl Gate {
     /// Runs a raw call through every gate and returns it, checked.
     ///
     /// # Errors
-    /// The first [`Rejection`], in gate order:
-    /// - [`Rejection::MalformedJson`] / [`Rejection::TruncatedJson`]: the call, or the
-    ///   arguments text inside it, is not JSON (or stops short).
-    /// - [`Rejection::BadEnvelope`]: JSON, but not a call in any shape toolgate reads.
-    /// - [`Rejection::UnknownTool`]: the name is not registered.
-    /// - [`Rejection::ArgumentsNotObject`]: the arguments are not a JSON object.
-    /// - [`Rejection::SchemaViolation`]: the arguments break the tool's spec.
+    /// The first [`Rejection`], in gate order (the order of its variants).
     pub fn check_call<'a>(&self, raw: &'a str) -> Result<Call<'a>, Rejection> {
         self.check(raw).map(|(_, call)| call)
     }
 
-    /// Like [`Gate::check_call`] for bytes that should be UTF-8 (a line read from a log),
-    /// read by the same reader: a call cut inside a multi-byte character is truncated, with
-    /// its id and tool, like any other cut.
+    /// [`Gate::check_call`] for bytes that should be UTF-8 (a log line): a call cut inside a
+    /// multi-byte character is truncated like any other cut.
     ///
     /// # Errors
-    /// As [`Gate::check_call`]; bytes that are not UTF-8 are [`Rejection::MalformedJson`] at
-    /// the first bad byte.
+    /// As [`Gate::check_call`]; invalid UTF-8 is [`Rejection::MalformedJson`].
     pub fn check_call_bytes<'a>(&self, raw: &'a [u8]) -> Result<Call<'a>, Rejection> {
         let call = envelope::read_call_bytes(raw, self.limits)?;
         self.checked(call).map(|(_, call)| call)
     }
 
-    /// The check-only verdict on a raw call: [`Gate::check_call`]'s answer, handing back
-    /// only the call's id and tool name, not its arguments (`toolgate check`, a harness that
-    /// only counts).
-    ///
-    /// ```
-    /// use toolgate::{Gate, ToolSpec, Type};
-    /// let spec = ToolSpec::new("get_weather", "Current weather").required("city", Type::string());
-    /// let gate = Gate::new(vec![spec.build().unwrap()]).unwrap();
-    /// let accepted = gate.verdict(r#"{"name":"get_weather","arguments":{"city":"Oslo"}}"#);
-    /// assert_eq!(accepted.unwrap().name, "get_weather");
-    /// let rejection = gate.verdict(r#"{"name":"get_weather","arguments":{"city":7}}"#);
-    /// assert_eq!(
-    ///     rejection.unwrap_err().to_string(),
-    ///     "get_weather rejected: city must be a string; received 7."
-    /// );
-    /// ```
-    ///
-    /// A thin wrapper over [`Gate::check_call`], kept so that code written for 0.2 keeps
-    /// working: the same gates, the same answer, only the id and name handed back.
+    /// [`Gate::check_call`], handing back only the call's id and tool name.
     ///
     /// # Errors
     /// As [`Gate::check_call`].
@@ -248,8 +209,7 @@ impl Gate {
         self.check_call(raw).map(Accepted::from)
     }
 
-    /// [`Gate::verdict`] for bytes that should be UTF-8 (a line read from a log): a thin
-    /// wrapper over [`Gate::check_call_bytes`].
+    /// [`Gate::verdict`] for bytes ([`Gate::check_call_bytes`]).
     ///
     /// # Errors
     /// As [`Gate::check_call_bytes`].
@@ -257,14 +217,8 @@ impl Gate {
         self.check_call_bytes(raw).map(Accepted::from)
     }
 
-    /// Every gate, returning the index of the tool's spec with the call: the one path every
-    /// call takes, for [`Gate::check_call`] and for the registry, which needs the index to
-    /// find the handler.
-    ///
-    /// The call returned is the one the tool receives: a `null` that gate 3 read as absent
-    /// (strict mode's "not given" for an optional field, see
-    /// [`Schema::remove_absent_nulls`](crate::spec::Schema::remove_absent_nulls)) is removed
-    /// from its arguments here, the one place every accepted call passes.
+    /// Every gate, with the index of the tool's spec (the registry's handler). The call
+    /// returned is the one the tool receives: without the `null`s gate 3 read as absent.
     pub(crate) fn check<'a>(&self, raw: &'a str) -> Result<(usize, Call<'a>), Rejection> {
         let call = envelope::read_call(raw, self.limits)?;
         self.checked(call)
@@ -272,28 +226,16 @@ impl Gate {
 
     /// [`Gate::check`] on a call the envelope has read.
     pub(crate) fn checked<'a>(&self, call: Call<'a>) -> Result<(usize, Call<'a>), Rejection> {
-        let (index, spec, read_absent) = self.check_read(&call)?;
+        let (index, spec) = self.check_name(&call)?;
+        check_object(spec, &call)?;
+        let read_absent = check_spec(spec, &call)?;
         Ok((index, admitted(spec, call, read_absent)))
     }
 
-    /// The gates after the envelope, on a call already read: the index of the tool's spec,
-    /// the spec, and whether gate 3 read a `null` as absent. The call is only borrowed, so
-    /// it is moved once, from the envelope to the caller.
-    fn check_read(&self, call: &Call<'_>) -> Result<(usize, &ToolSpec, bool), Rejection> {
-        let (index, spec) = self.check_name(call)?;
-        check_object(spec, call)?;
-        let read_absent = check_spec(spec, call)?;
-        Ok((index, spec, read_absent))
-    }
-
-    /// Gate 1, *is the name registered?* A model that invents or misspells a tool name
-    /// cannot be helped by running anything; it needs the names that exist. So the answer
-    /// lists them all when there are few, and the closest by edit distance when there are
-    /// many, so the model can pick one on its next try. A name a mapping export sent in
-    /// place of a tool's own (`github_create_issue` for `github.create_issue`) is that tool:
-    /// the model calls what it was shown. For the same reason the names listed are in the
-    /// form the called name suggests the model was shown: a name every provider's rule
-    /// accepts (no dot) gets the mapped names, any other the tools' own.
+    /// Gate 1, *is the name registered?* The answer lists every name when there are few,
+    /// the closest when there are many. A mapped name (`github_create_issue` for
+    /// `github.create_issue`) is its tool, and names are listed in the form the called name
+    /// suggests the model was shown.
     ///
     /// # Errors
     /// [`Rejection::UnknownTool`].
@@ -328,8 +270,8 @@ impl Gate {
         })
     }
 
-    /// Whether some tool's name, or a name a mapping export sends, starts with `prefix`: a
-    /// name still arriving that fails this can be refused before it ends.
+    /// Whether some tool's own or mapped name starts with `prefix` (a streamed name that
+    /// fails this is refused before it ends).
     #[cfg(feature = "stream")]
     pub(crate) fn names_start_with(&self, prefix: &str) -> bool {
         let first = self
@@ -347,8 +289,7 @@ impl Gate {
 
     /// The index of the tool named `name`, or sent as `name` by a mapping export.
     fn index_of(&self, name: &str) -> Option<usize> {
-        // A handful of tools: comparing lengths first rejects most names without touching
-        // their bytes, which beats the ordered comparisons of a binary search.
+        // For a handful of tools, `same_name` (lengths first) beats a binary search.
         let own = if self.specs.len() <= LINEAR_SEARCH_UP_TO {
             self.specs
                 .iter()
@@ -370,8 +311,7 @@ impl Gate {
 }
 
 /// A call that passed every gate, as the tool receives it: without the `null`s gate 3 read
-/// as absent, when it read any. The streaming check, which ran gate 3 on the call's events
-/// as they arrived, admits the call it read through this same step.
+/// as absent (also the streaming check's last step).
 pub(crate) fn admitted<'a>(spec: &ToolSpec, mut call: Call<'a>, read_absent: bool) -> Call<'a> {
     if read_absent {
         spec.params().remove_absent_nulls(&mut call.args);
@@ -379,10 +319,8 @@ pub(crate) fn admitted<'a>(spec: &ToolSpec, mut call: Call<'a>, read_absent: boo
     call
 }
 
-/// Gate 2, *are the arguments an object?* Every tool takes named fields; a list, a number or
-/// a bare string means the model has not understood the call's form at all, and a field-level
-/// complaint would mislead it. The answer says that the arguments must be an object and shows
-/// what arrived.
+/// Gate 2, *are the arguments an object?* Anything else means the model missed the call's
+/// form, and a field-level complaint would mislead it.
 ///
 /// # Errors
 /// [`Rejection::ArgumentsNotObject`].
@@ -398,13 +336,9 @@ pub fn check_object(spec: &ToolSpec, call: &Call<'_>) -> Result<(), Rejection> {
     }
 }
 
-/// Gate 3, *do the arguments match the spec?* The tool's code may assume its contract
-/// (required fields present, amounts in range, an enum value it knows); the model, which
-/// produced the arguments token by token, may not have kept it. The answer names the first
-/// broken rule with its dotted path and the value received, which is exactly what the model
-/// must change. A `null` for an optional field whose schema refuses it is "not given", as
-/// the strict export tells the model to send it (see
-/// [`Schema::remove_absent_nulls`](crate::spec::Schema::remove_absent_nulls)).
+/// Gate 3, *do the arguments match the spec?* The answer names the first broken rule, its
+/// path and the value received. A `null` for an optional field whose schema refuses it is
+/// "not given" ([`Schema::remove_absent_nulls`](crate::spec::Schema::remove_absent_nulls)).
 ///
 /// # Errors
 /// [`Rejection::SchemaViolation`] with the spec's first violation.
@@ -424,9 +358,7 @@ fn check_spec(spec: &ToolSpec, call: &Call<'_>) -> Result<bool, Rejection> {
         })
 }
 
-/// The name a rejection gives the tool: the one the model used, which is the spec's own or
-/// the name a mapping export sent it as (the model reads its own name back; Gemini's answer
-/// must carry a name it declared).
+/// The name a rejection gives the tool: the one the model used (own or mapped).
 fn called_name(spec: &ToolSpec, call: &Call<'_>) -> String {
     if call.name.is_empty() {
         spec.name().to_owned()

@@ -1,18 +1,11 @@
-//! [`Answers`]: the outputs of a turn's accepted calls, handed back by whoever ran them.
-//!
-//! Nothing in the turn API calls the caller back: a caller with async handlers (or a queue,
-//! or another process) checks the turn, runs the accepted calls however it likes, and hands
-//! each output back here, by the call's position or by its id, in any order. The refused
-//! calls are answered already (their answer is the rejection). When every call has its
-//! answer, [`Answers::into_outcomes`] gives one [`Outcome`] per call in call order, and
-//! [`Answers::result_message`] the provider's message for the next request, so the pairing
-//! rule holds whatever order the outputs arrived in.
+//! [`Answers`]: the outputs of a turn's accepted calls, handed back by whoever ran them (by
+//! position or id, in any order), so a caller with async handlers builds the result message
+//! without being called back.
 
 use super::{result_message, Turn};
 use crate::json::Value;
 use crate::registry::Outcome;
 use crate::spec::Provider;
-use std::collections::BTreeMap;
 use std::fmt;
 
 /// One answer per call of a turn, filled in as the accepted calls finish.
@@ -43,8 +36,6 @@ use std::fmt;
 pub struct Answers {
     /// One per call, in call order.
     slots: Vec<Slot>,
-    /// Positions of the accepted calls by id, built at the first [`Answers::answer_id`].
-    by_id: Option<BTreeMap<String, Vec<usize>>>,
 }
 
 /// A call's answer, or what is needed to make one.
@@ -76,8 +67,7 @@ pub enum AnswerError {
         /// The id given.
         id: String,
     },
-    /// The call was refused: its answer is its rejection, given already, and nothing may
-    /// run for it.
+    /// The call was refused: its answer is its rejection, and nothing may run for it.
     Refused {
         /// Its position.
         index: usize,
@@ -99,9 +89,8 @@ pub enum AnswerError {
 }
 
 impl Answers {
-    /// The answers of `turn`: its refused calls answered with their rejections (and, when a
-    /// [`Session`](super::Session) linked them, the rejection they correct), its accepted
-    /// calls waiting.
+    /// The answers of `turn`: refused calls answered with their rejections, accepted calls
+    /// waiting.
     pub fn new(turn: &Turn<'_>) -> Answers {
         let slots = turn
             .calls
@@ -112,24 +101,20 @@ impl Answers {
                     tool: checked.name.clone().into_owned(),
                     first_rejection: call.corrects.clone(),
                 },
-                Err(rejection) => Slot::Done(Outcome::Rejected {
-                    id: rejection.id().map(String::from),
-                    error: rejection.clone(),
-                    first_rejection: call.corrects.clone(),
-                }),
+                Err(rejection) => {
+                    Slot::Done(Outcome::refused(rejection.clone(), call.corrects.clone()))
+                }
             })
             .collect();
-        Answers { slots, by_id: None }
+        Answers { slots }
     }
 
-    /// Hands back the output of the accepted call at `index` (its position in
-    /// [`Turn::calls`]): `Ok` is the tool's output, `Err` its failure, which the model reads
-    /// as a tool failure, never as a rejection.
+    /// Hands back the output of the accepted call at `index` in [`Turn::calls`]: `Ok` is
+    /// the tool's output, `Err` its failure.
     ///
     /// # Errors
-    /// [`AnswerError::NoSuchCall`] past the last call, [`AnswerError::Refused`] for a refused
-    /// call, [`AnswerError::AlreadyAnswered`] for one answered before. The answers are
-    /// unchanged.
+    /// [`AnswerError::NoSuchCall`], [`AnswerError::Refused`] or
+    /// [`AnswerError::AlreadyAnswered`]; the answers are unchanged.
     pub fn answer(
         &mut self,
         index: usize,
@@ -151,22 +136,8 @@ impl Answers {
                 _ => AnswerError::AlreadyAnswered { index },
             });
         };
-        let (id, tool, first_rejection) = (id.take(), std::mem::take(tool), first_rejection.take());
-        *slot = Slot::Done(match result {
-            Ok(output) => Outcome::Dispatched {
-                id,
-                tool,
-                output,
-                first_rejection,
-            },
-            Err(error) => Outcome::ToolFailed {
-                id,
-                tool,
-                error,
-                panicked: false,
-                first_rejection,
-            },
-        });
+        let (id, tool, first) = (id.take(), std::mem::take(tool), first_rejection.take());
+        *slot = Slot::Done(Outcome::ran(id, tool, result, false, first));
         Ok(())
     }
 
@@ -181,25 +152,17 @@ impl Answers {
         id: &str,
         result: Result<String, String>,
     ) -> Result<(), AnswerError> {
-        let slots = &self.slots;
-        let by_id = self.by_id.get_or_insert_with(|| {
-            let mut by_id: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-            for (index, slot) in slots.iter().enumerate() {
-                if let Slot::Waiting { id: Some(id), .. } = slot {
-                    by_id.entry(id.clone()).or_default().push(index);
-                }
+        let accepted_with_id = |slot: &Slot| match slot {
+            Slot::Waiting { id: own, .. } => own.as_deref() == Some(id),
+            Slot::Done(outcome) => {
+                !matches!(outcome, Outcome::Rejected { .. }) && outcome.id() == Some(id)
             }
-            by_id
-        });
-        let positions = by_id
-            .get(id)
-            .ok_or_else(|| AnswerError::UnknownId { id: id.to_owned() })?;
-        let waiting = positions
+        };
+        let waiting = self
+            .slots
             .iter()
-            .copied()
-            .find(|index| matches!(self.slots.get(*index), Some(Slot::Waiting { .. })));
-        let last = positions.last().copied();
-        match (waiting, last) {
+            .position(|slot| matches!(slot, Slot::Waiting { .. }) && accepted_with_id(slot));
+        match (waiting, self.slots.iter().rposition(accepted_with_id)) {
             (Some(index), _) => self.answer(index, result),
             (None, Some(index)) => Err(AnswerError::AlreadyAnswered { index }),
             (None, None) => Err(AnswerError::UnknownId { id: id.to_owned() }),
@@ -220,45 +183,34 @@ impl Answers {
     /// # Errors
     /// [`AnswerError::Unanswered`] for the first accepted call without its output.
     pub fn into_outcomes(self) -> Result<Vec<Outcome>, AnswerError> {
-        self.slots
-            .into_iter()
-            .enumerate()
-            .map(|(index, slot)| match slot {
-                Slot::Done(outcome) => Ok(outcome),
-                Slot::Waiting { id, tool, .. } => Err(AnswerError::Unanswered { index, id, tool }),
-            })
-            .collect()
+        self.slots.into_iter().enumerate().map(Slot::done).collect()
     }
 
     /// The provider's result message answering every call of the turn, in order (see
     /// [`result_message`]).
     ///
     /// # Errors
-    /// [`AnswerError::Unanswered`] for the first accepted call without its output: a
-    /// message missing an answer would break the pairing rule, and the provider would refuse
-    /// the request.
+    /// [`AnswerError::Unanswered`] for the first accepted call without its output: the
+    /// provider would refuse a message missing an answer.
     pub fn result_message(&self, provider: Provider) -> Result<Value<'static>, AnswerError> {
-        let mut outcomes = Vec::with_capacity(self.slots.len());
-        for (index, slot) in self.slots.iter().enumerate() {
-            match slot {
-                Slot::Done(outcome) => outcomes.push(outcome),
-                Slot::Waiting { id, tool, .. } => {
-                    return Err(AnswerError::Unanswered {
-                        index,
-                        id: id.clone(),
-                        tool: tool.clone(),
-                    })
-                }
-            }
-        }
-        Ok(result_message(outcomes, provider))
+        let outcomes = self.clone().into_outcomes()?;
+        Ok(result_message(&outcomes, provider))
     }
 
-    /// Sets the outcome of the call at `index` (the registry's dispatch, which knows a
-    /// caught panic from an error).
+    /// Sets the outcome of the call at `index` (the registry's dispatch).
     pub(crate) fn set(&mut self, index: usize, outcome: Outcome) {
         if let Some(slot) = self.slots.get_mut(index) {
             *slot = Slot::Done(outcome);
+        }
+    }
+}
+
+impl Slot {
+    /// The outcome of the call at `index`, or why it has none yet.
+    fn done((index, slot): (usize, Slot)) -> Result<Outcome, AnswerError> {
+        match slot {
+            Slot::Done(outcome) => Ok(outcome),
+            Slot::Waiting { id, tool, .. } => Err(AnswerError::Unanswered { index, id, tool }),
         }
     }
 }

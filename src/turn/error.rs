@@ -1,27 +1,17 @@
-//! [`TurnError`]: a turn that cannot be read at all, as data, and the sentence that says so.
-//!
-//! A turn that is read answers every call it holds, refused or not: a call that is not
-//! JSON, has no name or breaks its spec is one [`Rejection`](crate::Rejection) among the
-//! turn's entries, paired with its id. A `TurnError` is the other case: the text around the
-//! calls is not a turn in any form toolgate reads, so there are no calls to answer and no
-//! ids to pair. That is never the model's mistake to fix (the provider's SDK wrote the
-//! text); it is the caller's, who passed something else (a streamed chunk, a request, a
-//! log line of another kind). So its text is written for a developer: what was expected,
-//! where, and what arrived.
+//! [`TurnError`]: a text that is no turn at all, so there are no calls to answer. It is the
+//! caller's mistake, not the model's (the SDK wrote the turn), so its text is for a developer:
+//! what was expected, where, and what arrived.
 
 use crate::json::ParseError;
 use crate::json::PREVIEW_CHARS;
 use std::fmt;
 
-/// Why a text could not be read as an assistant turn.
-///
-/// `path` fields are dotted, with list positions as numbers (`choices.0.message`), the form
-/// [`Rejection::path`](crate::Rejection::path) uses; `""` is the top level.
+/// Why a text could not be read as an assistant turn. Paths are dotted
+/// (`choices.0.message`); `""` is the top level.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum TurnError {
-    /// The text is not JSON, or stops short ([`ParseError::is_truncated`]): the parser's
-    /// error, with its position (boxed: it is large, and rare).
+    /// The text is not JSON, or stops short: the parser's error.
     NotJson(Box<ParseError>),
     /// JSON, but in no form of turn toolgate reads.
     NotATurn {
@@ -51,8 +41,7 @@ pub enum TurnError {
         /// What it must be.
         expected: &'static str,
     },
-    /// A member the turn's form reads is given twice: two readers may take different ones
-    /// (RFC 8259 section 4), so toolgate does not guess which holds the calls.
+    /// A member the turn's form reads is given twice: which holds the calls is a guess.
     DuplicateKey {
         /// The key, dotted with its place (`"tool_calls"`, `"choices.0.message"`).
         path: String,
@@ -60,7 +49,6 @@ pub enum TurnError {
 }
 
 impl fmt::Display for TurnError {
-    /// One sentence for the developer: what was expected, where, and what arrived.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TurnError::NotJson(error) if error.is_truncated() => write!(

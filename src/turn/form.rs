@@ -1,35 +1,13 @@
-//! Reading a turn: every provider's form of an assistant message, as its official SDK dumps
-//! it, down to the call elements and the text it holds, in order.
+//! Reading a turn: every provider's form of an assistant message, as its SDK dumps it, down
+//! to its call elements and text, in order (the forms are in the [module docs](super)).
 //!
-//! The forms and what is read from each are in the table of the [module docs](super). The
-//! turn is a [`Value`] parsed whole; each call element is handed on to the envelope as it
-//! is found, in call order.
-//!
-//! Everything else passes by untouched: Anthropic `thinking` blocks and server tool blocks,
-//! Responses `reasoning` items and hosted tool calls (`web_search_call`, …), Gemini thoughts,
-//! inline data and code parts. Those are not calls toolgate checks: the provider runs its
-//! hosted tools itself, and a client tool of another kind (a `computer_call`) has no
-//! [`ToolSpec`](crate::ToolSpec) to check it against, so it is the caller's to answer.
-//!
-//! SDK dumps (`model_dump()`, `to_dict()`, `toJSON()`) write every field, `null` when unset,
-//! and fields of their own (`refusal`, `annotations`, `index`, `parsed_arguments`,
-//! `thoughtSignature`, `finish_reason`, `usage`). So, as in the envelope, a `null` member is
-//! an absent one and members toolgate does not read are ignored; a member it does read,
-//! given twice, is refused, since which one holds the calls would be a guess.
-//!
-//! The form is told by the members present, in this order: `choices`, `candidates`,
-//! `output`, `parts`, a `message` object (one choice), a `content` object (a candidate),
-//! `tool_calls` or `function_call` (an OpenAI chat message, even when they are `null`), a
-//! `content` list (Anthropic), then `role`: `"assistant"` is an OpenAI message without calls,
-//! `"model"` a Gemini content without parts. A bare list takes its form from its first
-//! element whose `type` one provider alone uses, which only matters for
-//! [`TurnForm::provider`].
-//!
-//! In a list (of content blocks, output items or calls), an element is a call when its `type`
-//! is `tool_use`, `function_call` or `function`, or is not a string; when it has no `type` and
-//! holds a `name`, `function`, `functionCall` or `function_call`; and when it holds nothing
-//! else toolgate knows (no text): so every element of a list of broken calls is answered, with
-//! the gate's reason. In Gemini's `parts`, only a part holding a `functionCall` is a call.
+//! `null` members are absent and unknown members ignored; a member read twice is refused.
+//! The form is told by the members present, in this order: `choices`, `candidates`, `output`,
+//! `parts`, a `message` object, a `content` object, `tool_calls` or `function_call`, a
+//! `content` list, then `role`. In a list, an element is a call when its `type` is a call's or
+//! not a string, when it has no `type` and holds a name or call object, or when it holds
+//! nothing else toolgate knows, so every broken call is answered. In Gemini's `parts`, only
+//! a `functionCall` part is a call. Thinking, reasoning and hosted tool items pass by.
 
 use super::error::{cut, TurnError};
 use super::TurnForm;
@@ -68,7 +46,7 @@ pub(crate) fn read<'a>(
     };
     match turn {
         // The form is told by the elements' types, read as the elements are.
-        Value::Array(items) => read_items(items, Fallback::Call, &mut parts, true),
+        Value::Array(items) => read_items(items, true, &mut parts, true),
         Value::Object(members) => read_object(members, &mut parts)?,
         other => {
             return Err(TurnError::NotATurn {
@@ -77,15 +55,6 @@ pub(crate) fn read<'a>(
         }
     }
     Ok((parts.form, parts.text))
-}
-
-/// What an element of a list is when nothing in it says: a call (in a list of calls,
-/// content blocks or output items, so that a broken call is answered) or nothing to
-/// answer (in Gemini's parts, where inline data and code parts are not calls).
-#[derive(Clone, Copy)]
-enum Fallback {
-    Call,
-    Other,
 }
 
 /// What one element of a list is.
@@ -110,7 +79,8 @@ fn read_object<'a>(
             path: "choices.0.message".into(),
             expected: "the choice's assistant message",
         })?;
-        return read_chat_message(message, "choices.0.message", parts);
+        let message = object(message, "choices.0.message", "an assistant message object")?;
+        return read_chat_members(message, "choices.0.message", parts);
     }
     if let Some(candidates) = member(turn, "", "candidates")? {
         parts.form = TurnForm::Gemini;
@@ -120,23 +90,24 @@ fn read_object<'a>(
             "a list of candidates",
             "a candidate",
         )?;
-        return read_candidate(candidate, "candidates.0", parts);
+        let candidate = object(candidate, "candidates.0", "a candidate object")?;
+        return read_candidate_members(candidate, "candidates.0", parts);
     }
     if let Some(output) = member(turn, "", "output")? {
         parts.form = TurnForm::Responses;
         let Value::Array(items) = output else {
             return Err(wrong_type("output", "a list of output items", output));
         };
-        read_items(items, Fallback::Call, parts, false);
+        read_items(items, true, parts, false);
         return Ok(());
     }
     if member(turn, "", "parts")?.is_some() {
         parts.form = TurnForm::Gemini;
         return read_content(turn, "", parts);
     }
-    if let Some(message @ Value::Object(_)) = member(turn, "", "message")? {
+    if let Some(Value::Object(message)) = member(turn, "", "message")? {
         parts.form = TurnForm::OpenAiChat;
-        return read_chat_message(message, "message", parts);
+        return read_chat_members(message, "message", parts);
     }
     let content_kind = member(turn, "", "content")?.map(|content| content.kind());
     if content_kind == Some(json::Kind::Object) {
@@ -151,7 +122,7 @@ fn read_object<'a>(
     }
     if let Some(Value::Array(blocks)) = member(turn, "", "content")? {
         parts.form = TurnForm::Anthropic;
-        read_items(blocks, Fallback::Call, parts, false);
+        read_items(blocks, true, parts, false);
         return Ok(());
     }
     match member(turn, "", "role")?.and_then(|role| role.as_str()) {
@@ -169,18 +140,8 @@ fn read_object<'a>(
     }
 }
 
-/// An OpenAI chat message: its `content` is text; its `tool_calls` elements are calls, and
-/// so is a legacy `function_call`.
-fn read_chat_message<'a>(
-    message: &mut Value<'a>,
-    path: &str,
-    parts: &mut Parts<'a, '_, '_>,
-) -> Result<(), TurnError> {
-    let message = object(message, path, "an assistant message object")?;
-    read_chat_members(message, path, parts)
-}
-
-/// [`read_chat_message`] on the message's members.
+/// An OpenAI chat message's members: its `content` is text; its `tool_calls` elements are
+/// calls, and so is a legacy `function_call`.
 fn read_chat_members<'a>(
     message: &mut [Member<'a>],
     path: &str,
@@ -225,18 +186,8 @@ fn read_chat_members<'a>(
     Ok(())
 }
 
-/// A Gemini candidate: its `content`, when it has one (a candidate stopped for safety may
-/// have none, and then holds no calls).
-fn read_candidate<'a>(
-    candidate: &mut Value<'a>,
-    path: &str,
-    parts: &mut Parts<'a, '_, '_>,
-) -> Result<(), TurnError> {
-    let candidate = object(candidate, path, "a candidate object")?;
-    read_candidate_members(candidate, path, parts)
-}
-
-/// [`read_candidate`] on the candidate's members.
+/// A Gemini candidate's members: its `content`, when it has one (a candidate stopped for
+/// safety may have none).
 fn read_candidate_members<'a>(
     candidate: &mut [Member<'a>],
     path: &str,
@@ -261,19 +212,20 @@ fn read_content<'a>(
     match member(content, path, "parts")? {
         None => Ok(()),
         Some(Value::Array(items)) => {
-            read_items(items, Fallback::Other, parts, false);
+            read_items(items, false, parts, false);
             Ok(())
         }
         Some(other) => Err(wrong_type(&join(path, "parts"), "a list of parts", other)),
     }
 }
 
-/// A list of content blocks, output items, parts or calls, element by element. When it
-/// `tells_form` (a bare list), the first element whose `type` one provider alone uses
-/// sets the form ([`list_form`]).
+/// A list of content blocks, output items, parts or calls, element by element. An element
+/// nothing in says what it is is a call when `call_by_default` (so a broken call is
+/// answered), and nothing in Gemini's parts. When it `tells_form` (a bare list), the first
+/// element whose `type` one provider alone uses sets the form ([`list_form`]).
 fn read_items<'a>(
     items: &mut [Value<'a>],
-    fallback: Fallback,
+    call_by_default: bool,
     parts: &mut Parts<'a, '_, '_>,
     tells_form: bool,
 ) {
@@ -285,7 +237,7 @@ fn read_items<'a>(
                 form_told = true;
             }
         }
-        match classify(item, fallback) {
+        match classify(item, call_by_default) {
             Class::Call => (parts.call)(item, false),
             Class::Text(text) => parts.text.push(text),
             Class::Message => match item.get("content") {
@@ -305,10 +257,11 @@ fn read_items<'a>(
 }
 
 /// What one element of a list is (see the module docs).
-fn classify<'a>(item: &Value<'a>, fallback: Fallback) -> Class<'a> {
-    let otherwise = match fallback {
-        Fallback::Call => Class::Call,
-        Fallback::Other => Class::Other,
+fn classify<'a>(item: &Value<'a>, call_by_default: bool) -> Class<'a> {
+    let otherwise = if call_by_default {
+        Class::Call
+    } else {
+        Class::Other
     };
     if !matches!(item, Value::Object(_)) {
         return otherwise;

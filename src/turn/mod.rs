@@ -1,13 +1,5 @@
-//! Turns: a whole assistant message, every call in it checked, and the one message that
-//! answers them all.
-//!
-//! A model does not send one call at a time. Its *turn* (an OpenAI chat message with a
-//! `tool_calls` list, an Anthropic message whose `content` mixes `text` and `tool_use`
-//! blocks, a Responses `output` list, a Gemini `Content` with `functionCall` parts) may hold
-//! several calls made in parallel, some right and some wrong. [`Gate::check_turn`] reads the
-//! turn in the form its SDK dumps it (the table below), checks every call with the same
-//! three gates as [`Gate::check_call`], and returns one [`TurnCall`] per call, in
-//! call order: the checked [`Call`], or its [`Rejection`].
+//! Turns: a whole assistant message, every call in it checked with the gates of
+//! [`Gate::check_call`], and the one message that answers them all.
 //!
 //! # Forms read
 //!
@@ -19,43 +11,18 @@
 //! | Gemini `Content` `{"role":"model","parts":[…]}`, a candidate `{"content":{…}}`, a `GenerateContentResponse` `{"candidates":[…]}` (its first candidate) | parts with `functionCall` (`function_call` in google-genai dumps) | `text` parts that are not thoughts |
 //! | a list of calls, each in any single-call shape | every element | — |
 //!
-//! Everything else (Anthropic `thinking` blocks, Responses `reasoning` items and hosted tool
-//! calls, Gemini thoughts) passes by untouched; `null` members are absent ones and members
-//! toolgate does not read are ignored, as SDK dumps need.
+//! Thinking blocks, reasoning items, hosted tool calls and Gemini thoughts pass by untouched.
 //!
 //! # The pairing rule
 //!
-//! Every provider refuses the next request unless **every call id of the turn is answered
-//! exactly once, in order, in the message that follows** (OpenAI: `400 ... did not have
-//! response messages: call_C`; Anthropic: `tool_use ids were found without tool_result
-//! blocks`). So the answers to one turn are built together, never one by one:
-//!
-//! - every call gets one answer, whatever became of it: the tool's output, the tool's
-//!   failure, or the rejection's sentence. A call refused for any reason is still answered,
-//!   so the turn keeps every id it can read, even from a call whose arguments are cut off;
-//! - the answers come in the turn's call order, each exactly once;
-//! - they travel in one message, the provider's *result message* ([`result_message`]):
-//!   OpenAI, one `{"role":"tool","tool_call_id"}` message per call; Anthropic, one
-//!   `{"role":"user","content":[tool_result…]}`; Responses, a list of `function_call_output`
-//!   items; Gemini, one `{"role":"user","parts":[{"functionResponse"}…]}`.
-//!
-//! That is also why the retry is not asked from inside a call's check, as
-//! [`handle_tool_call`](crate::handle_tool_call) does for a single call: the model cannot
-//! be asked for a correction while other calls of its turn are unanswered. The rejection
-//! goes back in the result message, and the correction comes in the model's next turn. A
-//! [`Session`] links the two, counts the retry and keeps the guard, per turn.
-//!
-//! # Three ways to use it
-//!
-//! - [`Registry::handle_turn`](crate::Registry::handle_turn): check, run the accepted calls
-//!   through their handlers (catching panics), return one [`Outcome`](crate::Outcome) per
-//!   call; [`result_message`] turns them into the next request's message.
-//! - [`Session::handle_turn`]: the same, for a whole conversation: it links each refused call
-//!   to its correction in the next turn, counts, and stops the run when one tool is refused
-//!   turn after turn ([`Guard::record_turn`](crate::Guard::record_turn)).
-//! - Async, or any dispatch of your own: [`Gate::check_turn`] (or [`Session::check_turn`]),
-//!   run the accepted calls however you like, hand each output back to [`Answers`] by index
-//!   or by id, and build the result message from it. Nothing here calls you back.
+//! Every provider refuses the next request unless every call id of the turn is answered
+//! exactly once, in order, in the message that follows ([`result_message`]). So every call
+//! gets one answer (output, failure or rejection, keeping every id that can be read), and the
+//! retry cannot be asked from inside one call's check: the rejection goes back in the result
+//! message and the correction comes in the next turn; a [`Session`] links the two. Run a turn
+//! with [`Registry::handle_turn`](crate::Registry::handle_turn), with [`Session::handle_turn`]
+//! for a conversation, or check it ([`Gate::check_turn`]), run the accepted calls yourself and
+//! hand the outputs to [`Answers`].
 //!
 //! ```
 //! use toolgate::{Registry, ToolSpec, Type};
@@ -110,17 +77,14 @@ pub struct Turn<'a> {
     pub text: Vec<Cow<'a, str>>,
 }
 
-/// One call of a turn: what the gate said of it, and, in a [`Session`], the refused call of
-/// the previous turn it corrects.
-///
-/// `verdict` is exactly what [`Gate::check_call`] returns for the call alone, so a call
-/// checked any other way (streamed, say) gives the same entry.
+/// One call of a turn: what the gate said of it (exactly what [`Gate::check_call`] says of
+/// the call alone), and, in a [`Session`], the refused call of the previous turn it corrects.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TurnCall<'a> {
     /// The checked call, ready to run, or why it was refused (nothing may run).
     pub verdict: Result<Call<'a>, Rejection>,
-    /// The refused call of the previous turn that this call corrects, when a [`Session`]
-    /// linked them (see [`Session`] for the rule); `None` otherwise.
+    /// The refused call of the previous turn this call corrects, when a [`Session`] linked
+    /// them.
     pub corrects: Option<Box<Rejection>>,
 }
 
@@ -142,7 +106,7 @@ pub enum TurnForm {
 
 impl TurnForm {
     /// The provider whose result message answers a turn of this form; `None` for a plain
-    /// list of calls, whose provider the caller knows and the text does not say.
+    /// list of calls, which does not say.
     pub fn provider(self) -> Option<Provider> {
         match self {
             TurnForm::OpenAiChat => Some(Provider::OpenAi),
@@ -155,8 +119,7 @@ impl TurnForm {
 }
 
 impl<'a> Turn<'a> {
-    /// The calls that passed every gate, with their positions in [`Turn::calls`]: what may
-    /// run.
+    /// The calls that passed every gate (what may run), with their positions.
     pub fn accepted(&self) -> impl Iterator<Item = (usize, &Call<'a>)> {
         self.calls
             .iter()
@@ -191,18 +154,12 @@ impl TurnCall<'_> {
     }
 }
 
-/// Nesting a turn's form adds above its deepest call: a `GenerateContentResponse`'s
-/// `candidates[0].content.parts[i]` and a chat completion's
-/// `choices[0].message.tool_calls[i]` put a call five levels down.
+/// Nesting a turn's form adds above a call (`candidates[0].content.parts[i]`).
 const TURN_NESTING: usize = 5;
 
 impl Gate {
-    /// Reads an assistant turn in any provider's form and checks each of its calls.
-    ///
-    /// The turn is parsed under the gate's [`Limits`], with its own nesting (five levels, a
-    /// response's `candidates[0].content.parts[i]`) added to the depth, so that a call may
-    /// be as deep inside a turn as alone; each call is then held to the limits as if alone.
-    /// The size limit holds for the turn as a whole.
+    /// Reads an assistant turn in any provider's form and checks each of its calls, each
+    /// held to the gate's [`Limits`] as if alone (the size limit holds for the whole turn).
     ///
     /// ```
     /// use toolgate::{Gate, ToolSpec, Type};
@@ -226,11 +183,8 @@ impl Gate {
     /// ```
     ///
     /// # Errors
-    /// A [`TurnError`] when the text cannot be read as a turn at all (then there are no
-    /// calls to answer): [`TurnError::NotJson`] (not JSON, or cut off), or JSON in no turn
-    /// form ([`TurnError::NotATurn`]) or with a member the form reads that is of the wrong
-    /// kind, empty, missing or given twice. A call that cannot be read is not an error of
-    /// the turn: it is a [`TurnCall`] whose verdict is its [`Rejection`].
+    /// A [`TurnError`] when the text is no turn at all (no calls to answer). A call that
+    /// cannot be read is a [`TurnCall`] whose verdict is its [`Rejection`].
     pub fn check_turn<'a>(&self, raw: &'a str) -> Result<Turn<'a>, TurnError> {
         let limits = self.limits();
         let turn_limits = Limits {
@@ -240,7 +194,8 @@ impl Gate {
                 .min(Limits::DEPTH_CEILING),
             ..limits
         };
-        let mut value = json::parse_with(raw, turn_limits).map_err(Box::new)?;
+        let mut value = json::parse_with(raw, turn_limits)
+            .map_err(|error| TurnError::NotJson(Box::new(error)))?;
         let mut calls = Vec::new();
         let (form, text) = form::read(&mut value, &mut |element, legacy| {
             calls.push(TurnCall {
@@ -252,20 +207,9 @@ impl Gate {
     }
 }
 
-impl From<Box<json::ParseError>> for TurnError {
-    fn from(error: Box<json::ParseError>) -> Self {
-        TurnError::NotJson(error)
-    }
-}
-
-/// Checks one call element of a turn, its arguments taken out of the turn's value: the one
-/// place where a turn meets the gates. A legacy `function_call` is checked as
-/// `{"function_call": …}`, the shape the envelope reads.
-///
-/// The element gets the verdict [`Gate::check_call`] gives its own text: the envelope reads
-/// it with the same rules, and a call nested deeper than the gate's limits allow a call
-/// alone (the turn is parsed with room for its own levels) is refused as alone, by checking
-/// its text written back.
+/// Checks one call element of a turn (a legacy `function_call` as `{"function_call": …}`),
+/// with the verdict [`Gate::check_call`] gives its own text: a call nested deeper than the
+/// limits allow is written back and checked as text, to be refused as alone.
 fn check_element<'a>(
     gate: &Gate,
     element: &mut Value<'a>,

@@ -1,23 +1,6 @@
-//! The result message: the answers to one turn's calls, in the one message each provider
-//! expects next.
-//!
-//! The pairing rule (see the [module docs](super)) is why this is one function over every
-//! outcome of a turn rather than a block at a time: the next request must answer each call
-//! id of the turn exactly once, in order, so the message is built from the turn's outcomes
-//! in call order, one block each, and nothing else. Each block is the call's
-//! [`result_block`](crate::result_block), keyed to its id and flagged as an error for
-//! failures and rejections; this file only says how each provider wraps them:
-//!
-//! | Provider | Result message |
-//! |---|---|
-//! | OpenAI chat | a list of messages, one `{"role":"tool","tool_call_id","content"}` per call, to append to `messages` in order |
-//! | Anthropic | one message `{"role":"user","content":[tool_result, …]}` |
-//! | Responses | a list of `function_call_output` items, to append to `input` |
-//! | Gemini | one content `{"role":"user","parts":[{"functionResponse"}, …]}` |
-//! | MCP | a list of `CallToolResult`s, one per call (MCP answers each `tools/call` request on its own) |
-//!
-//! A call without an id gets a block without one (an id never sent cannot be invented): so
-//! the blocks still line up with the calls, which is how Gemini pairs calls that carry no id.
+//! The result message: a turn's answers, one [`result_block`](crate::result_block) per
+//! call in call order, wrapped as each provider expects (Anthropic and Gemini: one user
+//! message; OpenAI, Responses and MCP: the list of blocks).
 
 use crate::json::Value;
 use crate::registry::Outcome;

@@ -1,44 +1,14 @@
 //! [`Session`]: one conversation, turn by turn: each refused call linked to its correction in
-//! the model's next turn, the guard kept per turn, and every call counted once.
+//! the next turn (the retry, which cannot be a callback since the whole turn must be answered
+//! first), the guard kept per turn, every call counted once.
 //!
-//! With a single call, the retry is a callback ([`handle_tool_call`](crate::handle_tool_call)
-//! asks the model once). With turns it cannot be: the model may only be asked again once
-//! every call of its turn is answered (the pairing rule), so the rejection travels in the
-//! result message and the correction arrives in the next turn, among the model's other
-//! calls. A session is what remembers the refused calls between the two, so that the retry
-//! is still *one* retry and is still counted.
-//!
-//! # Which call corrects which
-//!
-//! A refused call of one turn is corrected by a call of the very next turn to the same tool:
-//! the first such call not already taken, the refused calls taking theirs in call order. A
-//! call refused as an unknown tool is corrected by a call to the same name, or else by a call
-//! to one of the names its rejection suggested (the model picked one). A refused call whose
-//! name could not be read (not JSON, no name) is never linked: nothing in the next turn says
-//! which call fixes it. The link is kept in [`TurnCall::corrects`](super::TurnCall), and the
-//! outcome of the correction carries it as its `first_rejection`, while keeping its own id:
-//! the refused call was answered in the previous turn's message.
-//!
-//! Ids do not link calls: every provider gives a new call a new id.
-//!
-//! # Retried at most once
-//!
-//! Each refused call is linked to at most one correction, and each call corrects at most one
-//! refused call. A correction that is refused too is final: it is not linked to anything in
-//! the turn after, where a call to the same tool is a new call with its own first try. So
-//! each call counts once in the [`Counters`]: a refused call and its correction are one call,
-//! [`Outcome::Rejected`] after its retry or dispatched (or failed) after it, with one retry
-//! asked and, when the correction passed, one retry that succeeded. A refused call nothing
-//! corrects counts as rejected without a retry; that is known only once the next turn is
-//! read, so it is counted then (or at [`Session::end`]).
-//!
-//! # The guard, per turn
-//!
-//! The session's [`Guard`] records each turn as one step ([`Guard::record_turn`]): a tool
-//! refused in `limit` turns in a row (3 by default) ends the run, however many of its calls
-//! each turn held. When it trips, [`Session::check_turn`] returns
-//! [`SessionError::Stopped`] and nothing of that turn runs: the run ends there, so running
-//! its other calls would spend tool work that no next request will read.
+//! A refused call is corrected by the first free call to the same tool in the very next turn,
+//! refused calls taking theirs in call order; an unknown tool, else by a call to one of the
+//! names it suggested. A call whose name could not be read is never linked, and ids never link
+//! (every call gets a new one). Each refusal has at most one correction, and a refused
+//! correction is final. A refusal nothing corrects is counted when the next turn shows it (or
+//! at [`Session::end`]). When the guard trips ([`Guard::record_turn`]), nothing of that turn
+//! runs: no next request would read its results.
 
 use super::{AnswerError, Answers, Turn, TurnError};
 use crate::counters::{Counters, Counts};
@@ -79,8 +49,7 @@ use std::sync::Arc;
 pub struct Session {
     guard: Guard,
     counters: Arc<Counters>,
-    /// The refused calls of the last turn checked that its next turn may correct, in call
-    /// order: not yet counted.
+    /// The last turn's refused calls the next turn may correct, in order; not yet counted.
     pending: Vec<Rejection>,
 }
 
@@ -91,8 +60,7 @@ pub enum SessionError {
     /// The text is not a turn at all; nothing ran and the session is unchanged.
     Unreadable(TurnError),
     /// The guard ended the run: one tool was refused in too many turns in a row. Nothing of
-    /// this turn ran; its refusals are counted, final (its calls that passed are not: they
-    /// never ran).
+    /// this turn ran; its refusals are counted as final.
     Stopped(Unrecoverable),
 }
 
@@ -104,8 +72,7 @@ impl Default for Session {
 }
 
 impl Session {
-    /// A session with this guard, counting into `counters` (share one between sessions to
-    /// count a whole service).
+    /// A session with this guard, counting into `counters` (which sessions may share).
     pub fn new(guard: Guard, counters: Arc<Counters>) -> Session {
         Session {
             guard,
@@ -129,15 +96,13 @@ impl Session {
         &self.pending
     }
 
-    /// Checks the model's next turn: reads it and checks every call
-    /// ([`Gate::check_turn`]), links each call that corrects a refused call of the previous
-    /// turn ([`TurnCall::corrects`](super::TurnCall)), and records the turn in the guard.
-    /// Run its accepted calls, then hand their outputs back with [`Session::finish_turn`].
+    /// Checks the model's next turn ([`Gate::check_turn`]), links each correction to the
+    /// refusal it corrects, and records the turn in the guard. Run its accepted calls, then
+    /// hand their outputs to [`Session::finish_turn`].
     ///
     /// # Errors
-    /// - [`SessionError::Unreadable`]: the text is not a turn; nothing changed.
-    /// - [`SessionError::Stopped`]: the guard ended the run (see the module docs); the
-    ///   turn's refusals are counted and nothing is pending.
+    /// [`SessionError::Unreadable`] (nothing changed) or [`SessionError::Stopped`] (the
+    /// turn's refusals are counted, nothing is pending).
     pub fn check_turn<'a>(&mut self, gate: &Gate, raw: &'a str) -> Result<Turn<'a>, SessionError> {
         let mut turn = gate.check_turn(raw).map_err(SessionError::Unreadable)?;
         let pending = std::mem::take(&mut self.pending);
@@ -145,7 +110,7 @@ impl Session {
         for (rejection, link) in pending.into_iter().zip(links) {
             match link.and_then(|index| turn.calls.get_mut(index)) {
                 Some(correction) => correction.corrects = Some(Box::new(rejection)),
-                None => self.counters.record(&not_retried(rejection, None)),
+                None => self.counters.record(&Outcome::refused(rejection, None)),
             }
         }
         // A refused correction is final (a call is retried at most once); the other refusals
@@ -166,8 +131,10 @@ impl Session {
             self.pending.clear();
             for call in &turn.calls {
                 let outcome = match (&call.verdict, &call.corrects) {
-                    (Err(rejection), corrects) => not_retried(rejection.clone(), corrects.clone()),
-                    (Ok(_), Some(first)) => not_retried((**first).clone(), None),
+                    (Err(rejection), corrects) => {
+                        Outcome::refused(rejection.clone(), corrects.clone())
+                    }
+                    (Ok(_), Some(first)) => Outcome::refused((**first).clone(), None),
                     (Ok(_), None) => continue,
                 };
                 self.counters.record(&outcome);
@@ -177,22 +144,19 @@ impl Session {
         Ok(turn)
     }
 
-    /// Takes the answers to the turn [`Session::check_turn`] returned last, counts them, and
-    /// returns one outcome per call in call order, for
-    /// [`result_message`](super::result_message).
+    /// Counts the answers to the last turn checked and returns one outcome per call, in
+    /// order, for [`result_message`](super::result_message).
     ///
     /// # Errors
-    /// [`AnswerError::Unanswered`] when an accepted call has no output yet; nothing is
-    /// counted.
+    /// [`AnswerError::Unanswered`]; nothing is counted.
     pub fn finish_turn(&mut self, answers: Answers) -> Result<Vec<Outcome>, AnswerError> {
         let outcomes = answers.into_outcomes()?;
         self.count(&outcomes);
         Ok(outcomes)
     }
 
-    /// [`Session::check_turn`], then the accepted calls run through `registry` (each handler
-    /// once, panics caught), then [`Session::finish_turn`]: one outcome per call, in call
-    /// order, for [`result_message`](super::result_message).
+    /// [`Session::check_turn`], the accepted calls run through `registry`, then
+    /// [`Session::finish_turn`].
     ///
     /// # Errors
     /// As [`Session::check_turn`].
@@ -207,17 +171,15 @@ impl Session {
         Ok(outcomes)
     }
 
-    /// Ends the conversation: the refused calls no turn will correct now are counted as
-    /// rejected without a retry, and the counts are returned.
+    /// Ends the conversation: the pending refusals count as rejected without a retry.
     pub fn end(self) -> Counts {
         for rejection in self.pending {
-            self.counters.record(&not_retried(rejection, None));
+            self.counters.record(&Outcome::refused(rejection, None));
         }
         self.counters.snapshot()
     }
 
-    /// Counts a turn's outcomes, except the refusals still pending (counted once the next
-    /// turn shows whether they were corrected).
+    /// Counts a turn's outcomes, except the refusals still pending.
     fn count(&self, outcomes: &[Outcome]) {
         for outcome in outcomes {
             let pending = matches!(
@@ -234,19 +196,8 @@ impl Session {
     }
 }
 
-/// A refusal that stands: `first` is the refusal it corrected, if it was a correction.
-fn not_retried(rejection: Rejection, first: Option<Box<Rejection>>) -> Outcome {
-    Outcome::Rejected {
-        id: rejection.id().map(String::from),
-        error: rejection,
-        first_rejection: first,
-    }
-}
-
-/// For each refused call of the previous turn, in order, the position in `turn` of the call
-/// that corrects it (the rule is in the module docs): first every refusal whose name could
-/// be read takes the first free call to that same name; then each unknown name still
-/// unlinked takes the earliest free call to one of its suggested names.
+/// For each refused call of the previous turn, the position in `turn` of its correction
+/// (the rule is in the module docs): same names first, then suggested names.
 fn link(pending: &[Rejection], turn: &Turn<'_>) -> Vec<Option<usize>> {
     // The free calls of this turn by tool name, in call order; a link takes the front one.
     let mut free: BTreeMap<&str, VecDeque<usize>> = BTreeMap::new();
