@@ -1,11 +1,6 @@
-//! A [`Schema`] written back as JSON Schema (draft 2020-12): what Anthropic, OpenAI, MCP and
-//! Gemini's `parametersJsonSchema` take.
-//!
-//! The writing is the inverse of the import: `Schema::from_json_schema(&s.to_json_schema())
-//! == s` for every schema whose definitions the root reaches (an unreached definition is
-//! not written back, as the import drops it), and the same holds for the lenient import,
-//! whose unenforced keywords are written back after the rest, as they were written. Keys
-//! come in one fixed order, so the same spec always exports to the same bytes.
+//! A [`Schema`] written back as JSON Schema (draft 2020-12), the inverse of the import
+//! (unreached definitions aside), keys in one fixed order so a spec always exports to the
+//! same bytes.
 
 use super::{object, text};
 use crate::json::{Number, Path, Value};
