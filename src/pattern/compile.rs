@@ -71,9 +71,14 @@ impl Compiler {
         }
     }
 
+    /// The state index `at` as a target.
+    fn pc(&self, at: usize) -> Result<Pc, PatternError> {
+        Pc::try_from(at).map_err(|_| self.too_large())
+    }
+
     /// The index of the next state, as a target.
     fn next_pc(&self) -> Result<Pc, PatternError> {
-        Pc::try_from(self.insts.len()).map_err(|_| self.too_large())
+        self.pc(self.insts.len())
     }
 
     /// Appends `inst`, returning its index.
@@ -124,7 +129,7 @@ impl Compiler {
                     let split = self.emit(Inst::Jump(0))?;
                     self.node(branch, depth + 1)?;
                     jumps.push(self.emit(Inst::Jump(0))?);
-                    let (this, next) = (split_target(split)?, self.next_pc()?);
+                    let (this, next) = (self.pc(split.saturating_add(1))?, self.next_pc()?);
                     self.patch(split, Inst::Split(this, next));
                 }
                 let end = self.next_pc()?;
@@ -172,13 +177,13 @@ impl Compiler {
         match max {
             None if min == 0 => {
                 // x*: fork(x, end); x; jump back to the fork.
-                let fork = Pc::try_from(skip.unwrap_or(start)).map_err(|_| self.too_large())?;
+                let fork = self.pc(skip.unwrap_or(start))?;
                 self.emit(Inst::Jump(fork))?;
             }
             None => {
                 // x+ (after the other required copies): x; fork(back to x, end).
-                let back = Pc::try_from(last_copy).map_err(|_| self.too_large())?;
-                let on = split_target(self.insts.len())?;
+                let back = self.pc(last_copy)?;
+                let on = self.pc(self.insts.len().saturating_add(1))?;
                 self.emit(Inst::Split(back, on))?;
             }
             Some(max) => {
@@ -191,7 +196,7 @@ impl Compiler {
         }
         let after = self.next_pc()?;
         for skip in skips {
-            let this = split_target(skip)?;
+            let this = self.pc(skip.saturating_add(1))?;
             self.patch(skip, Inst::Split(this, after));
         }
         Ok(())
@@ -220,16 +225,6 @@ impl Compiler {
         }
         Ok(())
     }
-}
-
-/// The state after `at`, as a target: where a fork at `at` goes to take its branch.
-fn split_target(at: usize) -> Result<Pc, PatternError> {
-    at.checked_add(1)
-        .and_then(|next| Pc::try_from(next).ok())
-        .ok_or(PatternError {
-            kind: PatternErrorKind::TooLarge { limit: MAX_STATES },
-            offset: 0,
-        })
 }
 
 /// Whether some way from the start to `Match` passes no `^` and no step on an empty set.

@@ -156,6 +156,11 @@ impl Parser {
         Err(PatternError { kind, offset })
     }
 
+    /// The refusal of `construct` at `offset`.
+    fn unsupported<T>(&self, construct: Unsupported, offset: usize) -> Result<T, PatternError> {
+        self.error(PatternErrorKind::Unsupported(construct), offset)
+    }
+
     /// An `Unexpected` error at the current character.
     fn unexpected<T>(&self, expected: &'static str) -> Result<T, PatternError> {
         let found = self.peek();
@@ -258,26 +263,25 @@ impl Parser {
         if !self.eat('?') {
             return Ok(());
         }
-        let refuse = |construct| PatternErrorKind::Unsupported(construct);
         match self.peek() {
             Some(':') => {
                 self.pos += 1;
                 Ok(())
             }
-            Some('=') => self.error(refuse(Unsupported::Lookahead), at),
-            Some('!') => self.error(refuse(Unsupported::NegativeLookahead), at),
+            Some('=') => self.unsupported(Unsupported::Lookahead, at),
+            Some('!') => self.unsupported(Unsupported::NegativeLookahead, at),
             Some('<') if self.peek_at(1) == Some('=') => {
-                self.error(refuse(Unsupported::Lookbehind), at)
+                self.unsupported(Unsupported::Lookbehind, at)
             }
             Some('<') if self.peek_at(1) == Some('!') => {
-                self.error(refuse(Unsupported::NegativeLookbehind), at)
+                self.unsupported(Unsupported::NegativeLookbehind, at)
             }
             Some('<') => {
                 self.pos += 1;
                 self.group_name()
             }
             // ES2025's modifiers `(?i:...)`, and the inline flags of other dialects `(?i)`.
-            Some(c) if "imsx-".contains(c) => self.error(refuse(Unsupported::Modifiers), at),
+            Some(c) if "imsx-".contains(c) => self.unsupported(Unsupported::Modifiers, at),
             _ => self.unexpected("':', '=', '!' or '<' after '(?'"),
         }
     }
@@ -417,12 +421,10 @@ impl Parser {
             }
             '0' => 0,
             '1'..='9' if !in_class => {
-                let construct = Unsupported::Backreference;
-                return self.error(PatternErrorKind::Unsupported(construct), at);
+                return self.unsupported(Unsupported::Backreference, at);
             }
             'k' if !in_class && self.peek() == Some('<') => {
-                let construct = Unsupported::NamedBackreference;
-                return self.error(PatternErrorKind::Unsupported(construct), at);
+                return self.unsupported(Unsupported::NamedBackreference, at);
             }
             'p' | 'P' => {
                 let class = self.property(at)?;
@@ -464,10 +466,7 @@ impl Parser {
         }
         match unicode::category(&name) {
             Some(ranges) => Ok(Class::from_ranges(ranges.to_vec())),
-            None => {
-                let construct = Unsupported::PropertyEscape;
-                self.error(PatternErrorKind::Unsupported(construct), at)
-            }
+            None => self.unsupported(Unsupported::PropertyEscape, at),
         }
     }
 

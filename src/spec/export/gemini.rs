@@ -125,10 +125,7 @@ fn gemini_type(ty: &Type, depth: usize) -> Option<Value<'static>> {
         }
     }
     if let Some(pattern) = &ty.string.pattern {
-        out.push((
-            "pattern",
-            Value::String(pattern.source().to_string().into()),
-        ));
+        out.push(("pattern", text(pattern.source())));
     }
     if let Some(items) = &ty.array.items {
         out.push(("items", gemini_type(items, depth + 1)?));

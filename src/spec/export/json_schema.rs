@@ -5,7 +5,7 @@
 use super::{object, text};
 use crate::json::{Number, Path, Value};
 use crate::spec::schema::fragment;
-use crate::spec::{Additional, Bound, Kinds, ObjectType, Schema, Type};
+use crate::spec::{Additional, Kinds, ObjectType, Schema, Type};
 use std::borrow::Cow;
 
 impl Schema {
@@ -59,28 +59,26 @@ pub(super) fn write_type(ty: &Type, defs: &[(String, Type)]) -> Value<'static> {
     if let Some(value) = &ty.constant {
         out.push(("const", value.clone()));
     }
-    push_bound(
-        &mut out,
-        ty.number.minimum.as_ref(),
-        "minimum",
-        "exclusiveMinimum",
-    );
-    push_bound(
-        &mut out,
-        ty.number.maximum.as_ref(),
-        "maximum",
-        "exclusiveMaximum",
-    );
+    for (bound, inclusive, exclusive) in [
+        (&ty.number.minimum, "minimum", "exclusiveMinimum"),
+        (&ty.number.maximum, "maximum", "exclusiveMaximum"),
+    ] {
+        if let Some(bound) = bound {
+            let keyword = if bound.exclusive {
+                exclusive
+            } else {
+                inclusive
+            };
+            out.push((keyword, Value::Number(bound.value.clone())));
+        }
+    }
     if let Some(step) = ty.number.multiple_of.and_then(Number::from_f64) {
         out.push(("multipleOf", Value::Number(step)));
     }
     push_count(&mut out, "minLength", ty.string.min_length);
     push_count(&mut out, "maxLength", ty.string.max_length);
     if let Some(pattern) = &ty.string.pattern {
-        out.push((
-            "pattern",
-            Value::String(pattern.source().to_string().into()),
-        ));
+        out.push(("pattern", text(pattern.source())));
     }
     if !ty.array.prefix.is_empty() {
         let prefix = ty
@@ -241,22 +239,6 @@ pub(super) fn kinds_value(kinds: Kinds, upper: bool) -> Option<Value<'static>> {
         return names.pop();
     }
     Some(Value::Array(names))
-}
-
-fn push_bound(
-    out: &mut Vec<(&'static str, Value<'static>)>,
-    bound: Option<&Bound>,
-    inclusive: &'static str,
-    exclusive: &'static str,
-) {
-    if let Some(bound) = bound {
-        let keyword = if bound.exclusive {
-            exclusive
-        } else {
-            inclusive
-        };
-        out.push((keyword, Value::Number(bound.value.clone())));
-    }
 }
 
 fn push_count(
