@@ -40,9 +40,9 @@ impl Schema {
 /// One type as a JSON Schema; references name `defs` entries.
 pub(super) fn write_type(ty: &Type, defs: &[(String, Type)]) -> Value<'static> {
     if ty.kinds == Kinds::NONE {
-        // Nothing is accepted, whatever else the type says.
         return Value::Bool(false);
     }
+    let list = |types: &[Type]| Value::Array(types.iter().map(|t| write_type(t, defs)).collect());
     let mut out: Vec<(&'static str, Value<'static>)> = Vec::new();
     if let Some(kinds) = kinds_value(ty.kinds, false) {
         out.push(("type", kinds));
@@ -81,13 +81,7 @@ pub(super) fn write_type(ty: &Type, defs: &[(String, Type)]) -> Value<'static> {
         out.push(("pattern", text(pattern.source())));
     }
     if !ty.array.prefix.is_empty() {
-        let prefix = ty
-            .array
-            .prefix
-            .iter()
-            .map(|item| write_type(item, defs))
-            .collect();
-        out.push(("prefixItems", Value::Array(prefix)));
+        out.push(("prefixItems", list(&ty.array.prefix)));
     }
     if let Some(items) = &ty.array.items {
         out.push(("items", write_type(items, defs)));
@@ -165,11 +159,7 @@ pub(super) fn write_type(ty: &Type, defs: &[(String, Type)]) -> Value<'static> {
         ("allOf", &ty.all_of),
     ] {
         if !branches.is_empty() {
-            let list = branches
-                .iter()
-                .map(|branch| write_type(branch, defs))
-                .collect();
-            out.push((keyword, Value::Array(list)));
+            out.push((keyword, list(branches)));
         }
     }
     if let Some(negated) = &ty.not {
