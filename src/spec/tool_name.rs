@@ -90,18 +90,15 @@ impl NameRule {
             return false;
         }
         let mut bytes = name.bytes();
-        let first_fits = bytes.next().is_some_and(|first| {
-            if self.letter_first {
-                first.is_ascii_alphabetic() || first == b'_'
-            } else {
-                self.fits(first)
-            }
-        });
-        first_fits && bytes.all(|byte| self.fits(byte))
+        bytes.next().is_some_and(|first| self.fits_first(first)) && bytes.all(|b| self.fits(b))
     }
 
     fn fits(&self, byte: u8) -> bool {
         byte.is_ascii_alphanumeric() || self.punctuation.as_bytes().contains(&byte)
+    }
+
+    fn fits_first(&self, byte: u8) -> bool {
+        self.fits(byte) && (!self.letter_first || byte.is_ascii_alphabetic() || byte == b'_')
     }
 
     /// `name` made to fit: refused characters become `_`, a refused first one gets a `_`
@@ -114,10 +111,11 @@ impl NameRule {
                 _ => '_',
             })
             .collect();
-        let first_fits = fitted.bytes().next().is_some_and(|first| {
-            !self.letter_first || first.is_ascii_alphabetic() || first == b'_'
-        });
-        if !first_fits {
+        if !fitted
+            .bytes()
+            .next()
+            .is_some_and(|first| self.fits_first(first))
+        {
             fitted.insert(0, '_');
         }
         fitted.truncate(self.max_chars);

@@ -2,7 +2,7 @@
 //! `nullable`, string enums, inclusive bounds, int64 counts as strings, no `$ref`), or `None`
 //! when that dialect cannot say it exactly; the exporter then sends `parametersJsonSchema`.
 
-use super::json_schema::{count_value, kinds_value, required_names};
+use super::json_schema::{kinds_value, required_names};
 use super::{object, text};
 use crate::json::Value;
 use crate::spec::{Additional, Kinds, Schema, Type};
@@ -165,8 +165,5 @@ fn gemini_type(ty: &Type, depth: usize) -> Option<Value<'static>> {
 
 /// A 64-bit count as Google's JSON writes it (proto3 JSON maps int64 to a string).
 fn as_int64_string(count: u64) -> Value<'static> {
-    match count_value(count) {
-        Value::Number(n) => text(n.as_str()),
-        other => other,
-    }
+    text(&count.to_string())
 }

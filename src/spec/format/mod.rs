@@ -83,19 +83,45 @@ impl Format {
 
     /// The keyword value, as a schema spells it (`"date-time"`, `"int32"`).
     pub fn name(self) -> &'static str {
-        self.row().name
+        match self {
+            Format::DateTime => "date-time",
+            Format::Date => "date",
+            Format::Time => "time",
+            Format::Duration => "duration",
+            Format::Email => "email",
+            Format::Uri => "uri",
+            Format::Uuid => "uuid",
+            Format::Ipv4 => "ipv4",
+            Format::Ipv6 => "ipv6",
+            Format::Hostname => "hostname",
+            Format::Int32 => "int32",
+            Format::Int64 => "int64",
+        }
     }
 
     /// What a value of this format is, after "must be": `an email address such as
     /// ana@example.com`. One example each: a model fixes a value fastest by imitating one.
     pub fn phrase(self) -> &'static str {
-        self.row().phrase
+        match self {
+            Format::DateTime => "an RFC 3339 date-time such as 2025-01-31T09:30:00Z",
+            Format::Date => "an RFC 3339 date such as 2025-01-31",
+            Format::Time => "an RFC 3339 time with an offset such as 09:30:00Z",
+            Format::Duration => "an ISO 8601 duration such as P1DT12H",
+            Format::Email => "an email address such as ana@example.com",
+            Format::Uri => "an absolute URI such as https://example.com/orders?id=7",
+            Format::Uuid => "a UUID such as 123e4567-e89b-12d3-a456-426614174000",
+            Format::Ipv4 => "an IPv4 address such as 192.0.2.1",
+            Format::Ipv6 => "an IPv6 address such as 2001:db8::1",
+            Format::Hostname => "a host name such as api.example.com",
+            Format::Int32 => "an integer from -2147483648 to 2147483647",
+            Format::Int64 => "an integer from -9223372036854775808 to 9223372036854775807",
+        }
     }
 
     /// The kind of value the format constrains: [`Kind::String`] for the string formats,
     /// [`Kind::Number`] for `int32` and `int64`. A value of another kind passes.
     pub fn applies_to(self) -> Kind {
-        match self.row().check {
+        match self.check() {
             Check::Text(_) => Kind::String,
             Check::Number(_) => Kind::Number,
         }
@@ -104,13 +130,21 @@ impl Format {
     /// The longest string, in bytes, this format accepts, or `None` for no limit: a
     /// streaming check refuses a string as soon as it grows past it.
     pub fn max_len(self) -> Option<usize> {
-        self.row().max_len
+        match self {
+            Format::Date => Some(10),
+            Format::Email => Some(email::MAX_MAILBOX_LEN),
+            Format::Uuid => Some(36),
+            Format::Ipv4 => Some(15),
+            Format::Ipv6 => Some(ip::MAX_IPV6_LEN),
+            Format::Hostname => Some(hostname::MAX_NAME_LEN),
+            _ => None,
+        }
     }
 
     /// True if `text` is a value of this format; always true for a number format
     /// (`int32`, `int64`), which says nothing about strings.
     pub fn accepts_str(self, text: &str) -> bool {
-        match self.row().check {
+        match self.check() {
             Check::Text(check) => check(text),
             Check::Number(_) => true,
         }
@@ -119,7 +153,7 @@ impl Format {
     /// True if `number` is a value of this format, decided exactly from its text (`1e2` is
     /// 100); always true for a string format.
     pub fn accepts_number(self, number: &Number<'_>) -> bool {
-        match self.row().check {
+        match self.check() {
             Check::Text(_) => true,
             Check::Number(check) => check(number),
         }
@@ -140,15 +174,6 @@ impl fmt::Display for Format {
     }
 }
 
-/// Everything toolgate knows about one format.
-#[derive(Clone, Copy)]
-struct Row {
-    name: &'static str,
-    phrase: &'static str,
-    check: Check,
-    max_len: Option<usize>,
-}
-
 /// A format's checker; its variant is the kind of value it applies to.
 #[derive(Clone, Copy)]
 enum Check {
@@ -157,81 +182,21 @@ enum Check {
 }
 
 impl Format {
-    /// The one place each format is defined: adding one is a variant and an arm.
-    fn row(self) -> Row {
+    /// The format's checker.
+    fn check(self) -> Check {
         match self {
-            Format::DateTime => Row {
-                name: "date-time",
-                phrase: "an RFC 3339 date-time such as 2025-01-31T09:30:00Z",
-                check: Check::Text(time::is_date_time),
-                max_len: None,
-            },
-            Format::Date => Row {
-                name: "date",
-                phrase: "an RFC 3339 date such as 2025-01-31",
-                check: Check::Text(time::is_date),
-                max_len: Some(10),
-            },
-            Format::Time => Row {
-                name: "time",
-                phrase: "an RFC 3339 time with an offset such as 09:30:00Z",
-                check: Check::Text(time::is_time),
-                max_len: None,
-            },
-            Format::Duration => Row {
-                name: "duration",
-                phrase: "an ISO 8601 duration such as P1DT12H",
-                check: Check::Text(time::is_duration),
-                max_len: None,
-            },
-            Format::Email => Row {
-                name: "email",
-                phrase: "an email address such as ana@example.com",
-                check: Check::Text(email::is_mailbox),
-                max_len: Some(email::MAX_MAILBOX_LEN),
-            },
-            Format::Uri => Row {
-                name: "uri",
-                phrase: "an absolute URI such as https://example.com/orders?id=7",
-                check: Check::Text(uri::is_uri),
-                max_len: None,
-            },
-            Format::Uuid => Row {
-                name: "uuid",
-                phrase: "a UUID such as 123e4567-e89b-12d3-a456-426614174000",
-                check: Check::Text(is_uuid),
-                max_len: Some(36),
-            },
-            Format::Ipv4 => Row {
-                name: "ipv4",
-                phrase: "an IPv4 address such as 192.0.2.1",
-                check: Check::Text(ip::is_ipv4),
-                max_len: Some(15),
-            },
-            Format::Ipv6 => Row {
-                name: "ipv6",
-                phrase: "an IPv6 address such as 2001:db8::1",
-                check: Check::Text(ip::is_ipv6),
-                max_len: Some(ip::MAX_IPV6_LEN),
-            },
-            Format::Hostname => Row {
-                name: "hostname",
-                phrase: "a host name such as api.example.com",
-                check: Check::Text(hostname::is_hostname),
-                max_len: Some(hostname::MAX_NAME_LEN),
-            },
-            Format::Int32 => Row {
-                name: "int32",
-                phrase: "an integer from -2147483648 to 2147483647",
-                check: Check::Number(is_int32),
-                max_len: None,
-            },
-            Format::Int64 => Row {
-                name: "int64",
-                phrase: "an integer from -9223372036854775808 to 9223372036854775807",
-                check: Check::Number(is_int64),
-                max_len: None,
-            },
+            Format::DateTime => Check::Text(time::is_date_time),
+            Format::Date => Check::Text(time::is_date),
+            Format::Time => Check::Text(time::is_time),
+            Format::Duration => Check::Text(time::is_duration),
+            Format::Email => Check::Text(email::is_mailbox),
+            Format::Uri => Check::Text(uri::is_uri),
+            Format::Uuid => Check::Text(is_uuid),
+            Format::Ipv4 => Check::Text(ip::is_ipv4),
+            Format::Ipv6 => Check::Text(ip::is_ipv6),
+            Format::Hostname => Check::Text(hostname::is_hostname),
+            Format::Int32 => Check::Number(is_int32),
+            Format::Int64 => Check::Number(is_int64),
         }
     }
 }
