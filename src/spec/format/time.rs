@@ -82,51 +82,40 @@ fn full_date(scan: &mut Scan<'_>) -> bool {
     1 <= day && day <= days_in_month(year, month)
 }
 
-/// `full-time`, with the leap second rule.
+/// `full-time`, with the leap second rule: second 60 only where the time in UTC is 23:59
+/// (the suite's reading; which dates had one is not checked).
 fn full_time(scan: &mut Scan<'_>) -> bool {
-    let Some((hour, minute, second)) = partial_time(scan) else {
-        return false;
-    };
-    let Some(offset_minutes) = time_offset(scan) else {
-        return false;
-    };
-    if second == 60 {
-        // A leap second ends a UTC day: second 60 only where the time in UTC is 23:59
-        // (the suite's reading; which dates had one is not checked).
-        let local = i64::from(hour * 60 + minute);
-        let utc = (local - offset_minutes).rem_euclid(24 * 60);
-        return utc == 23 * 60 + 59;
-    }
-    true
+    time_parts(scan).is_some_and(|(local, second, offset)| {
+        second < 60 || (local - offset).rem_euclid(24 * 60) == 23 * 60 + 59
+    })
 }
 
-/// `partial-time`: hour, minute, second (0 to 60); a fraction is read and dropped.
-fn partial_time(scan: &mut Scan<'_>) -> Option<(u32, u32, u32)> {
-    let hour = scan.digits(2).filter(|&hour| hour <= 23)?;
-    scan.eat(b':').then_some(())?;
-    let minute = scan.digits(2).filter(|&minute| minute <= 59)?;
+/// `partial-time` and `time-offset`: the minute of the day, the second (0 to 60) and the
+/// offset in minutes east of UTC; a fraction is read and dropped.
+fn time_parts(scan: &mut Scan<'_>) -> Option<(i64, u32, i64)> {
+    let local = hour_minute(scan)?;
     scan.eat(b':').then_some(())?;
     let second = scan.digits(2).filter(|&second| second <= 60)?;
     if scan.eat(b'.') && scan.eat_while(|b| b.is_ascii_digit()) == 0 {
         return None;
     }
-    Some((hour, minute, second))
-}
-
-/// `time-offset`, as signed minutes east of UTC (`Z` and `-00:00` are 0).
-fn time_offset(scan: &mut Scan<'_>) -> Option<i64> {
     if scan.eat_ignore_case(b'Z') {
-        return Some(0);
+        return Some((local, second, 0));
     }
     let sign = match scan.bump()? {
         b'+' => 1,
         b'-' => -1,
         _ => return None,
     };
+    Some((local, second, sign * hour_minute(scan)?))
+}
+
+/// `hh:mm` as minutes of the day.
+fn hour_minute(scan: &mut Scan<'_>) -> Option<i64> {
     let hour = scan.digits(2).filter(|&hour| hour <= 23)?;
     scan.eat(b':').then_some(())?;
     let minute = scan.digits(2).filter(|&minute| minute <= 59)?;
-    Some(sign * i64::from(hour * 60 + minute))
+    Some(i64::from(hour * 60 + minute))
 }
 
 /// Days in `month` of `year` (Gregorian), or 0 for a month that is not 1 to 12.
