@@ -63,17 +63,10 @@ const MAX_U_LABEL_CHARS: usize = hostname::MAX_LABEL_LEN - 4;
 
 /// A U-label, as the module describes it.
 fn is_u_label(label: &str) -> bool {
-    let mut n_chars: usize = 0;
-    for c in label.chars() {
-        if !(c.is_alphanumeric() || c == '-') {
-            return false;
-        }
-        n_chars = n_chars.saturating_add(1);
-        if n_chars > MAX_U_LABEL_CHARS {
-            return false;
-        }
-    }
-    n_chars > 0 && !label.starts_with('-') && !label.ends_with('-')
+    label.chars().all(|c| c.is_alphanumeric() || c == '-')
+        && (1..=MAX_U_LABEL_CHARS).contains(&label.chars().count())
+        && !label.starts_with('-')
+        && !label.ends_with('-')
 }
 
 /// `Dot-string`: atoms joined by single dots. Returns its length.
