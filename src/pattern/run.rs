@@ -44,9 +44,14 @@ pub struct Matcher<'p> {
 enum Sets {
     /// Up to 64 states.
     Small(States<1>),
+    /// Up to [`MEDIUM_STATES`].
+    Medium(States<{ MEDIUM_STATES / 64 }>),
     /// Up to [`MAX_STATES`].
     Large(States<WORDS>),
 }
+
+/// The middle size's limit.
+const MEDIUM_STATES: usize = 512;
 
 /// The state sets, for programs of up to `W × 64` states.
 #[derive(Clone)]
@@ -69,6 +74,7 @@ impl<'p> Matcher<'p> {
     pub(super) fn new(pattern: &'p Pattern) -> Matcher<'p> {
         let sets = match pattern.program.insts.len() {
             0..=64 => Sets::Small(States::new()),
+            65..=MEDIUM_STATES => Sets::Medium(States::new()),
             _ => Sets::Large(States::new()),
         };
         Matcher { pattern, sets }
@@ -113,6 +119,7 @@ macro_rules! with_states {
     ($sets:expr, $states:ident => $body:expr) => {
         match $sets {
             Sets::Small($states) => $body,
+            Sets::Medium($states) => $body,
             Sets::Large($states) => $body,
         }
     };
@@ -123,6 +130,7 @@ use with_states;
 pub(super) fn is_match(pattern: &Pattern, text: &str) -> bool {
     match pattern.program.insts.len() {
         0..=64 => search(&mut States::<1>::new(), pattern, text),
+        65..=MEDIUM_STATES => search(&mut States::<{ MEDIUM_STATES / 64 }>::new(), pattern, text),
         _ => search(&mut States::<WORDS>::new(), pattern, text),
     }
 }
