@@ -12,6 +12,7 @@ use std::fmt;
 pub struct Pattern {
     source: String,
     pub(super) program: Program,
+    pub(super) tables: Option<run::Tables>,
 }
 
 impl Pattern {
@@ -39,6 +40,7 @@ impl Pattern {
         let program = compile::compile(&tree)?;
         Ok(Pattern {
             source: source.to_owned(),
+            tables: run::Tables::build(&program),
             program,
         })
     }

@@ -44,14 +44,30 @@ pub struct Matcher<'p> {
 enum Sets {
     /// Up to 64 states.
     Small(States<1>),
-    /// Up to [`MEDIUM_STATES`].
-    Medium(States<{ MEDIUM_STATES / 64 }>),
+    /// Up to [`TABLE_STATES`].
+    Medium(States<{ TABLE_STATES / 64 }>),
     /// Up to [`MAX_STATES`].
     Large(States<WORDS>),
 }
 
-/// The middle size's limit.
-const MEDIUM_STATES: usize = 512;
+/// Each state's ε-closure in the middle of the text, computed at compile: there `^` and `$`
+/// fail and `\b` depends only on whether the position is a boundary, so a step is a few
+/// word operations per live state. Only up to [`TABLE_STATES`] states (they grow with its
+/// square); larger programs, and the text's ends, walk.
+#[derive(Clone, Debug)]
+pub(super) struct Tables {
+    /// The program's size, the rows in each context.
+    n_states: usize,
+    /// Whether the program has `\b` or `\B`: closures then come in two contexts.
+    by_boundary: bool,
+    /// Row `context * n_states + pc`: the states the closure of `pc` reaches.
+    closures: Vec<u64>,
+    /// Row `c`, for ASCII `c`: the `Class` states whose set holds `c`.
+    accepts: Vec<u64>,
+}
+
+/// The largest program [`Tables`] are built for: at most 64 KiB of closures.
+const TABLE_STATES: usize = 512;
 
 /// The state sets, for programs of up to `W × 64` states.
 #[derive(Clone)]
@@ -74,7 +90,7 @@ impl<'p> Matcher<'p> {
     pub(super) fn new(pattern: &'p Pattern) -> Matcher<'p> {
         let sets = match pattern.program.insts.len() {
             0..=64 => Sets::Small(States::new()),
-            65..=MEDIUM_STATES => Sets::Medium(States::new()),
+            65..=TABLE_STATES => Sets::Medium(States::new()),
             _ => Sets::Large(States::new()),
         };
         Matcher { pattern, sets }
@@ -130,7 +146,7 @@ use with_states;
 pub(super) fn is_match(pattern: &Pattern, text: &str) -> bool {
     match pattern.program.insts.len() {
         0..=64 => search(&mut States::<1>::new(), pattern, text),
-        65..=MEDIUM_STATES => search(&mut States::<{ MEDIUM_STATES / 64 }>::new(), pattern, text),
+        65..=TABLE_STATES => search(&mut States::<{ TABLE_STATES / 64 }>::new(), pattern, text),
         _ => search(&mut States::<WORDS>::new(), pattern, text),
     }
 }
@@ -143,6 +159,72 @@ fn search<const W: usize>(states: &mut States<W>, pattern: &Pattern, text: &str)
         states.push_char(pattern, c);
     }
     states.finish(pattern)
+}
+
+impl Tables {
+    /// The tables for `program`, or `None` when it has more than [`TABLE_STATES`] states.
+    pub(super) fn build(program: &Program) -> Option<Tables> {
+        let n_states = program.insts.len();
+        if n_states > TABLE_STATES {
+            return None;
+        }
+        // Rows as wide as the state sets that will read them, so that they read whole arrays.
+        let n_words = if n_states <= 64 { 1 } else { TABLE_STATES / 64 };
+        let by_boundary = program.insts.iter().any(|inst| {
+            matches!(
+                inst,
+                Inst::Assert(Assertion::WordBoundary | Assertion::NotWordBoundary)
+            )
+        });
+        // Between two word characters, and between a word character and a space: the
+        // middle of the text without and with a boundary.
+        let afters: &[char] = if by_boundary { &['a', ' '] } else { &['a'] };
+        let mut closures = Vec::with_capacity(afters.len() * n_states * n_words);
+        let mut states = States::<{ TABLE_STATES / 64 }>::new();
+        for &after in afters {
+            for pc in 0..n_states {
+                states.threads = [0; TABLE_STATES / 64];
+                insert(&mut states.threads, pc);
+                states.previous = Some('a');
+                states.close(program, false, Some(after));
+                closures.extend_from_slice(states.visited.get(..n_words).unwrap_or(&[]));
+            }
+        }
+        let mut accepts = vec![0u64; 128 * n_words];
+        for (pc, inst) in program.insts.iter().enumerate() {
+            let Inst::Class(id) = inst else { continue };
+            let Some(class) = program.classes.get(usize::from(*id)) else {
+                continue;
+            };
+            for (code, row) in accepts.chunks_mut(n_words.max(1)).enumerate() {
+                let holds = char::from_u32(code as u32).is_some_and(|c| class.contains(c));
+                if let (true, Some(word)) = (holds, row.get_mut(pc / 64)) {
+                    *word |= 1 << (pc % 64);
+                }
+            }
+        }
+        Some(Tables {
+            n_states,
+            by_boundary,
+            closures,
+            accepts,
+        })
+    }
+
+    /// The closure of `pc` in the middle of the text, at a word boundary or not.
+    fn closure<const W: usize>(&self, pc: usize, boundary: bool) -> Option<&[u64; W]> {
+        let context = usize::from(boundary);
+        let row = (context * self.n_states + pc) * W;
+        self.closures.get(row..row + W)?.try_into().ok()
+    }
+
+    /// The `Class` states that take `c`, when `c` is ASCII.
+    fn accepts<const W: usize>(&self, c: char) -> Option<&[u64; W]> {
+        let code = usize::try_from(u32::from(c))
+            .ok()
+            .filter(|code| *code < 128)?;
+        self.accepts.get(code * W..(code + 1) * W)?.try_into().ok()
+    }
 }
 
 impl<const W: usize> States<W> {
@@ -222,12 +304,33 @@ impl<const W: usize> States<W> {
         self.previous = Some(c);
     }
 
-    /// Takes the closure of `threads` before `after` (`None`: the end); sets `matched` on
-    /// reaching `Match`, else steps the states that take `after`.
+    /// Takes the closure of `threads` before `after` (`None`: the end), from the tables or
+    /// by a walk; sets `matched` on reaching `Match`, else steps the states that take `after`.
     fn step(&mut self, pattern: &Pattern, after: Option<char>) {
         let program = &pattern.program;
         let seed_start = self.previous.is_none() || program.restartable;
-        self.close(program, seed_start, after);
+        match (&pattern.tables, self.previous, after) {
+            (Some(tables), Some(before), Some(c)) => {
+                let boundary = tables.by_boundary && is_word(Some(before)) != is_word(Some(c));
+                let mut reached = [0; W];
+                let mut n_rows = 0u64;
+                let mut reach = |pc: usize| {
+                    n_rows += 1;
+                    if let Some(row) = tables.closure::<W>(pc, boundary) {
+                        for (word, row) in reached.iter_mut().zip(row) {
+                            *word |= row;
+                        }
+                    }
+                };
+                if seed_start {
+                    reach(0);
+                }
+                for_each_member(&self.threads, reach);
+                self.visited = reached;
+                self.steps = self.steps.saturating_add(n_rows);
+            }
+            _ => self.close(program, seed_start, after),
+        }
         if contains(&self.visited, program.insts.len().saturating_sub(1)) {
             self.matched = true;
             return;
@@ -236,17 +339,30 @@ impl<const W: usize> States<W> {
             self.threads = [0; W];
             return;
         };
-        // The states that take `c`.
+        // The states that take `c`: from the table for ASCII, else by asking each set.
         let mut takers = self.visited;
-        for_each_member(&self.visited, |pc| {
-            let class = match program.insts.get(pc) {
-                Some(Inst::Class(id)) => program.classes.get(usize::from(*id)),
-                _ => None,
-            };
-            if !class.is_some_and(|class| class.contains(c)) {
-                remove(&mut takers, pc);
+        match pattern
+            .tables
+            .as_ref()
+            .and_then(|tables| tables.accepts::<W>(c))
+        {
+            Some(accepts) => {
+                for (word, accepted) in takers.iter_mut().zip(accepts) {
+                    *word &= accepted;
+                }
             }
-        });
+            None => {
+                for_each_member(&self.visited, |pc| {
+                    let class = match program.insts.get(pc) {
+                        Some(Inst::Class(id)) => program.classes.get(usize::from(*id)),
+                        _ => None,
+                    };
+                    if !class.is_some_and(|class| class.contains(c)) {
+                        remove(&mut takers, pc);
+                    }
+                });
+            }
+        }
         // A `Class` state at `pc` goes on to `pc + 1`: the takers, shifted up by one.
         let mut carry = 0;
         for word in takers.iter_mut() {
