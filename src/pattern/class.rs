@@ -1,12 +1,5 @@
-//! Sets of code points: what one consuming step of a pattern accepts.
-//!
-//! A literal, `.`, `[...]` and the escapes `\d \w \s` (and their negations) are all the same
-//! thing to the engine, a set of code points, so they share one representation: sorted,
-//! disjoint ranges, plus a 128-bit map of the ASCII members because nearly every character a
-//! model writes into a field is ASCII and a bit test is cheaper than a search. The ranges are
-//! over `u32` rather than `char` because a pattern may name surrogates (`\uD800`, or a range
-//! across them) in unicode mode; a Rust `str` never holds one, so those members are simply
-//! never met.
+//! Sets of code points: what one consuming step accepts (a literal, `.`, `[...]`, `\d`...).
+//! Sorted disjoint `u32` ranges (a pattern may name surrogates) plus a 128-bit ASCII map.
 
 /// The last code point.
 const MAX_CODE_POINT: u32 = 0x10_FFFF;
@@ -21,8 +14,7 @@ pub(super) struct Class {
 }
 
 impl Class {
-    /// The set of the given ranges (in any order, overlapping or not); a range with its ends
-    /// reversed is empty.
+    /// The set of the given ranges, in any order; a reversed range is empty.
     pub(super) fn from_ranges(mut ranges: Vec<(u32, u32)>) -> Class {
         ranges.retain(|&(low, high)| low <= high);
         ranges.sort_unstable();
@@ -71,8 +63,7 @@ impl Class {
         &self.ranges
     }
 
-    /// `.` without the `s` flag: every code point but the four ECMA-262 line terminators
-    /// (LF, CR, U+2028 LINE SEPARATOR, U+2029 PARAGRAPH SEPARATOR).
+    /// `.` without the `s` flag: anything but ECMA-262's line terminators.
     pub(super) fn dot() -> Class {
         Class::from_ranges(LINE_TERMINATORS.iter().map(|&c| (c, c)).collect()).negated()
     }
@@ -82,14 +73,12 @@ impl Class {
         Class::from_ranges(vec![(0x30, 0x39)])
     }
 
-    /// `\w`: `[A-Za-z0-9_]`, ECMA-262's word characters without the `i` flag. `\b` uses the
-    /// same set ([`is_word`]).
+    /// `\w`: `[A-Za-z0-9_]`, the set `\b` uses too ([`is_word`]).
     pub(super) fn word() -> Class {
         Class::from_ranges(vec![(0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A)])
     }
 
-    /// `\s`: ECMA-262's WhiteSpace (tab, VT, FF, space, U+00A0, U+FEFF and Unicode's `Zs`)
-    /// and LineTerminator.
+    /// `\s`: ECMA-262's WhiteSpace (with `Zs`) and LineTerminator.
     pub(super) fn space() -> Class {
         let mut ranges: Vec<(u32, u32)> = LINE_TERMINATORS.iter().map(|&c| (c, c)).collect();
         ranges.extend_from_slice(&[
@@ -126,8 +115,7 @@ impl Class {
             .is_ok()
     }
 
-    /// Whether no code point a Rust `str` can hold is a member (`[]`, or only surrogates):
-    /// a step on such a set can never be taken.
+    /// Whether no code point a `str` can hold is a member (`[]`, or only surrogates).
     pub(super) fn is_empty(&self) -> bool {
         self.ranges
             .iter()

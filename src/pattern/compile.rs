@@ -1,11 +1,6 @@
-//! Syntax tree to program: Thompson's construction, the NFA that `run` simulates.
-//!
-//! Each consuming step, assertion, fork and jump is one state, and the program is the
-//! NFA's state list: [`MAX_STATES`] bounds it so that the simulation's state sets are
-//! fixed-size bitsets and a match allocates nothing. Counted repetitions are written out
-//! (`a{2,4}` is `aa` then two optional `a`s), which is where programs grow: each further
-//! copy is the first one's states copied with their targets moved, so the work is
-//! proportional to the program built and stops at the limit.
+//! Syntax tree to program: Thompson's construction. [`MAX_STATES`] bounds the program so the
+//! simulation's state sets are fixed bitsets. Counted repetitions are written out, each copy
+//! the first one's states shifted, so the work stops at the limit.
 
 use super::class::Class;
 use super::error::{PatternError, PatternErrorKind};
@@ -36,18 +31,12 @@ pub(super) struct Program {
     pub(super) insts: Vec<Inst>,
     /// The sets `Inst::Class` refers to; each repetition copy shares its original's.
     pub(super) classes: Vec<Class>,
-    /// Whether a match may start after the first character: false when every way from the
-    /// start to `Match` passes a `^`. A search then starts threads at the first position only,
-    /// and once they are gone no continuation can match (`Matcher::is_dead`).
+    /// Whether a match may start after the first character (false when every way to `Match`
+    /// passes a `^`: then `Matcher::is_dead` can tell).
     pub(super) restartable: bool,
 }
 
-/// The program for `node`.
-///
-/// # Errors
-///
-/// `TooLarge` when the program needs more than [`MAX_STATES`] states, at the
-/// repetition being written out when the limit was reached (0 when there is none).
+/// The program for `node`; `TooLarge` past [`MAX_STATES`], at the repetition being written.
 pub(super) fn compile(node: &Node) -> Result<Program, PatternError> {
     let mut compiler = Compiler {
         insts: Vec::new(),
@@ -64,8 +53,7 @@ pub(super) fn compile(node: &Node) -> Result<Program, PatternError> {
     })
 }
 
-/// The deepest tree `node` walks: each group adds at most an alternation, a concatenation
-/// and a repetition, and the parser allows [`MAX_DEPTH`] groups.
+/// The deepest tree: each group adds at most an alternation, a concatenation and a repetition.
 const MAX_TREE_DEPTH: usize = 3 * MAX_DEPTH + 4;
 
 struct Compiler {
@@ -83,9 +71,14 @@ impl Compiler {
         }
     }
 
+    /// The state index `at` as a target.
+    fn pc(&self, at: usize) -> Result<Pc, PatternError> {
+        Pc::try_from(at).map_err(|_| self.too_large())
+    }
+
     /// The index of the next state, as a target.
     fn next_pc(&self) -> Result<Pc, PatternError> {
-        Pc::try_from(self.insts.len()).map_err(|_| self.too_large())
+        self.pc(self.insts.len())
     }
 
     /// Appends `inst`, returning its index.
@@ -126,8 +119,6 @@ impl Compiler {
                 }
             }
             Node::Alternation(branches) => {
-                // Split(this branch, the next split) before every branch but the last, and a
-                // jump to the end after each.
                 let mut jumps = Vec::with_capacity(branches.len());
                 let n_branches = branches.len();
                 for (branch_idx, branch) in branches.iter().enumerate() {
@@ -138,7 +129,7 @@ impl Compiler {
                     let split = self.emit(Inst::Jump(0))?;
                     self.node(branch, depth + 1)?;
                     jumps.push(self.emit(Inst::Jump(0))?);
-                    let (this, next) = (split_target(split)?, self.next_pc()?);
+                    let (this, next) = (self.pc(split.saturating_add(1))?, self.next_pc()?);
                     self.patch(split, Inst::Split(this, next));
                 }
                 let end = self.next_pc()?;
@@ -155,8 +146,7 @@ impl Compiler {
         Ok(())
     }
 
-    /// `node` from `min` to `max` times (`None`: unbounded). `max` is never `Some(0)`: the
-    /// parser turns `x{0}` into the empty node.
+    /// `node` from `min` to `max` times (`None`: unbounded; never `Some(0)`).
     fn repeat(
         &mut self,
         node: &Node,
@@ -164,8 +154,7 @@ impl Compiler {
         max: Option<u32>,
         depth: usize,
     ) -> Result<(), PatternError> {
-        // The first copy, compiled from the tree; with min 0 it sits behind a fork that can
-        // skip it, patched once the end is known.
+        // The first copy; with min 0 behind a fork patched once the end is known.
         let skip = if min == 0 {
             Some(self.emit(Inst::Jump(0))?)
         } else {
@@ -175,8 +164,6 @@ impl Compiler {
         self.node(node, depth + 1)?;
         let end = self.insts.len();
         if start == end {
-            // Nothing to repeat (a group of empty alternatives' worth of nothing): repeating
-            // nothing is nothing, however many times.
             self.insts.truncate(skip.unwrap_or(start));
             return Ok(());
         }
@@ -190,13 +177,13 @@ impl Compiler {
         match max {
             None if min == 0 => {
                 // x*: fork(x, end); x; jump back to the fork.
-                let fork = Pc::try_from(skip.unwrap_or(start)).map_err(|_| self.too_large())?;
+                let fork = self.pc(skip.unwrap_or(start))?;
                 self.emit(Inst::Jump(fork))?;
             }
             None => {
                 // x+ (after the other required copies): x; fork(back to x, end).
-                let back = Pc::try_from(last_copy).map_err(|_| self.too_large())?;
-                let on = split_target(self.insts.len())?;
+                let back = self.pc(last_copy)?;
+                let on = self.pc(self.insts.len().saturating_add(1))?;
                 self.emit(Inst::Split(back, on))?;
             }
             Some(max) => {
@@ -209,14 +196,13 @@ impl Compiler {
         }
         let after = self.next_pc()?;
         for skip in skips {
-            let this = split_target(skip)?;
+            let this = self.pc(skip.saturating_add(1))?;
             self.patch(skip, Inst::Split(this, after));
         }
         Ok(())
     }
 
-    /// Appends a copy of `insts[start..end]` with every target moved along with it: a
-    /// fragment's targets all lie in `start..=end`.
+    /// Appends `insts[start..end]` with its targets (all in `start..=end`) moved along.
     fn copy(&mut self, start: usize, end: usize) -> Result<(), PatternError> {
         let moved_to = self.insts.len();
         let shift = |target: Pc| -> Result<Pc, PatternError> {
@@ -241,18 +227,7 @@ impl Compiler {
     }
 }
 
-/// The state after `at`, as a target: where a fork at `at` goes to take its branch.
-fn split_target(at: usize) -> Result<Pc, PatternError> {
-    at.checked_add(1)
-        .and_then(|next| Pc::try_from(next).ok())
-        .ok_or(PatternError {
-            kind: PatternErrorKind::TooLarge { limit: MAX_STATES },
-            offset: 0,
-        })
-}
-
-/// Whether some way from the start to `Match` passes no `^` and no step on an empty set: if
-/// not, a match can only start at the first character.
+/// Whether some way from the start to `Match` passes no `^` and no step on an empty set.
 fn can_match_after_start(insts: &[Inst], classes: &[Class]) -> bool {
     let mut seen = vec![false; insts.len()];
     let mut stack: Vec<usize> = vec![0];

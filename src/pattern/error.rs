@@ -1,11 +1,6 @@
-//! `PatternError`: why a pattern was refused, and where.
-//!
-//! A pattern is refused for one of three reasons, and the message says which, because the fix
-//! differs: it is not ECMA-262 at all (a typo to correct), it is ECMA-262 this engine will
-//! not run ([`Unsupported`]: rewrite it without that construct), or it is too big for the
-//! fixed-size state sets ([`PatternErrorKind::TooLarge`]: use a smaller count, or a length
-//! keyword). Offsets count characters (code points) from the start of the pattern, as a
-//! person counts them in the schema, not bytes.
+//! `PatternError`: why a pattern was refused, and where (in characters). The message says
+//! which of three reasons, because the fix differs: not ECMA-262 (a typo), ECMA-262 this
+//! engine will not run ([`Unsupported`]), or too big ([`PatternErrorKind::TooLarge`]).
 
 use std::fmt;
 
@@ -29,8 +24,7 @@ pub enum PatternErrorKind {
         /// The character found, or `None` at the end of the pattern.
         found: Option<char>,
     },
-    /// A quantifier (`*`, `+`, `?`, `{`) with no atom before it: at the start, after `|` or
-    /// `(`, after an assertion (unicode mode forbids `^*`), or after another quantifier.
+    /// A quantifier (`*`, `+`, `?`, `{`) with no atom before it (unicode mode forbids `^*`).
     NothingToRepeat {
         /// The quantifier's first character.
         quantifier: char,
@@ -49,8 +43,7 @@ pub enum PatternErrorKind {
         /// The end's code point.
         end: u32,
     },
-    /// A class escape (`\d`, `\w`, `\s` or a negation) at one end of a range, such as
-    /// `[\d-z]`: unicode mode forbids it.
+    /// A class escape at one end of a range, such as `[\d-z]`.
     ClassEscapeInRange,
     /// A `[` with no `]` after it.
     UnclosedClass,
@@ -61,8 +54,7 @@ pub enum PatternErrorKind {
         /// The limit in force.
         limit: usize,
     },
-    /// A pattern whose program needs more than [`MAX_STATES`](super::MAX_STATES) states,
-    /// usually a large counted repetition such as `.{1,5000}`.
+    /// A program over [`MAX_STATES`](super::MAX_STATES) states, such as `.{1,5000}`'s.
     TooLarge {
         /// The limit in force.
         limit: usize,
@@ -73,8 +65,7 @@ pub enum PatternErrorKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Unsupported {
-    /// `\1` to `\9`: matching what a group captured is not a regular language, and every
-    /// known algorithm for it backtracks.
+    /// `\1` to `\9`: not a regular language; every known algorithm backtracks.
     Backreference,
     /// `\k<name>`: a backreference by name.
     NamedBackreference,
@@ -86,8 +77,7 @@ pub enum Unsupported {
     Lookbehind,
     /// `(?<!...)`.
     NegativeLookbehind,
-    /// `\p{...}` and `\P{...}` naming a property other than the general categories `L`, `N`
-    /// and `Nd`: its table is not carried.
+    /// `\p{...}` naming a property other than `L`, `N` and `Nd`: its table is not carried.
     PropertyEscape,
     /// `(?i)`, `(?i:...)` and the like: JSON Schema patterns carry no flags but `u`.
     Modifiers,
@@ -195,8 +185,7 @@ impl fmt::Display for PatternError {
 
 impl std::error::Error for PatternError {}
 
-/// A code point in a message: the character itself when it is printable, `U+XXXX` otherwise
-/// (a surrogate, or a control character).
+/// A code point in a message: the character if printable, else `U+XXXX`.
 struct CodePoint(u32);
 
 impl fmt::Display for CodePoint {

@@ -1,10 +1,5 @@
-//! The stand-in for the regex engine in a build without the `pattern` feature: a
-//! [`Pattern`] with no values.
-//!
-//! The validator names `Pattern` and calls its methods. With this type that code compiles
-//! unchanged and can never run, which is the truth of such a build: it refuses `pattern`
-//! and `patternProperties` at load, by name (see `spec/schema/keywords.rs`), so no compiled
-//! type ever holds a pattern.
+//! The stand-in for the regex engine without the `pattern` feature: a [`Pattern`] with no
+//! values, so the validator compiles unchanged (such a build refuses the keywords at load).
 
 /// A compiled pattern, of which a build without the engine has none.
 #[derive(Clone, Debug, PartialEq, Eq)]

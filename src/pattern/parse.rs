@@ -1,16 +1,6 @@
-//! Pattern text to syntax tree: ECMA-262's pattern grammar in unicode mode (`u` flag).
-//!
-//! Unicode mode is the strict one: no Annex B leniency, so a lone `{`, `}` or `]`, an
-//! unknown escape such as `\a`, and `\-` outside a class are errors, as they are in every
-//! JavaScript engine given the `u` flag, rather than literals a reader might misread. The
-//! grammar is read with an explicit stack of open groups, not recursion, so no pattern can
-//! exhaust the call stack; the nesting it allows is bounded by [`MAX_DEPTH`] because the
-//! compiler does walk the tree recursively.
-//!
-//! Groups, named or not, leave no trace in the tree: the engine answers only whether a
-//! string matches, so a group is just parentheses. Lazy quantifiers (`*?`) are read as
-//! greedy ones for the same reason: laziness picks *which* match is reported, never
-//! *whether* there is one.
+//! Pattern text to syntax tree: ECMA-262's grammar in unicode mode, strict (no Annex B: a
+//! lone `{` or `\a` is an error). Open groups are an explicit stack, not recursion. Groups
+//! leave no trace and lazy quantifiers read as greedy: only *whether* a text matches counts.
 
 use super::class::Class;
 use super::error::{PatternError, PatternErrorKind, Unsupported};
@@ -30,8 +20,7 @@ pub(super) enum Node {
     Concat(Vec<Node>),
     /// Any one of them; at least two.
     Alternation(Vec<Node>),
-    /// `node` between `min` and `max` times (`None`: no upper bound); `at` is where the
-    /// quantifier starts, for the compiler's "too large" error.
+    /// `node` from `min` to `max` times (`None`: unbounded); `at` is the quantifier's offset.
     Repeat {
         node: Box<Node>,
         min: u32,
@@ -40,8 +29,7 @@ pub(super) enum Node {
     },
 }
 
-/// The zero-width assertions. Without the `m` flag, `^` and `$` test the ends of the whole
-/// input, wherever they stand in the pattern.
+/// The zero-width assertions; without the `m` flag `^` and `$` test the input's ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Assertion {
     /// `^`: the start of the input.
@@ -77,8 +65,7 @@ enum Escape {
     Assert(Assertion),
 }
 
-/// The characters that have a meaning of their own and are written escaped to stand for
-/// themselves (ECMA-262's SyntaxCharacter, plus `/`, which unicode mode also lets be escaped).
+/// ECMA-262's SyntaxCharacter, plus `/`: what an escape may make literal.
 const SYNTAX_CHARACTERS: &str = "^$\\.*+?()[]{}|/";
 
 /// What may follow `\` in unicode mode, for the message when something else does.
@@ -98,8 +85,7 @@ struct Frame {
     alternatives: Vec<Node>,
     /// The items of the alternative being read.
     items: Vec<Node>,
-    /// Whether the last item may take a quantifier: an atom or a group, not an assertion
-    /// (unicode mode forbids `^*`), nor an already quantified atom (`a**`).
+    /// Whether the last item may take a quantifier (not an assertion, not `a*`).
     quantifiable: bool,
 }
 
@@ -129,8 +115,7 @@ impl Frame {
     }
 }
 
-/// The concatenation of `items`, without the empty ones, so that the compiler never meets a
-/// sequence that emits nothing (see `compile`'s note on repetition).
+/// The concatenation of `items` without the empty ones.
 fn concat(items: Vec<Node>) -> Node {
     let mut items: Vec<Node> = items
         .into_iter()
@@ -169,6 +154,11 @@ impl Parser {
     /// An error of `kind` at `offset`.
     fn error<T>(&self, kind: PatternErrorKind, offset: usize) -> Result<T, PatternError> {
         Err(PatternError { kind, offset })
+    }
+
+    /// The refusal of `construct` at `offset`.
+    fn unsupported<T>(&self, construct: Unsupported, offset: usize) -> Result<T, PatternError> {
+        self.error(PatternErrorKind::Unsupported(construct), offset)
     }
 
     /// An `Unexpected` error at the current character.
@@ -273,32 +263,30 @@ impl Parser {
         if !self.eat('?') {
             return Ok(());
         }
-        let refuse = |construct| PatternErrorKind::Unsupported(construct);
         match self.peek() {
             Some(':') => {
                 self.pos += 1;
                 Ok(())
             }
-            Some('=') => self.error(refuse(Unsupported::Lookahead), at),
-            Some('!') => self.error(refuse(Unsupported::NegativeLookahead), at),
+            Some('=') => self.unsupported(Unsupported::Lookahead, at),
+            Some('!') => self.unsupported(Unsupported::NegativeLookahead, at),
             Some('<') if self.peek_at(1) == Some('=') => {
-                self.error(refuse(Unsupported::Lookbehind), at)
+                self.unsupported(Unsupported::Lookbehind, at)
             }
             Some('<') if self.peek_at(1) == Some('!') => {
-                self.error(refuse(Unsupported::NegativeLookbehind), at)
+                self.unsupported(Unsupported::NegativeLookbehind, at)
             }
             Some('<') => {
                 self.pos += 1;
                 self.group_name()
             }
             // ES2025's modifiers `(?i:...)`, and the inline flags of other dialects `(?i)`.
-            Some(c) if "imsx-".contains(c) => self.error(refuse(Unsupported::Modifiers), at),
+            Some(c) if "imsx-".contains(c) => self.unsupported(Unsupported::Modifiers, at),
             _ => self.unexpected("':', '=', '!' or '<' after '(?'"),
         }
     }
 
-    /// A group name and its `>`. ECMA-262 allows any identifier; this reads the common ones
-    /// (letters, digits, `$`, `_`, not starting with a digit) and refuses escapes in names.
+    /// A group name and its `>`: letters, digits, `$`, `_` (not a digit first), no escapes.
     fn group_name(&mut self) -> Result<(), PatternError> {
         const NAME: &str = "a group name (a letter, '$' or '_', then letters, digits, '$' or '_')";
         match self.peek() {
@@ -341,8 +329,7 @@ impl Parser {
         Ok((min, Some(max)))
     }
 
-    /// One or more decimal digits, saturating at `u32::MAX` (such a count is refused later
-    /// as too large anyway).
+    /// One or more decimal digits, saturating (such a count is too large anyway).
     fn number(&mut self, expected: &'static str) -> Result<u32, PatternError> {
         let mut value: Option<u32> = None;
         while let Some(digit) = self.peek().and_then(|c| c.to_digit(10)) {
@@ -434,12 +421,10 @@ impl Parser {
             }
             '0' => 0,
             '1'..='9' if !in_class => {
-                let construct = Unsupported::Backreference;
-                return self.error(PatternErrorKind::Unsupported(construct), at);
+                return self.unsupported(Unsupported::Backreference, at);
             }
             'k' if !in_class && self.peek() == Some('<') => {
-                let construct = Unsupported::NamedBackreference;
-                return self.error(PatternErrorKind::Unsupported(construct), at);
+                return self.unsupported(Unsupported::NamedBackreference, at);
             }
             'p' | 'P' => {
                 let class = self.property(at)?;
@@ -463,8 +448,7 @@ impl Parser {
         Ok(Escape::Char(code))
     }
 
-    /// The rest of `\p{...}` or `\P{...}` (at `at`) after its `p`: the class of the general
-    /// category it names, or the refusal of a property this engine does not carry.
+    /// The rest of `\p{...}` after its `p`: the category's class, or a refusal.
     fn property(&mut self, at: usize) -> Result<Class, PatternError> {
         if !self.eat('{') {
             return self.unexpected("'{' after \\p");
@@ -482,16 +466,11 @@ impl Parser {
         }
         match unicode::category(&name) {
             Some(ranges) => Ok(Class::from_ranges(ranges.to_vec())),
-            None => {
-                let construct = Unsupported::PropertyEscape;
-                self.error(PatternErrorKind::Unsupported(construct), at)
-            }
+            None => self.unsupported(Unsupported::PropertyEscape, at),
         }
     }
 
-    /// The rest of `\uXXXX` or `\u{X...}` after its `u`. A lead surrogate written as `\uXXXX`
-    /// and followed by a trail surrogate written the same way is one code point, as in
-    /// ECMA-262's unicode mode (the `\u{...}` form never pairs).
+    /// The rest of `\uXXXX` or `\u{X...}` after its `u`; two `\uXXXX` surrogates pair up.
     fn unicode_escape(&mut self) -> Result<u32, PatternError> {
         if self.eat('{') {
             let mut code: u32 = 0;

@@ -1,5 +1,4 @@
-//! [`Pattern`]: a pattern compiled once to an NFA (`compile.rs`), matched against many
-//! texts (`run.rs`).
+//! [`Pattern`]: compiled once to an NFA (`compile.rs`), matched against many texts (`run.rs`).
 
 use super::compile::{self, Program};
 use super::error::PatternError;
@@ -7,15 +6,12 @@ use super::parse;
 use super::run::{self, Matcher};
 use std::fmt;
 
-/// A compiled pattern. Compile once, match many texts; matching never allocates.
-///
-/// Two patterns are equal when their sources are, and `Debug` shows the source, so a
-/// pattern can sit in a schema's data model like the string it was read from.
+/// A compiled pattern. Compile once, match many texts; matching never allocates. Equality
+/// and `Debug` go by the source.
 #[derive(Clone)]
 pub struct Pattern {
     source: String,
     pub(super) program: Program,
-    /// The program's closures, precomputed when it is small enough (see `run.rs`).
     pub(super) tables: Option<run::Tables>,
 }
 
@@ -25,15 +21,9 @@ impl Pattern {
     ///
     /// # Errors
     ///
-    /// A [`PatternError`] with the character offset of the problem (the kinds are
-    /// [`PatternErrorKind`](super::PatternErrorKind)'s):
-    /// - `Unsupported` for valid ECMA-262 this engine refuses: backreferences, lookaround,
-    ///   a `\p{...}` other than `L`, `N` and `Nd`, inline flags;
-    /// - `TooLarge` when the program needs more than [`MAX_STATES`](super::MAX_STATES)
-    ///   states, and `TooDeep` for groups nested deeper than [`MAX_DEPTH`](super::MAX_DEPTH);
-    /// - any other kind for text that is not an ECMA-262 pattern in unicode mode: what was
-    ///   expected and what arrived (`Unexpected`), a quantifier with nothing to repeat, a
-    ///   range or repetition out of order, an unclosed `[` or `(`.
+    /// A [`PatternError`] at the problem's character offset: `Unsupported` for ECMA-262 this
+    /// engine refuses, `TooLarge`/`TooDeep` past the limits, any other kind for text that is
+    /// not an ECMA-262 pattern in unicode mode.
     ///
     /// ```
     /// use toolgate::pattern::{Pattern, PatternErrorKind, Unsupported};
@@ -60,9 +50,7 @@ impl Pattern {
         &self.source
     }
 
-    /// Whether `text` contains a match: the pattern matches somewhere in it, unless it
-    /// anchors itself with `^` or `$`. Costs at most [`MAX_STATES`](super::MAX_STATES)
-    /// steps per character.
+    /// Whether the pattern matches somewhere in `text` (unless it anchors with `^` or `$`).
     pub fn is_match(&self, text: &str) -> bool {
         run::is_match(self, text)
     }
@@ -72,8 +60,7 @@ impl Pattern {
         Matcher::new(self)
     }
 
-    /// The number of NFA states the pattern compiled to: a match costs at most this many
-    /// steps per character. Not part of the API; the tests use it.
+    /// The number of NFA states (the per-character step bound). For the tests.
     #[doc(hidden)]
     pub fn n_states(&self) -> usize {
         self.program.insts.len()

@@ -1,16 +1,7 @@
 //! The simulation: every NFA state at once, one character at a time (Thompson's algorithm,
-//! as in RE2 and Rust's `regex`), so the cost is O(program × text) whatever the pattern.
-//!
-//! A backtracking engine tries one way through the pattern and, when it fails, the next; on
-//! `(a*)*b` against a run of `a`s the ways are exponential in the text. Here the set of
-//! states the text so far can be in is kept instead: each character maps that set to the
-//! next, visiting each state at most once, so no text makes the work grow faster than
-//! its length. The sets are bitsets of up to [`MAX_STATES`] bits inside the [`Matcher`],
-//! and the work stack is a fixed array of the same size, so a match allocates nothing.
-//!
-//! A state set is kept *before* its closure over forks, jumps and assertions: `\b` and `$`
-//! need the character after the position, which text arriving in parts has not sent yet.
-//! The closure is taken when that character (or the end) arrives.
+//! as in RE2), so a match costs O(program × text) whatever the pattern, in fixed bitsets
+//! without allocating. A state set is kept *before* its closure: `\b` and `$` need the next
+//! character, which text arriving in parts has not sent yet.
 
 use super::class::is_word;
 use super::compile::{Inst, Pc, Program};
@@ -21,14 +12,9 @@ use std::fmt;
 /// Words in the largest state bitset.
 const WORDS: usize = MAX_STATES / 64;
 
-/// A search through text that arrives in parts: [`push_str`](Matcher::push_str) and
-/// [`push_char`](Matcher::push_char) as it comes, then [`finish`](Matcher::finish) for the
-/// verdict. The parts may split the text anywhere; the verdict is
-/// [`Pattern::is_match`] of their concatenation.
-///
-/// A matcher holds its state sets itself, no heap, so making one and feeding it allocates
-/// nothing. It is as large as the largest program needs (about 10 KiB); making one for a
-/// small pattern writes only the few hundred bytes that pattern uses.
+/// A search through text that arrives in parts, split anywhere: the verdict of
+/// [`finish`](Matcher::finish) is [`Pattern::is_match`] of their concatenation. It holds its
+/// state sets itself (about 10 KiB at most), so it never allocates.
 ///
 /// ```
 /// use toolgate::pattern::Pattern;
@@ -51,10 +37,8 @@ pub struct Matcher<'p> {
     sets: Sets,
 }
 
-/// The state sets in the smallest size the program fits: zeroing and scanning 10 KiB for
-/// each short string a three-state pattern checks would cost more than the check itself.
-/// (Making a `Small` one writes only its own bytes, which is the point, and boxing `Large`
-/// would allocate per matcher.)
+/// The state sets in the smallest size the program fits: zeroing 10 KiB per short string
+/// would cost more than the check, and boxing would allocate.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
 enum Sets {
@@ -66,18 +50,15 @@ enum Sets {
     Large(States<WORDS>),
 }
 
-/// The ε-closures of a program's states, computed once at compile, for the middle of the
-/// text: there `^` and `$` fail and `\b` depends only on whether the position is a word
-/// boundary, so each state's closure is one of two bitsets, and stepping over a character
-/// is a few word operations per live state instead of a walk through forks and jumps. Only
-/// for programs of up to [`TABLE_STATES`] states (the tables grow with the square of the
-/// size); larger ones, and the text's two ends, take the walk.
+/// Each state's ε-closure in the middle of the text, computed at compile: there `^` and `$`
+/// fail and `\b` depends only on whether the position is a boundary, so a step is a few
+/// word operations per live state. Only up to [`TABLE_STATES`] states (they grow with its
+/// square); larger programs, and the text's ends, walk.
 #[derive(Clone, Debug)]
 pub(super) struct Tables {
     /// The program's size, the rows in each context.
     n_states: usize,
-    /// Whether the program has `\b` or `\B`, so that closures come in two contexts (not at a
-    /// boundary, at one); otherwise only the first.
+    /// Whether the program has `\b` or `\B`: closures then come in two contexts.
     by_boundary: bool,
     /// Row `context * n_states + pc`: the states the closure of `pc` reaches.
     closures: Vec<u64>,
@@ -91,13 +72,11 @@ const TABLE_STATES: usize = 512;
 /// The state sets, for programs of up to `W × 64` states.
 #[derive(Clone)]
 struct States<const W: usize> {
-    /// The states the text so far has reached, right after a step, before their closure
-    /// (see the module doc).
+    /// The states reached right after a step, before their closure.
     threads: [u64; W],
     /// The closure being taken: every state visited at this position, once each.
     visited: [u64; W],
-    /// The closure walk's work list; every state is pushed at most once per closure, so it
-    /// never needs more than `W × 64` slots.
+    /// The closure walk's work list: each state at most once per closure.
     stack: [[Pc; 64]; W],
     /// The last character pushed (`None` before the first), for `^` and `\b`.
     previous: Option<char>,
@@ -127,59 +106,43 @@ impl<'p> Matcher<'p> {
     /// Feeds the next character of the text.
     pub fn push_char(&mut self, c: char) {
         let pattern = self.pattern;
-        let states = self.states_mut();
-        if !states.is_decided(pattern) {
+        with_states!(&mut self.sets, states => if !states.is_decided(pattern) {
             states.push_char(pattern, c);
-        }
+        });
     }
 
     /// Whether the whole text fed matches the pattern somewhere.
     pub fn finish(mut self) -> bool {
         let pattern = self.pattern;
-        let states = self.states_mut();
-        if !states.is_decided(pattern) {
-            states.step(pattern, None);
-        }
-        states.matched()
+        with_states!(&mut self.sets, states => states.finish(pattern))
     }
 
-    /// True when no continuation of the text fed so far can match, so that a check reading
-    /// text as it arrives may refuse it without waiting for the rest.
-    ///
-    /// It never says so wrongly, but it may notice late or not at all: it is exact for
-    /// patterns anchored with `^` (once no state survives), and false for patterns that can
-    /// start a match anywhere, since a later part may always hold one.
+    /// True when no continuation of the text fed so far can match, so a streaming check may
+    /// refuse early. Never wrong, but only ever true for patterns anchored with `^`.
     pub fn is_dead(&self) -> bool {
-        self.states().is_dead(self.pattern)
+        with_states!(&self.sets, states => states.is_dead(self.pattern))
     }
 
-    /// Closure work so far: at most the program's length per character fed, plus one more
-    /// round for [`finish`](Matcher::finish). The tests check the linear bound with it. Not
-    /// part of the API.
+    /// Closure work so far, for the tests' check of the linear bound.
     #[doc(hidden)]
     pub fn steps(&self) -> u64 {
-        self.states().steps()
-    }
-
-    fn states(&self) -> &dyn Simulation {
-        match &self.sets {
-            Sets::Small(states) => states,
-            Sets::Medium(states) => states,
-            Sets::Large(states) => states,
-        }
-    }
-
-    fn states_mut(&mut self) -> &mut dyn Simulation {
-        match &mut self.sets {
-            Sets::Small(states) => states,
-            Sets::Medium(states) => states,
-            Sets::Large(states) => states,
-        }
+        with_states!(&self.sets, states => states.steps)
     }
 }
 
-/// Whether `text` contains a match of `pattern`: a [`Matcher`]'s work without the matcher,
-/// whose size (the largest program's) would be copied with it.
+/// `$body` with `$states` bound to the sets, whatever their size.
+macro_rules! with_states {
+    ($sets:expr, $states:ident => $body:expr) => {
+        match $sets {
+            Sets::Small($states) => $body,
+            Sets::Medium($states) => $body,
+            Sets::Large($states) => $body,
+        }
+    };
+}
+use with_states;
+
+/// Whether `text` contains a match: a [`Matcher`]'s work without copying its largest size.
 pub(super) fn is_match(pattern: &Pattern, text: &str) -> bool {
     match pattern.program.insts.len() {
         0..=64 => search(&mut States::<1>::new(), pattern, text),
@@ -188,17 +151,14 @@ pub(super) fn is_match(pattern: &Pattern, text: &str) -> bool {
     }
 }
 
-fn search<S: Simulation>(states: &mut S, pattern: &Pattern, text: &str) -> bool {
+fn search<const W: usize>(states: &mut States<W>, pattern: &Pattern, text: &str) -> bool {
     for c in text.chars() {
         if states.is_decided(pattern) {
-            return states.matched();
+            break;
         }
         states.push_char(pattern, c);
     }
-    if !states.is_decided(pattern) {
-        states.step(pattern, None);
-    }
-    states.matched()
+    states.finish(pattern)
 }
 
 impl Tables {
@@ -267,21 +227,6 @@ impl Tables {
     }
 }
 
-/// What `Matcher` asks of its state sets, whatever their size.
-trait Simulation {
-    fn push_char(&mut self, pattern: &Pattern, c: char);
-    fn step(&mut self, pattern: &Pattern, after: Option<char>);
-    fn is_dead(&self, pattern: &Pattern) -> bool;
-    fn matched(&self) -> bool;
-    fn steps(&self) -> u64;
-
-    /// Whether the verdict is known whatever follows: matched, or dead. More text then
-    /// costs nothing.
-    fn is_decided(&self, pattern: &Pattern) -> bool {
-        self.matched() || self.is_dead(pattern)
-    }
-}
-
 impl<const W: usize> States<W> {
     fn new() -> States<W> {
         States {
@@ -340,16 +285,27 @@ impl<const W: usize> States<W> {
     }
 }
 
-impl<const W: usize> Simulation for States<W> {
+impl<const W: usize> States<W> {
+    /// Whether the verdict is known whatever follows: matched, or dead.
+    fn is_decided(&self, pattern: &Pattern) -> bool {
+        self.matched || self.is_dead(pattern)
+    }
+
+    /// The verdict once the text has ended.
+    fn finish(&mut self, pattern: &Pattern) -> bool {
+        if !self.is_decided(pattern) {
+            self.step(pattern, None);
+        }
+        self.matched
+    }
+
     fn push_char(&mut self, pattern: &Pattern, c: char) {
         self.step(pattern, Some(c));
         self.previous = Some(c);
     }
 
-    /// Takes the closure of `threads` at the current position, where `after` is the next
-    /// character (`None`: the end of the text): from the tables in the middle of the text,
-    /// by a walk otherwise. Sets `matched` if it reaches `Match`, else steps every state in
-    /// it that takes `after` into the new `threads`.
+    /// Takes the closure of `threads` before `after` (`None`: the end), from the tables or
+    /// by a walk; sets `matched` on reaching `Match`, else steps the states that take `after`.
     fn step(&mut self, pattern: &Pattern, after: Option<char>) {
         let program = &pattern.program;
         let seed_start = self.previous.is_none() || program.restartable;
@@ -421,20 +377,15 @@ impl<const W: usize> Simulation for States<W> {
             && !pattern.program.restartable
             && self.threads.iter().all(|word| *word == 0)
     }
-
-    fn matched(&self) -> bool {
-        self.matched
-    }
-
-    fn steps(&self) -> u64 {
-        self.steps
-    }
 }
 
 impl fmt::Debug for Matcher<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Matcher")
-            .field("matched", &self.states().matched())
+            .field(
+                "matched",
+                &with_states!(&self.sets, states => states.matched),
+            )
             .field("dead", &self.is_dead())
             .finish_non_exhaustive()
     }

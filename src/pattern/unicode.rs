@@ -1,15 +1,7 @@
-//! The Unicode general categories that `\p{...}` can name here: letters (`L`), numbers
-//! (`N`) and decimal digits (`Nd`), each as the sorted, disjoint ranges of its code points.
-//!
-//! The ranges are Unicode 14.0's, as its character database assigns the categories
-//! (generated with Python 3.11's `unicodedata`, the one copy of the database this machine
-//! has; std exposes no general category). A code point a later Unicode version assigned is
-//! not a member, which only a pattern meeting text in a script added since can notice.
-//! Other properties (`\p{Lu}`, `\p{Script=Greek}`) are refused by name at load, as every
-//! construct this engine does not run is: a pattern is never silently weakened.
+//! The general categories `\p{...}` can name: `L`, `N` and `Nd`, as sorted disjoint ranges
+//! of Unicode 14.0 (generated with Python 3.11's `unicodedata`; std exposes none).
 
-/// The categories by the names ECMA-262 accepts for them (short and long, bare or after
-/// `General_Category=` or `gc=`), and their ranges.
+/// The category by any name ECMA-262 accepts for it, and its ranges.
 pub(super) fn category(name: &str) -> Option<&'static [(u32, u32)]> {
     let value = name
         .strip_prefix("General_Category=")

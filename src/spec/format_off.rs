@@ -1,10 +1,5 @@
-//! `format` in a build without the `format` feature: a [`Format`] with no values.
-//!
-//! The format checkers are the `format` Cargo feature (on by default). Without them, every
-//! schema that uses the `format` keyword is refused at load, by name, with a hint saying
-//! which feature enforces it, and `Type::format` does not exist. This type keeps the shape
-//! of [`Rule::Format`](crate::spec::Rule::Format) and of the validator the same in every
-//! build; no value of it can be made, so no such rule is ever reported.
+//! `format` without the `format` feature: a [`Format`] with no values, so the rule and the
+//! validator keep their shape (such a build refuses the keyword at load, by name).
 
 use crate::json::{Kind, Number};
 use std::fmt;

@@ -1,12 +1,5 @@
-//! The `pattern` keyword's value as a type keeps it: the source as written (for export and
-//! for the violation text, which shows it to the model) and the compiled [`Pattern`], or
-//! why it did not compile.
-//!
-//! The Rust builder takes a pattern by value and cannot fail (`Type::string().pattern(..)`
-//! chains like every other rule), so a pattern that does not compile is kept with its
-//! error and refused when the spec is built, as a [`SpecError`](super::SpecError), like an
-//! empty range. The importer refuses it at load. A compiled type never validates with an
-//! uncompiled pattern: the program of a type with one is never built.
+//! A type's `pattern`: the source as written (exported, and shown to the model) and the
+//! compiled [`Pattern`] or its error, which the spec build reports (the builder cannot fail).
 
 use crate::pattern::{Pattern, PatternError};
 use std::fmt;

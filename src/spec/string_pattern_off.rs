@@ -1,7 +1,4 @@
-//! The `pattern` a type keeps, in a build without the `pattern` feature: a type with no
-//! values, so that the validator and the exports, which read a type's patterns, compile
-//! unchanged and find none. Such a build refuses `pattern` and `patternProperties` at load
-//! by name, and has no builder method that sets one.
+//! A type's `pattern` without the `pattern` feature: no values (the keywords are refused).
 
 use crate::pattern::{Pattern, PatternError};
 use std::sync::Arc;

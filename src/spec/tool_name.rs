@@ -1,36 +1,19 @@
-//! Tool-name rules: the one table of which names each party accepts ([`NameRule`]), and the
-//! mapping of a name to one a provider accepts ([`NameMap`]).
-//!
-//! A tool's name is written in three places: the declaration it is loaded from, the tools
-//! array a provider is sent, and the call the model makes. They do not share a rule. MCP's
-//! (SEP-986, as the official SDKs check it: 1 to 128 characters of `A-Za-z0-9_.-`) is the
-//! loosest that real declarations use, so it is the rule a spec is held to when it is
-//! loaded or built ([`NameRule::MCP`]): `github.create_issue` loads. OpenAI and Anthropic
-//! accept less (`^[a-zA-Z0-9_-]{1,64}$`, no dots), Gemini something else again (a letter or
-//! `_` first, then `. : -` as well, at most 64). So each export checks its provider's rule
-//! ([`Provider::name_rule`]) and refuses a name the provider would reject, naming the tool
-//! and the rule, rather than send a tools array the provider answers with an HTTP 400.
-//!
-//! Or, when the user asks, it maps the name to one the provider takes: each character the
-//! rule refuses becomes `_`, a first character Gemini refuses gets a `_` before it, the name
-//! is cut to the rule's length, and `_2`, `_3`… is added if that name is taken
-//! (`github.create_issue` becomes `github_create_issue`). The mapping is a function of the
-//! ordered list of names alone, so the gate computes the same map from its own
-//! specs and accepts each mapped name as the tool's: a call under the mapped name resolves
-//! without the map being passed around, and the answer uses the name the model used.
+//! Tool-name rules: which names each party accepts ([`NameRule`]), and the mapping of a name
+//! to one a provider accepts ([`NameMap`]). A spec is held to MCP's rule, the loosest real
+//! declarations use; each export checks its provider's and refuses (or maps) a name the
+//! provider would answer with an HTTP 400. The mapping depends on the ordered names alone,
+//! so the gate computes the same map from its specs and accepts the mapped names.
 
 use super::export::Provider;
 
-/// A rule a tool name must follow: its length, the characters it may hold, and what may
-/// come first. Every character a rule accepts is ASCII, so lengths count bytes.
+/// A rule a tool name must follow: its length, its (ASCII) characters, what comes first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NameRule {
     /// Whose rule it is, as a sentence names it (`"the rule of OpenAI and Anthropic"`).
     pub owner: &'static str,
     /// The rule as a regular expression, as its owner documents it.
     pub pattern: &'static str,
-    /// The rule in words, for messages (`"1 to 64 characters, each a letter, a digit, '_'
-    /// or '-'"`).
+    /// The rule in words, for messages.
     pub words: &'static str,
     /// The longest name, in characters.
     max_chars: usize,
@@ -40,8 +23,7 @@ pub struct NameRule {
     letter_first: bool,
 }
 
-/// The names one export sends in place of the tools' own: tool name to the name the
-/// provider is sent (and the model calls). Empty when every name fits the provider.
+/// The names one export sends in place of the tools' own (and the model calls).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct NameMap {
     /// `(tool's name, name sent)`, in the specs' order.
@@ -60,8 +42,7 @@ pub(crate) struct Alias {
 }
 
 impl NameRule {
-    /// MCP's rule (SEP-986, as the official SDKs check it), the rule a spec is held to when
-    /// it is built or loaded: every name a real MCP server declares loads.
+    /// MCP's rule (SEP-986, as the SDKs check it), the one a spec is held to at load.
     pub const MCP: NameRule = NameRule {
         owner: "MCP (SEP-986)",
         pattern: "^[A-Za-z0-9_.-]{1,128}$",
@@ -71,8 +52,7 @@ impl NameRule {
         letter_first: false,
     };
 
-    /// OpenAI's rule (chat completions and Responses), which Anthropic's Messages API
-    /// shares.
+    /// OpenAI's rule, which Anthropic shares.
     pub const OPENAI: NameRule = NameRule {
         owner: "OpenAI and Anthropic",
         pattern: "^[a-zA-Z0-9_-]{1,64}$",
@@ -82,8 +62,7 @@ impl NameRule {
         letter_first: false,
     };
 
-    /// Gemini's rule for a function declaration's name (which a `functionResponse.name`
-    /// must match too).
+    /// Gemini's rule for a function declaration's name.
     pub const GEMINI: NameRule = NameRule {
         owner: "Gemini",
         pattern: "^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$",
@@ -94,8 +73,7 @@ impl NameRule {
         letter_first: true,
     };
 
-    /// The rules an export may map a name to, in the order [`aliases`] maps them (MCP's is
-    /// the load rule, so every spec's name fits it already).
+    /// The rules an export may map a name to, in [`aliases`]' order (MCP's always fits).
     const MAPPED: [&'static NameRule; 2] = [&NameRule::OPENAI, &NameRule::GEMINI];
 
     /// True if the rule accepts `name`.
@@ -108,29 +86,23 @@ impl NameRule {
     /// assert!(!NameRule::GEMINI.accepts("1password_lookup"));
     /// ```
     pub fn accepts(&self, name: &str) -> bool {
-        // Every accepted character is one byte, so an absurdly long name is refused before
-        // any of it is read.
         if name.is_empty() || name.len() > self.max_chars {
             return false;
         }
         let mut bytes = name.bytes();
-        let first_fits = bytes.next().is_some_and(|first| {
-            if self.letter_first {
-                first.is_ascii_alphabetic() || first == b'_'
-            } else {
-                self.fits(first)
-            }
-        });
-        first_fits && bytes.all(|byte| self.fits(byte))
+        bytes.next().is_some_and(|first| self.fits_first(first)) && bytes.all(|b| self.fits(b))
     }
 
     fn fits(&self, byte: u8) -> bool {
         byte.is_ascii_alphanumeric() || self.punctuation.as_bytes().contains(&byte)
     }
 
-    /// `name` made to fit: every character the rule refuses becomes `_`, a refused first
-    /// character gets a `_` before it, and the result is cut to the rule's length (every
-    /// character left is one byte, so the cut is on a character boundary).
+    fn fits_first(&self, byte: u8) -> bool {
+        self.fits(byte) && (!self.letter_first || byte.is_ascii_alphabetic() || byte == b'_')
+    }
+
+    /// `name` made to fit: refused characters become `_`, a refused first one gets a `_`
+    /// before it, cut to the rule's length (all one-byte characters by then).
     fn fit(&self, name: &str) -> String {
         let mut fitted: String = name
             .chars()
@@ -139,10 +111,11 @@ impl NameRule {
                 _ => '_',
             })
             .collect();
-        let first_fits = fitted.bytes().next().is_some_and(|first| {
-            !self.letter_first || first.is_ascii_alphabetic() || first == b'_'
-        });
-        if !first_fits {
+        if !fitted
+            .bytes()
+            .next()
+            .is_some_and(|first| self.fits_first(first))
+        {
             fitted.insert(0, '_');
         }
         fitted.truncate(self.max_chars);
@@ -151,8 +124,7 @@ impl NameRule {
 }
 
 impl Provider {
-    /// The tool-name rule of this provider's form: [`NameRule::OPENAI`] for Anthropic and
-    /// the OpenAI forms, [`NameRule::GEMINI`], and [`NameRule::MCP`] for MCP.
+    /// The tool-name rule of this provider's form.
     pub fn name_rule(self) -> &'static NameRule {
         match self {
             Provider::Anthropic
@@ -200,11 +172,8 @@ impl NameMap {
     }
 }
 
-/// Every name a mapping export may send in place of a tool's own, for the tools `names`
-/// (in order): for each mapped rule, in [`NameRule::MAPPED`] order, and each name it
-/// refuses, in list order, the name made to fit, with `_2`, `_3`… added until no tool has
-/// it and no earlier alias of another tool. A function of the ordered names alone, so the export
-/// and the gate find the same map.
+/// Every name a mapping export may send for the tools `names`: per mapped rule and refused
+/// name, in order, the name made to fit with `_2`, `_3`… added until no other tool has it.
 pub(crate) fn aliases(names: &[&str]) -> Vec<Alias> {
     let mut aliases: Vec<Alias> = Vec::new();
     if names.iter().all(|name| fits_every_mapped_rule(name)) {
@@ -217,8 +186,7 @@ pub(crate) fn aliases(names: &[&str]) -> Vec<Alias> {
             if rule.accepts(name) {
                 continue;
             }
-            // The same tool may have the same alias under two rules (a long name cut to
-            // 64 letters fits both): only another tool's name or alias takes it.
+            // A tool's alias under two rules may coincide; only another tool's takes it.
             let taken = |candidate: &str| {
                 declared.binary_search(&candidate).is_ok()
                     || aliases
@@ -227,8 +195,7 @@ pub(crate) fn aliases(names: &[&str]) -> Vec<Alias> {
             };
             let base = rule.fit(name);
             let mut candidate = base.clone();
-            // At most one name per tool and two aliases per tool are taken, so some suffix
-            // up to that count is free; the bound keeps the loop finite whatever happens.
+            // One name and two aliases per tool are taken, so a suffix up to that is free.
             let last_suffix = names.len().saturating_mul(3).saturating_add(2);
             let mut suffix: usize = 2;
             while taken(&candidate) && suffix <= last_suffix {
@@ -247,8 +214,7 @@ pub(crate) fn aliases(names: &[&str]) -> Vec<Alias> {
     aliases
 }
 
-/// True if every rule an export maps to accepts `name` as it is (the common case: then
-/// there is nothing to map).
+/// True if every rule an export maps to accepts `name` as it is (nothing to map).
 pub(crate) fn fits_every_mapped_rule(name: &str) -> bool {
     NameRule::MAPPED.iter().all(|rule| rule.accepts(name))
 }

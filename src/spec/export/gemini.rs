@@ -1,20 +1,8 @@
-//! A [`Schema`] in Gemini's `parameters` dialect, when it can be said there exactly.
-//!
-//! Gemini's `Schema` (google-genai's declared type) is a subset of OpenAPI 3.0: one type per
-//! schema in upper case (`"STRING"`), `nullable: true` instead of a `null` type, `enum` of
-//! strings only (numbers under a numeric type are written as strings), inclusive `minimum`
-//! and `maximum` only, 64-bit counts written as strings (`"maxLength": "64"`, as the SDKs'
-//! JSON does), `anyOf` but no `oneOf`, `allOf`, `not`, `dependentRequired`, `prefixItems`,
-//! `contains`, `if`, `dependentSchemas`, `const`, `multipleOf`, `uniqueItems`,
-//! `propertyNames` or `patternProperties`. References are left out of this form too (the
-//! Gemini API inlines or rejects them depending on the backend). Of the keywords a lenient load keeps unenforced,
-//! only `pattern` has a Gemini spelling; of the annotations kept as written, only `example`.
-//!
-//! A schema that uses anything else is not approximated: [`gemini_parameters`] returns
-//! `None`, and the exporter sends the schema whole as `parametersJsonSchema` instead, which
-//! the Gemini API takes as JSON Schema. Either way the model is shown the exact contract.
+//! A [`Schema`] in Gemini's `parameters` dialect (an OpenAPI 3.0 subset: one upper-case type,
+//! `nullable`, string enums, inclusive bounds, int64 counts as strings, no `$ref`), or `None`
+//! when that dialect cannot say it exactly; the exporter then sends `parametersJsonSchema`.
 
-use super::json_schema::{count_value, kinds_value, required_names};
+use super::json_schema::{kinds_value, required_names};
 use super::{object, text};
 use crate::json::Value;
 use crate::spec::{Additional, Kinds, Schema, Type};
@@ -69,9 +57,7 @@ fn gemini_type(ty: &Type, depth: usize) -> Option<Value<'static>> {
             Some((Value::Null, rest)) => (true, rest),
             _ => (false, values.as_slice()),
         };
-        // The import adds `null` last to the values of a nullable type (OpenAPI's reading
-        // of `nullable` with `enum`), so that is the only place it can be, and only there
-        // when the type is nullable (or names no kind).
+        // The import puts a nullable type's `null` last; anywhere else it has no spelling.
         let misplaced = rest.iter().any(Value::is_null)
             || (nullable && !last_is_null)
             || (!nullable && !any && last_is_null)
@@ -102,17 +88,13 @@ fn gemini_type(ty: &Type, depth: usize) -> Option<Value<'static>> {
     if let Some(format) = &ty.format {
         out.push(("format", text(format)));
     }
-    // Annotations kept as written: Gemini's `Schema` has an `example`; an OpenAPI
-    // `discriminator` or `x-…` extension it would refuse, so the schema goes as
-    // `parametersJsonSchema`, which carries them.
+    // Of kept annotations Gemini has only `example`, of lenient keywords only `pattern`.
     for (keyword, value) in &ty.kept {
         match keyword.as_str() {
             "example" => out.push(("example", value.clone())),
             _ => return None,
         }
     }
-    // Keywords kept from a lenient load: Gemini's `Schema` has a `pattern` (a string);
-    // anything else it would refuse, so the schema goes as `parametersJsonSchema`.
     for (keyword, value) in &ty.annotations {
         match (keyword.as_str(), value) {
             ("pattern", Value::String(pattern)) => out.push(("pattern", text(pattern))),
@@ -143,10 +125,7 @@ fn gemini_type(ty: &Type, depth: usize) -> Option<Value<'static>> {
         }
     }
     if let Some(pattern) = &ty.string.pattern {
-        out.push((
-            "pattern",
-            Value::String(pattern.source().to_string().into()),
-        ));
+        out.push(("pattern", text(pattern.source())));
     }
     if let Some(items) = &ty.array.items {
         out.push(("items", gemini_type(items, depth + 1)?));
@@ -186,8 +165,5 @@ fn gemini_type(ty: &Type, depth: usize) -> Option<Value<'static>> {
 
 /// A 64-bit count as Google's JSON writes it (proto3 JSON maps int64 to a string).
 fn as_int64_string(count: u64) -> Value<'static> {
-    match count_value(count) {
-        Value::Number(n) => text(n.as_str()),
-        other => other,
-    }
+    text(&count.to_string())
 }

@@ -1,16 +1,11 @@
-//! A [`Schema`] written back as JSON Schema (draft 2020-12): what Anthropic, OpenAI, MCP and
-//! Gemini's `parametersJsonSchema` take.
-//!
-//! The writing is the inverse of the import: `Schema::from_json_schema(&s.to_json_schema())
-//! == s` for every schema whose definitions the root reaches (an unreached definition is
-//! not written back, as the import drops it), and the same holds for the lenient import,
-//! whose unenforced keywords are written back after the rest, as they were written. Keys
-//! come in one fixed order, so the same spec always exports to the same bytes.
+//! A [`Schema`] written back as JSON Schema (draft 2020-12), the inverse of the import
+//! (unreached definitions aside), keys in one fixed order so a spec always exports to the
+//! same bytes.
 
 use super::{object, text};
 use crate::json::{Number, Path, Value};
 use crate::spec::schema::fragment;
-use crate::spec::{Additional, Bound, Kinds, ObjectType, Schema, Type};
+use crate::spec::{Additional, Kinds, ObjectType, Schema, Type};
 use std::borrow::Cow;
 
 impl Schema {
@@ -45,9 +40,9 @@ impl Schema {
 /// One type as a JSON Schema; references name `defs` entries.
 pub(super) fn write_type(ty: &Type, defs: &[(String, Type)]) -> Value<'static> {
     if ty.kinds == Kinds::NONE {
-        // Nothing is accepted, whatever else the type says.
         return Value::Bool(false);
     }
+    let list = |types: &[Type]| Value::Array(types.iter().map(|t| write_type(t, defs)).collect());
     let mut out: Vec<(&'static str, Value<'static>)> = Vec::new();
     if let Some(kinds) = kinds_value(ty.kinds, false) {
         out.push(("type", kinds));
@@ -64,37 +59,29 @@ pub(super) fn write_type(ty: &Type, defs: &[(String, Type)]) -> Value<'static> {
     if let Some(value) = &ty.constant {
         out.push(("const", value.clone()));
     }
-    push_bound(
-        &mut out,
-        ty.number.minimum.as_ref(),
-        "minimum",
-        "exclusiveMinimum",
-    );
-    push_bound(
-        &mut out,
-        ty.number.maximum.as_ref(),
-        "maximum",
-        "exclusiveMaximum",
-    );
+    for (bound, inclusive, exclusive) in [
+        (&ty.number.minimum, "minimum", "exclusiveMinimum"),
+        (&ty.number.maximum, "maximum", "exclusiveMaximum"),
+    ] {
+        if let Some(bound) = bound {
+            let keyword = if bound.exclusive {
+                exclusive
+            } else {
+                inclusive
+            };
+            out.push((keyword, Value::Number(bound.value.clone())));
+        }
+    }
     if let Some(step) = ty.number.multiple_of.and_then(Number::from_f64) {
         out.push(("multipleOf", Value::Number(step)));
     }
     push_count(&mut out, "minLength", ty.string.min_length);
     push_count(&mut out, "maxLength", ty.string.max_length);
     if let Some(pattern) = &ty.string.pattern {
-        out.push((
-            "pattern",
-            Value::String(pattern.source().to_string().into()),
-        ));
+        out.push(("pattern", text(pattern.source())));
     }
     if !ty.array.prefix.is_empty() {
-        let prefix = ty
-            .array
-            .prefix
-            .iter()
-            .map(|item| write_type(item, defs))
-            .collect();
-        out.push(("prefixItems", Value::Array(prefix)));
+        out.push(("prefixItems", list(&ty.array.prefix)));
     }
     if let Some(items) = &ty.array.items {
         out.push(("items", write_type(items, defs)));
@@ -172,11 +159,7 @@ pub(super) fn write_type(ty: &Type, defs: &[(String, Type)]) -> Value<'static> {
         ("allOf", &ty.all_of),
     ] {
         if !branches.is_empty() {
-            let list = branches
-                .iter()
-                .map(|branch| write_type(branch, defs))
-                .collect();
-            out.push((keyword, Value::Array(list)));
+            out.push((keyword, list(branches)));
         }
     }
     if let Some(negated) = &ty.not {
@@ -246,22 +229,6 @@ pub(super) fn kinds_value(kinds: Kinds, upper: bool) -> Option<Value<'static>> {
         return names.pop();
     }
     Some(Value::Array(names))
-}
-
-fn push_bound(
-    out: &mut Vec<(&'static str, Value<'static>)>,
-    bound: Option<&Bound>,
-    inclusive: &'static str,
-    exclusive: &'static str,
-) {
-    if let Some(bound) = bound {
-        let keyword = if bound.exclusive {
-            exclusive
-        } else {
-            inclusive
-        };
-        out.push((keyword, Value::Number(bound.value.clone())));
-    }
 }
 
 fn push_count(

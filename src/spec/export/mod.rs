@@ -1,51 +1,10 @@
-//! Export: specs in each provider's tools form, derived from the same specs that validate,
-//! so the contract the model is shown and the one the gate checks cannot drift apart.
-//!
-//! Each form carries exactly the keys its provider's SDK declares for a tool, no others:
-//!
-//! | [`Provider`] | One tool |
-//! |---|---|
-//! | `Anthropic` | `{name, description, input_schema}` |
-//! | `OpenAi` | `{type: "function", function: {name, description, parameters}}` |
-//! | `OpenAiStrict` | the same, with `strict: true` and the [strict form](strict) of `parameters` |
-//! | `Responses` | `{type: "function", name, description, parameters, strict: false}` |
-//! | `ResponsesStrict` | the same with `strict: true` and the strict form |
-//! | `Gemini` | `{name, description, parameters}` (Gemini's dialect) or `{name, description, parametersJsonSchema}` |
-//! | `Mcp` | `{name, description, inputSchema}` |
-//!
-//! [`export_tools`] makes a request's whole `tools` array; for Gemini that is one tool object
-//! `[{"functionDeclarations": [...]}]`.
-//!
-//! **Nothing is approximated.** When a form cannot say a spec exactly, the export falls back
-//! to one that can, and says so in its [notes](ExportNote):
-//!
-//! - Gemini: a schema its `parameters` dialect cannot hold (`oneOf`, `const`, exclusive
-//!   bounds, `$ref`…, see the `gemini` module) is sent whole as `parametersJsonSchema`, the JSON
-//!   Schema field of Gemini's function declaration.
-//! - Strict forms: a spec strict mode cannot say (`oneOf`, `maxLength`, a `{string: T}`
-//!   map…, see [`strict`]) is exported in the plain form with `"strict": false`. The schema
-//!   is exact; only the provider's promise to follow it while generating is gone, and the
-//!   gate still checks every call. [`check_strict`] says why, for callers that would rather
-//!   refuse.
-//!
-//! Two things the export changes rather than fall back on, because the user asked for the
-//! form, and each is a note ([`ExportNote`]) or, when [`ExportOptions`] says so, a refusal
-//! ([`ExportRefusal`]):
-//!
-//! - Strict forms close every open object that declares its fields (`additionalProperties`
-//!   left out, the common case in plain JSON Schema): strict mode requires
-//!   `"additionalProperties": false`, and an object that lists its properties almost always
-//!   means them. The gate still checks the declaration as written, which accepts everything
-//!   the closed form lets the model send ([`OpenObjects`] names every object, nested ones
-//!   included).
-//! - A tool name the provider's rule refuses ([`Provider::name_rule`]) is refused, or mapped
-//!   to one it accepts when [`ExportOptions::map_names`] is set; the gate accepts the mapped
-//!   name as the tool's ([`tool_name`](super::tool_name)).
-//!
-//! And every form reads back to the same spec: `load_tools(export_tools(specs, p)) ==
-//! specs` for every non-strict `p`. For the strict forms the spec read back is the strict
-//! reading of the original (every field required, the optional ones nullable, open objects
-//! closed), and exporting that again gives the same JSON (see [`strict`]).
+//! Specs in each provider's tools form, derived from the specs that validate, so the contract
+//! the model is shown and the one the gate checks cannot drift apart. Each form carries only
+//! the keys its provider declares. Nothing is approximated: where a form cannot say a spec
+//! (Gemini's `parameters` dialect, a strict form), the export falls back to one that can
+//! (`parametersJsonSchema`, `"strict": false`) and says so in an [`ExportNote`]. Strict
+//! forms close open objects and a mapping export renames refused names, each noted or,
+//! per [`ExportOptions`], refused. Every non-strict form reads back to the same spec.
 
 mod gemini;
 mod json_schema;
@@ -65,8 +24,7 @@ pub use strict::StrictProblem;
 pub enum Provider {
     /// Anthropic Messages: `{name, description, input_schema}`.
     Anthropic,
-    /// OpenAI chat completions: `{type: "function", function: {name, description,
-    /// parameters}}`.
+    /// OpenAI chat completions: `{type: "function", function: {name, description, parameters}}`.
     OpenAi,
     /// OpenAI chat completions in strict mode (`strict: true`, the strict schema form).
     OpenAiStrict,
@@ -74,8 +32,7 @@ pub enum Provider {
     Responses,
     /// OpenAI Responses in strict mode.
     ResponsesStrict,
-    /// Gemini: `{name, description, parameters}` declarations inside
-    /// `{functionDeclarations: [...]}`.
+    /// Gemini: `{name, description, parameters}` inside `{functionDeclarations: [...]}`.
     Gemini,
     /// MCP `tools/list`: `{name, description, inputSchema}`.
     Mcp,
@@ -85,14 +42,12 @@ pub enum Provider {
 /// closes open objects in the strict forms and maps no name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ExportOptions {
-    /// Strict forms: close every open object that declares its fields, so that the tool
-    /// keeps `"strict": true` ([`ExportNote::Closed`]); `false` refuses such a spec instead
-    /// ([`ExportRefusal::OpenObjects`]). Default `true`: the user asked for strict mode.
+    /// Strict forms: close every open object that declares its fields ([`ExportNote::Closed`]);
+    /// `false` refuses instead ([`ExportRefusal::OpenObjects`]). Default `true`.
     pub close_open_objects: bool,
-    /// Send a tool whose name the provider's rule refuses under a name it accepts
-    /// ([`ExportNote::Renamed`], [`Export::names`]); `false` refuses it instead
-    /// ([`ExportRefusal::Name`]). Default `false`: the model would then call the tool by a
-    /// name the declaration does not have, which the user should choose to allow.
+    /// Send a name the provider refuses under one it accepts ([`ExportNote::Renamed`]);
+    /// `false` refuses instead ([`ExportRefusal::Name`]). Default `false`: the model would
+    /// call the tool by a name it does not have, which the user should choose.
     pub map_names: bool,
 }
 
@@ -103,9 +58,7 @@ pub struct Export {
     pub tools: Value<'static>,
     /// What the export changed or could not say, per tool, in the specs' order.
     pub notes: Vec<ExportNote>,
-    /// The names sent in place of the tools' own (empty unless
-    /// [`ExportOptions::map_names`] mapped one). A [`Gate`](crate::Gate) over the same
-    /// specs accepts each as its tool's name.
+    /// The names sent in place of the tools' own; a [`Gate`](crate::Gate) accepts them too.
     pub names: NameMap,
 }
 
@@ -155,9 +108,8 @@ impl Default for ExportOptions {
     }
 }
 
-/// A request's `tools` array in the provider's form, with the notes of what was changed to
-/// fit it: one entry per spec, or for Gemini one tool object holding every declaration
-/// (`[{"functionDeclarations": [...]}]`; `[]` for no specs).
+/// A request's `tools` array in the provider's form (for Gemini one tool object holding every
+/// declaration), with notes of what was changed to fit it.
 ///
 /// ```
 /// use toolgate::spec::{export_tools_with, ExportNote, ExportOptions, OpenObjects, Provider};
@@ -202,11 +154,8 @@ pub fn export_tools_with(
                 }
             }
         }
-    } else if let Some(spec) = specs.iter().find(|spec| !rule.accepts(spec.name())) {
-        return Err(ExportRefusal::Name {
-            tool: spec.name().to_owned(),
-            provider,
-        });
+    } else {
+        refuse_name(specs, provider)?;
     }
     let mut notes = Vec::new();
     let mut tools = Vec::with_capacity(specs.len());
@@ -236,12 +185,10 @@ pub fn export_tools_with(
     })
 }
 
-/// A request's `tools` array in the provider's form, under the default [`ExportOptions`]:
-/// [`export_tools_with`] without its notes.
+/// [`export_tools_with`] under the default [`ExportOptions`], without its notes.
 ///
 /// # Errors
-/// As [`export_tools_with`] with the default options: [`ExportRefusal::Name`] for a tool name the
-/// provider's rule refuses.
+/// [`ExportRefusal::Name`] for a tool name the provider's rule refuses.
 pub fn export_tools(
     specs: &[ToolSpec],
     provider: Provider,
@@ -249,10 +196,8 @@ pub fn export_tools(
     export_tools_with(specs, provider, ExportOptions::default()).map(|export| export.tools)
 }
 
-/// One tool in the provider's form (for Gemini, one function declaration; see
-/// [`export_tools`] for the tool object around them), under the default [`ExportOptions`].
-/// Where a form cannot say the spec exactly, the documented fallback is used (see the
-/// [module](self) docs).
+/// One tool in the provider's form (for Gemini, one function declaration), under the default
+/// [`ExportOptions`].
 ///
 /// ```
 /// use toolgate::spec::{export_tool, Provider};
@@ -270,13 +215,7 @@ pub fn export_tools(
 /// # Errors
 /// [`ExportRefusal::Name`] for a tool name the provider's rule refuses.
 pub fn export_tool(spec: &ToolSpec, provider: Provider) -> Result<Value<'static>, ExportRefusal> {
-    let rule = provider.name_rule();
-    if !rule.accepts(spec.name()) {
-        return Err(ExportRefusal::Name {
-            tool: spec.name().to_owned(),
-            provider,
-        });
-    }
+    refuse_name(std::slice::from_ref(spec), provider)?;
     tool(
         spec,
         spec.name(),
@@ -286,10 +225,8 @@ pub fn export_tool(spec: &ToolSpec, provider: Provider) -> Result<Value<'static>
     )
 }
 
-/// Whether the spec has an OpenAI strict form, and what that form changes: the paths of
-/// every open object it closes (nested ones included, in declaration order; empty when the
-/// spec is closed already). [`export_tools_with`] falls back to the plain form with `"strict": false`
-/// for a spec that has none.
+/// Whether the spec has an OpenAI strict form, and the paths of the open objects that form
+/// closes (in declaration order).
 ///
 /// # Errors
 /// An [`ExportError`] naming the tool, the first place strict mode cannot say and the
@@ -306,73 +243,54 @@ fn tool(
     options: ExportOptions,
     notes: &mut Vec<ExportNote>,
 ) -> Result<Value<'static>, ExportRefusal> {
-    let name = text(name);
-    let description = text(&spec.description);
-    let tool = match provider {
-        Provider::Anthropic => object(vec![
-            ("name", name),
-            ("description", description),
-            ("input_schema", spec.params.to_json_schema()),
-        ]),
-        Provider::Mcp => object(vec![
-            ("name", name),
-            ("description", description),
-            ("inputSchema", spec.params.to_json_schema()),
-        ]),
-        Provider::OpenAi => object(vec![
-            ("type", text("function")),
-            (
-                "function",
-                object(vec![
-                    ("name", name),
-                    ("description", description),
-                    ("parameters", spec.params.to_json_schema()),
-                ]),
-            ),
-        ]),
-        Provider::OpenAiStrict => {
+    let plain = || spec.params.to_json_schema();
+    let (key, parameters, strict) = match provider {
+        Provider::Anthropic => ("input_schema", plain(), None),
+        Provider::Mcp => ("inputSchema", plain(), None),
+        Provider::OpenAi => ("parameters", plain(), None),
+        Provider::Responses => ("parameters", plain(), Some(false)),
+        Provider::OpenAiStrict | Provider::ResponsesStrict => {
             let (parameters, strict) = strict_parameters(spec, options, notes)?;
-            object(vec![
-                ("type", text("function")),
-                (
-                    "function",
-                    object(vec![
-                        ("name", name),
-                        ("description", description),
-                        ("parameters", parameters),
-                        ("strict", Value::Bool(strict)),
-                    ]),
-                ),
-            ])
-        }
-        Provider::Responses | Provider::ResponsesStrict => {
-            let (parameters, strict) = if provider == Provider::ResponsesStrict {
-                strict_parameters(spec, options, notes)?
-            } else {
-                (spec.params.to_json_schema(), false)
-            };
-            object(vec![
-                ("type", text("function")),
-                ("name", name),
-                ("description", description),
-                ("parameters", parameters),
-                ("strict", Value::Bool(strict)),
-            ])
+            ("parameters", parameters, Some(strict))
         }
         Provider::Gemini => match gemini::gemini_parameters(&spec.params) {
-            Some(parameters) => object(vec![
-                ("name", name),
-                ("description", description),
-                ("parameters", parameters),
-            ]),
-            None => object(vec![
-                ("name", name),
-                ("description", description),
-                ("parametersJsonSchema", spec.params.to_json_schema()),
-            ]),
+            Some(parameters) => ("parameters", parameters, None),
+            None => ("parametersJsonSchema", plain(), None),
         },
     };
-    Ok(tool)
+    let mut members = vec![
+        ("name", text(name)),
+        ("description", text(&spec.description)),
+    ];
+    members.push((key, parameters));
+    if let Some(strict) = strict {
+        members.push(("strict", Value::Bool(strict)));
+    }
+    Ok(match provider {
+        Provider::OpenAi | Provider::OpenAiStrict => object(vec![
+            ("type", text("function")),
+            ("function", object(members)),
+        ]),
+        Provider::Responses | Provider::ResponsesStrict => {
+            members.insert(0, ("type", text("function")));
+            object(members)
+        }
+        _ => object(members),
+    })
+}
+
+/// The first spec whose name the provider's rule refuses, as a refusal.
+fn refuse_name(specs: &[ToolSpec], provider: Provider) -> Result<(), ExportRefusal> {
+    match specs
+        .iter()
+        .find(|spec| !provider.name_rule().accepts(spec.name()))
+    {
+        Some(spec) => Err(ExportRefusal::Name {
+            tool: spec.name().to_owned(),
+            provider,
+        }),
+        None => Ok(()),
+    }
 }
 
 /// The `parameters` of a strict form and its `strict` flag: the strict schema (with the
@@ -405,8 +323,7 @@ fn strict_parameters(
     }
 }
 
-/// An object with these members, in this order, keyed by fixed names: the JSON toolgate
-/// writes itself (tools arrays here, result blocks in [`crate::result_block`]).
+/// An object with these members in this order (tools arrays, [`crate::result_block`]).
 pub(crate) fn object(members: Vec<(&'static str, Value<'static>)>) -> Value<'static> {
     Value::Object(
         members

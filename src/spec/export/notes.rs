@@ -1,6 +1,5 @@
-//! What an export says besides the tools array: the notes of what it changed to fit a form
-//! ([`ExportNote`]), why it refused ([`ExportRefusal`]), and why a spec has no strict form
-//! ([`ExportError`]), each as data with the sentence the command line prints.
+//! What an export says besides the tools array: notes, refusals and strict-form errors, as
+//! data with the sentence the command line prints.
 
 use super::{Provider, StrictProblem};
 use std::fmt;
@@ -63,42 +62,35 @@ pub struct ExportError {
 
 impl fmt::Display for ExportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let place = if self.path.is_empty() {
-            "the arguments object".to_string()
-        } else {
-            self.path.clone()
-        };
-        let why = match self.problem {
+        write!(f, "{}: ", self.tool)?;
+        write_places(f, std::slice::from_ref(&self.path))?;
+        f.write_str(" has no OpenAI strict form: ")?;
+        match self.problem {
             StrictProblem::OpenObject => {
-                "an object that accepts undeclared fields; strict mode requires \
-                 \"additionalProperties\": false on every object"
-                    .to_string()
+                write!(f, "an object that accepts undeclared fields; {CLOSED_RULE}")
             }
-            StrictProblem::Untyped => {
-                "a value of any kind; strict mode requires a \"type\" (or \"anyOf\", \"$ref\")"
-                    .to_string()
-            }
-            StrictProblem::Nothing => "a value nothing can match".to_string(),
-            StrictProblem::Keyword("format") => format!(
+            StrictProblem::Untyped => f.write_str(
+                "a value of any kind; strict mode requires a \"type\" (or \"anyOf\", \"$ref\")",
+            ),
+            StrictProblem::Nothing => f.write_str("a value nothing can match"),
+            StrictProblem::Keyword("format") => write!(
+                f,
                 "a 'format' strict mode does not list (it takes {})",
                 super::strict::STRICT_FORMATS.join(", ")
             ),
             StrictProblem::Keyword(keyword) => {
-                format!("'{keyword}', which strict mode does not support")
+                write!(f, "'{keyword}', which strict mode does not support")
             }
-            StrictProblem::UnknownKeyword => {
-                "a keyword no JSON Schema draft defines, which strict mode does not support"
-                    .to_string()
-            }
-        };
-        write!(f, "{}: {place} has no OpenAI strict form: {why}", self.tool)
+            StrictProblem::UnknownKeyword => f.write_str(
+                "a keyword no JSON Schema draft defines, which strict mode does not support",
+            ),
+        }
     }
 }
 
 impl std::error::Error for ExportError {}
 
-/// Writes the places of `paths`, every one (the user is told exactly what changed), the
-/// arguments object by that name.
+/// Writes every place of `paths`, `""` as "the arguments object".
 fn write_places(f: &mut fmt::Formatter<'_>, paths: &[String]) -> fmt::Result {
     for (index, path) in paths.iter().enumerate() {
         if index > 0 {

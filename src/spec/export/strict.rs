@@ -1,37 +1,12 @@
-//! OpenAI's strict form: the schema rewritten so that the provider can hold the model to it
-//! while it writes (Structured Outputs).
-//!
-//! Strict mode asks for three things: every object lists every property in `required`, an
-//! optional property is made nullable instead (the model sends `null` for "not given"), and
-//! every object says `"additionalProperties": false`. It also supports only part of JSON
-//! Schema. `strict_schema` does the rewrite on the data model, so the ordinary JSON Schema
-//! writer prints it, and refuses, with a [`ExportError`], what strict mode cannot say:
-//!
-//! - an object that accepts undeclared members without declaring any fields (a free-form
-//!   `{"type": "object"}`, or a `{string: T}` map): closing it would leave it accepting
-//!   only `{}`, a different contract rather than the forgotten keyword;
-//! - a value of no named kind (no `type`, `anyOf` or `$ref`), or one that accepts nothing;
-//! - `oneOf`, `allOf`, `not`, `dependentRequired`, `prefixItems`, `contains`, `if`,
-//!   `dependentSchemas`, `propertyNames`, `patternProperties`, `minLength`, `maxLength` and
-//!   `uniqueItems`, which OpenAI's strict mode does not support, a `format` outside the nine
-//!   it documents (`uri`, `int32` and `int64` among them), and any keyword kept from a
-//!   lenient load but `pattern`, which it does.
-//!
-//! An open object that declares its fields (`properties` without `"additionalProperties":
-//! false`, the common case in plain JSON Schema) is closed, and its path returned, so that
-//! the export can say so (or refuse, when the user asked it not to close).
-//!
-//! What holds after the rewrite (the strict form's round trip): `strict_schema` of a schema
-//! already in strict form changes nothing, so `import(export(spec))` exported again is the
-//! same JSON; and every value the strict schema accepts, the original accepts too: the
-//! `null` the model sends for an optional field is read as absent by the gate (see
-//! [`Schema::remove_absent_nulls`](crate::spec::Schema::remove_absent_nulls)), and a closed
-//! object accepts less than the open one.
+//! OpenAI's strict form: every property listed in `required` (an optional one made nullable:
+//! the model sends `null` for "not given", which the gate reads as absent), and
+//! `"additionalProperties": false` on every object. What strict mode cannot say is an
+//! [`ExportError`]; an open object that declares its fields is closed and its path returned.
+//! The rewrite is idempotent, and the strict schema accepts nothing the original refuses.
 
 use super::ExportError;
 
-/// The `format` values OpenAI's strict mode documents (Structured Outputs, "Supported
-/// properties"): a strict schema may carry these, and no other.
+/// The `format` values OpenAI's strict mode documents; a strict schema may carry no other.
 pub(super) const STRICT_FORMATS: [&str; 9] = [
     "date-time",
     "time",
@@ -116,16 +91,12 @@ fn strict_type(
             return fail(StrictProblem::Keyword(keyword));
         }
     }
-    // Strict mode knows a fixed list of string formats; a schema naming another (`uri`,
-    // OpenAPI's `int64`, or any annotation) is refused by the API, so the tool keeps its
-    // plain form.
     if let Some(format) = &ty.format {
         if !STRICT_FORMATS.contains(&format.as_str()) {
             return fail(StrictProblem::Keyword("format"));
         }
     }
-    // Keywords kept from a lenient load: strict mode supports `pattern`, and refuses a
-    // schema with any keyword it does not list.
+    // Of the keywords a lenient load keeps, strict mode supports only `pattern`.
     if let Some((keyword, _)) = ty
         .annotations
         .iter()
@@ -136,8 +107,7 @@ fn strict_type(
             None => StrictProblem::UnknownKeyword,
         });
     }
-    // Annotations kept as written (`example`, `discriminator`, `x-…`) assert nothing, and
-    // strict mode refuses keywords it does not list: left out, the contract is the same.
+    // Kept annotations assert nothing and strict mode refuses unlisted keywords: drop them.
     ty.kept.clear();
     if ty.kinds == Kinds::NONE {
         return fail(StrictProblem::Nothing);
@@ -158,8 +128,6 @@ fn strict_type(
         }
         match rules.additional {
             Additional::Forbidden => {}
-            // The object lists its fields and leaves the rest open, which is what plain
-            // JSON Schema does when `additionalProperties` is left out: closed, and said.
             Additional::Allowed | Additional::AllowedExplicitly => {
                 rules.additional = Additional::Forbidden;
                 closed.push(path.to_string());
@@ -168,8 +136,6 @@ fn strict_type(
         }
         for field in &mut rules.fields {
             strict_type(&mut field.ty, path.key(&field.name), depth + 1, closed)?;
-            // Strict mode lists every field under `properties`, a name only `required`
-            // gave included.
             field.declared = true;
             if !field.required {
                 field.required = true;

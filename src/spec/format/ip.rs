@@ -1,89 +1,47 @@
-//! IP addresses in text: the `ipv4` and `ipv6` formats, the IP literals inside a URI's
-//! brackets (RFC 3986), and the address literals of an email domain (RFC 5321), which
-//! differ in two details and so are spelled out here beside the others.
-//!
-//! One parser reads every IPv6 form ([`ipv6`]); a [`Dialect`] names the two places the
-//! RFCs disagree: how many groups `::` may stand for, and how the embedded IPv4 address is
-//! written.
+//! IP addresses: the `ipv4` and `ipv6` formats, a URI's IP literals, and an email domain's
+//! address literals (RFC 5321), which differ in how many groups `::` may stand
+//! for and how the embedded IPv4 address is written.
 
-/// The longest IPv6 address in text: six groups of four hex digits, then the longest IPv4
-/// address (`ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255`).
+/// The longest IPv6 address in text (`ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255`).
 pub(super) const MAX_IPV6_LEN: usize = 45;
 
-/// `ipv4`: RFC 3986 section 3.2.2 `IPv4address` (the dotted-decimal form of RFC 2673
-/// section 3.2): four `dec-octet`s 0 to 255 with no leading zeros, so `010.0.0.1` (which
-/// `inet_aton` reads as octal 8) and shorthands like `127.1` are refused.
+/// `ipv4`: RFC 3986 `IPv4address`: four `dec-octet`s without leading zeros (`010.0.0.1`
+/// is octal to `inet_aton`).
 pub(super) fn is_ipv4(text: &str) -> bool {
     dotted_quad(text, is_dec_octet)
 }
 
-/// `ipv6`: RFC 4291 section 2.2's three text forms: eight groups of 1 to 4 hex digits
-/// (`2001:db8:0:0:0:0:0:1`), one `::` standing for one or more groups of zeros
-/// (`2001:db8::1`, `::`), and the last 32 bits as an IPv4 address (`::ffff:192.0.2.1`,
-/// written as [`is_ipv4`] requires). A zone id (`fe80::1%eth0`, RFC 4007) and a prefix
-/// length (`/64`) are not part of an address and are refused.
+/// `ipv6`: RFC 4291 section 2.2's text forms; no zone id or prefix length.
 pub(super) fn is_ipv6(text: &str) -> bool {
-    ipv6(text, Dialect::RFC_4291)
+    ipv6(text, 7, is_ipv4)
 }
 
-/// RFC 5321 section 4.1.3 `IPv4-address-literal`: four `Snum`s, `1*3DIGIT` from 0 to 255.
-/// Unlike [`is_ipv4`], a leading zero is allowed (`127.000.0.1`): the grammar says so.
+/// RFC 5321 `IPv4-address-literal`: like [`is_ipv4`], but leading zeros are allowed.
 pub(super) fn is_smtp_ipv4(text: &str) -> bool {
     dotted_quad(text, is_snum)
 }
 
-/// RFC 5321 section 4.1.3 `IPv6-addr` (after the `IPv6:` tag): RFC 4291's forms, except
-/// that `::` "represents at least 2 16-bit groups of zeros" and the IPv4 part is an
-/// [`is_smtp_ipv4`] literal.
+/// RFC 5321 `IPv6-addr`: `::` stands for at least 2 groups, the IPv4 part as [`is_smtp_ipv4`].
 pub(super) fn is_smtp_ipv6(text: &str) -> bool {
-    ipv6(text, Dialect::RFC_5321)
+    ipv6(text, 6, is_smtp_ipv4)
 }
 
-/// Where the IPv6 grammars differ.
-#[derive(Clone, Copy)]
-struct Dialect {
-    /// The most groups that may be written beside a `::` (an IPv4 part counts as two).
-    max_groups_beside_gap: usize,
-    /// The grammar of an IPv4 address in the last 32 bits.
-    ipv4: fn(&str) -> bool,
-}
-
-impl Dialect {
-    /// `::` stands for one or more groups: up to 7 written beside it.
-    const RFC_4291: Dialect = Dialect {
-        max_groups_beside_gap: 7,
-        ipv4: is_ipv4,
-    };
-    /// `::` stands for two or more groups: up to 6 written beside it.
-    const RFC_5321: Dialect = Dialect {
-        max_groups_beside_gap: 6,
-        ipv4: is_smtp_ipv4,
-    };
-}
-
-/// An IPv6 address in `dialect`: split at the one `::`, if any, the groups on each side
-/// are counted; without `::` there must be eight.
-fn ipv6(text: &str, dialect: Dialect) -> bool {
+/// An IPv6 address: eight groups, or at most `max_beside_gap` beside one `::` (RFC 4291's
+/// `::` stands for one or more groups, RFC 5321's for two or more); `ipv4` reads the
+/// embedded IPv4 address.
+fn ipv6(text: &str, max_beside_gap: usize, ipv4: fn(&str) -> bool) -> bool {
     match text.split_once("::") {
-        None => groups(text, true, dialect) == Some(8),
-        Some((head, tail)) => {
-            // A second `::` (or a `:::`) leaves an empty group in `tail`, which `groups`
-            // refuses.
-            let Some(n_head) = groups(head, false, dialect) else {
-                return false;
-            };
-            let Some(n_tail) = groups(tail, true, dialect) else {
-                return false;
-            };
-            n_head.saturating_add(n_tail) <= dialect.max_groups_beside_gap
-        }
+        None => groups(text, Some(ipv4)) == Some(8),
+        Some((head, tail)) => match (groups(head, None), groups(tail, Some(ipv4))) {
+            (Some(n_head), Some(n_tail)) => n_head.saturating_add(n_tail) <= max_beside_gap,
+            _ => false,
+        },
     }
 }
 
-/// The number of 16-bit groups in `text`, colon-separated groups of 1 to 4 hex digits
-/// (`""` is none); the last may be an IPv4 address, worth two, when `ipv4_last`. `None`
-/// if a group is empty or malformed, or if there are more than eight.
-fn groups(text: &str, ipv4_last: bool, dialect: Dialect) -> Option<usize> {
+/// The number of 16-bit groups in `text` (the last may be IPv4, worth two, read by
+/// `ipv4_last`), or `None` if one is malformed or there are more than eight.
+fn groups(text: &str, ipv4_last: Option<fn(&str) -> bool>) -> Option<usize> {
     if text.is_empty() {
         return Some(0);
     }
@@ -91,20 +49,13 @@ fn groups(text: &str, ipv4_last: bool, dialect: Dialect) -> Option<usize> {
     let mut pieces = text.split(':').peekable();
     while let Some(piece) = pieces.next() {
         let is_last = pieces.peek().is_none();
-        n_groups = n_groups.checked_add(if is_last && ipv4_last && piece.contains('.') {
-            if !(dialect.ipv4)(piece) {
-                return None;
-            }
-            2
-        } else {
-            if !((1..=4).contains(&piece.len()) && piece.bytes().all(|b| b.is_ascii_hexdigit())) {
-                return None;
-            }
-            1
-        })?;
-        if n_groups > 8 {
-            return None;
-        }
+        let width = match ipv4_last.filter(|_| is_last && piece.contains('.')) {
+            Some(ipv4) => ipv4(piece).then_some(2)?,
+            None => ((1..=4).contains(&piece.len())
+                && piece.bytes().all(|b| b.is_ascii_hexdigit()))
+            .then_some(1)?,
+        };
+        n_groups = n_groups.checked_add(width).filter(|&n| n <= 8)?;
     }
     Some(n_groups)
 }

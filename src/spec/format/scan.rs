@@ -1,10 +1,5 @@
-//! [`Scan`]: the cursor every format grammar reads its text with, one byte at a time.
-//!
-//! Every format is ASCII but `email`, whose RFC 6531 characters are accepted byte by byte
-//! (the text is UTF-8, so a byte outside ASCII is always part of a whole non-ASCII
-//! character; any other rule simply accepts no such byte), so reading bytes is exact, and
-//! each method looks only at the bytes it consumes: a grammar written
-//! with it reads each byte once and cannot index past the end.
+//! [`Scan`]: the forward-only byte cursor the format grammars read with. Every format is
+//! ASCII but `email`, whose non-ASCII characters are accepted byte by byte.
 
 /// A position in a text, moving forward only.
 #[derive(Clone, Copy, Debug)]
@@ -41,8 +36,7 @@ impl<'a> Scan<'a> {
         self.eat_if(|next| next == byte)
     }
 
-    /// Consumes the letter `letter` in either case if it is next (an ABNF quoted string
-    /// is case-insensitive, RFC 5234 section 2.3).
+    /// Consumes `letter` in either case if it is next (RFC 5234 section 2.3).
     pub(super) fn eat_ignore_case(&mut self, letter: u8) -> bool {
         self.eat_if(|next| next.eq_ignore_ascii_case(&letter))
     }
@@ -65,16 +59,14 @@ impl<'a> Scan<'a> {
         len
     }
 
-    /// Consumes the next `n` bytes and returns them, or `None` (consuming nothing) if fewer
-    /// are left: for a rule of fixed width, matched as a whole.
+    /// Consumes and returns the next `n` bytes, or `None` (consuming nothing).
     pub(super) fn take(&mut self, n: usize) -> Option<&'a [u8]> {
         let (taken, rest) = (self.rest.get(..n)?, self.rest.get(n..)?);
         self.rest = rest;
         Some(taken)
     }
 
-    /// Consumes exactly `n` ASCII digits and returns their value (saturating; the grammars
-    /// read at most 4), or `None` (consuming what it read) if fewer than `n` digits come next.
+    /// Consumes exactly `n` ASCII digits and returns their value, or `None`.
     pub(super) fn digits(&mut self, n: usize) -> Option<u32> {
         let mut value: u32 = 0;
         for _ in 0..n {
@@ -84,8 +76,7 @@ impl<'a> Scan<'a> {
     }
 }
 
-/// `value` with the ASCII digit `digit` written after it (saturating), or `None` if `digit`
-/// is not one.
+/// `value` with the ASCII digit `digit` written after it (saturating), or `None`.
 pub(super) fn push_digit(value: u32, digit: u8) -> Option<u32> {
     digit.is_ascii_digit().then_some(())?;
     Some(

@@ -1,29 +1,6 @@
-//! URIs: the `uri` format, RFC 3986 section 3's `URI`: a scheme, then the rest in the
-//! generic syntax, ASCII only and with every other byte percent-encoded.
-//!
-//! ```text
-//! URI           = scheme ":" hier-part [ "?" query ] [ "#" fragment ]
-//! hier-part     = "//" authority path-abempty / path-absolute / path-rootless / path-empty
-//! scheme        = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
-//! authority     = [ userinfo "@" ] host [ ":" port ]
-//! userinfo      = *( unreserved / pct-encoded / sub-delims / ":" )
-//! host          = IP-literal / IPv4address / reg-name
-//! port          = *DIGIT
-//! IP-literal    = "[" ( IPv6address / IPvFuture  ) "]"
-//! IPvFuture     = "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )
-//! reg-name      = *( unreserved / pct-encoded / sub-delims )
-//! segment       = *pchar
-//! pchar         = unreserved / pct-encoded / sub-delims / ":" / "@"
-//! query         = *( pchar / "/" / "?" )
-//! fragment      = *( pchar / "/" / "?" )
-//! pct-encoded   = "%" HEXDIG HEXDIG
-//! unreserved    = ALPHA / DIGIT / "-" / "." / "_" / "~"
-//! sub-delims    = "!" / "$" / "&" / "'" / "(" / ")" / "*" / "+" / "," / ";" / "="
-//! ```
-//!
-//! A relative reference (`/orders`, `//example.com`, `orders/7`) is `uri-reference`, not
-//! `uri`, and is refused: a tool that asks for a URI wants one it can fetch without a base.
-//! Text that is not ASCII (`https://example.org/ü`) is an IRI (`iri`), and is refused too.
+//! The `uri` format: RFC 3986 section 3's `URI`, a scheme then the generic syntax, ASCII
+//! only. A relative reference (`uri-reference`) and non-ASCII text (an IRI) are refused: a
+//! tool that asks for a URI wants one it can fetch without a base.
 
 use super::ip;
 
@@ -35,8 +12,6 @@ pub(super) fn is_uri(text: &str) -> bool {
     if !is_scheme(scheme) {
         return false;
     }
-    // The fragment starts at the first `#` (no `#` is allowed before it), the query at the
-    // first `?` before that.
     let (rest, fragment) = rest.split_once('#').unwrap_or((rest, ""));
     let (hier_part, query) = rest.split_once('?').unwrap_or((rest, ""));
     let query_ok = all_chars(query, |b| is_pchar(b) || b == b'/' || b == b'?');
@@ -51,9 +26,7 @@ fn is_scheme(scheme: &str) -> bool {
         && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'-' || b == b'.')
 }
 
-/// `hier-part`. With `//`, an authority up to the next `/` and then `path-abempty`;
-/// otherwise `path-absolute`, `path-rootless` or `path-empty`, which together are any
-/// `pchar`s and slashes that do not start with `//` (ruled out by the first branch).
+/// `hier-part`: `//` authority and a path, or a path alone (any `pchar`s and slashes).
 fn is_hier_part(hier_part: &str) -> bool {
     let path = match hier_part.strip_prefix("//") {
         Some(after) => {
@@ -71,9 +44,7 @@ fn is_hier_part(hier_part: &str) -> bool {
     all_chars(path, |b| is_pchar(b) || b == b'/')
 }
 
-/// `authority`: `[ userinfo "@" ] host [ ":" port ]`. Neither a userinfo nor a host may
-/// hold `@`, so the one `@` splits them; a `reg-name` or IPv4 host holds no `:`, so the
-/// port starts at the first `:` after the host (after the `]` of an IP literal).
+/// `authority`: `[ userinfo "@" ] host [ ":" port ]`.
 fn is_authority(authority: &str) -> bool {
     let (userinfo, host_port) = authority.split_once('@').unwrap_or(("", authority));
     if !all_chars(userinfo, |b| {
@@ -101,15 +72,12 @@ fn is_authority(authority: &str) -> bool {
     host_ok && port_ok
 }
 
-/// `reg-name` (which includes every `IPv4address`: `999.999.999.999` is a valid name,
-/// as the suite agrees, so IPv4 needs no rule of its own here).
+/// `reg-name`, which includes every `IPv4address` (and `999.999.999.999`, as the suite agrees).
 fn is_reg_name(host: &str) -> bool {
     all_chars(host, |b| is_unreserved(b) || is_sub_delim(b))
 }
 
-/// The inside of an `IP-literal`'s brackets: an `IPv6address` (RFC 4291's text form, as
-/// [`ip::is_ipv6`]; RFC 3986 section 3.2.2 spells out the same grammar) or an
-/// `IPvFuture`. A zone id (RFC 6874's `%25eth0`) is not part of RFC 3986 and is refused.
+/// The inside of an `IP-literal`'s brackets: an `IPv6address` (no zone id) or `IPvFuture`.
 fn is_ip_literal(inside: &str) -> bool {
     let future = inside
         .strip_prefix('v')
@@ -127,8 +95,7 @@ fn is_ip_literal(inside: &str) -> bool {
     }
 }
 
-/// True if every character of `part` is a `pct-encoded` triplet or a byte `allowed`
-/// accepts (`allowed` never accepts `%`).
+/// True if every character of `part` is a `pct-encoded` triplet or `allowed`.
 fn all_chars(part: &str, allowed: impl Fn(u8) -> bool) -> bool {
     let mut bytes = part.bytes();
     while let Some(b) = bytes.next() {
