@@ -109,14 +109,27 @@ impl PartialBuilder {
         let levels = builder.starts.len();
         while let Some(start) = builder.starts.pop() {
             let start = start.min(builder.members.len());
-            let members: Vec<_> = builder.members.drain(start..).collect();
-            let container = match builder.starts.is_empty() {
+            // The container is taken out of its slot (or the root) while the members after
+            // it move in.
+            let slot = match builder.starts.is_empty() {
                 true => builder.root.as_mut(),
-                false => builder.members.last_mut().map(|(_, slot)| slot),
+                false => builder
+                    .members
+                    .get_mut(start.wrapping_sub(1))
+                    .map(|(_, slot)| slot),
             };
-            if let Some(container) = container {
-                for (key, value) in members {
-                    push(container, key, value);
+            let Some(mut container) = slot.map(|slot| std::mem::replace(slot, Value::Null)) else {
+                continue;
+            };
+            for (key, value) in builder.members.drain(start..) {
+                push(&mut container, key, value);
+            }
+            match builder.starts.is_empty() {
+                true => builder.root = Some(container),
+                false => {
+                    if let Some((_, slot)) = builder.members.last_mut() {
+                        *slot = container;
+                    }
                 }
             }
         }
