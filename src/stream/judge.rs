@@ -17,7 +17,7 @@
 
 use super::place;
 use crate::gate::Gate;
-use crate::json::{Open, PartialBuilder, Segment, Stop, Tail, Value};
+use crate::json::{Member, Open, PartialBuilder, Segment, Stop, Tail, Value};
 use crate::rejection::RejectionKind;
 use crate::spec::ToolSpec;
 
@@ -160,109 +160,73 @@ enum Seen<'v, 'g> {
     Text(&'g ToolSpec, Option<&'static str>, &'v str, bool),
 }
 
-/// The fixed shapes (see the module docs).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Shape {
-    Anthropic,
-    Responses,
-    OpenAiChat,
+/// The members of an object of the partial tree, with what of the object is still open.
+#[derive(Clone, Copy)]
+struct Members<'v> {
+    list: &'v [Member<'static>],
+    open: Open<'v>,
 }
 
-/// Reads the envelope of a raw call so far.
+impl<'v> Members<'v> {
+    /// The first member named `key`: its place, its value, and what of it is still open.
+    fn first(self, key: &str) -> Option<(usize, &'v Value<'static>, Open<'v>)> {
+        let at = self.list.iter().position(|(name, _)| name == key)?;
+        let (_, value) = self.list.get(at)?;
+        let last = at + 1 == self.list.len();
+        Some((at, value, child_open(self.open, last)))
+    }
+}
+
+/// Reads the envelope of a raw call so far (see the module docs).
 fn shape<'v, 'g>(gate: &'g Gate, root: &'v Value<'static>, open: Open<'v>) -> Seen<'v, 'g> {
-    let Value::Object(members) = root else {
+    let Value::Object(list) = root else {
         return Seen::Waiting;
     };
-    let last = members.len().checked_sub(1);
-    let child = |index: usize| child_open(open, Some(index) == last);
-    let first = |key: &str| members.iter().position(|(name, _)| name == key);
-    // A whole top-level name that is no tool's, in any shape.
-    let top_name = first("name");
-    if let Some(index) = top_name {
-        if let (Some((_, Value::String(name))), true) =
-            (members.get(index), child(index) == Open::WHOLE)
-        {
-            if gate.spec(name).is_none() {
-                return Seen::UnknownName;
-            }
+    let call = Members { list, open };
+    if let Some((_, Value::String(name), Open::WHOLE)) = call.first("name") {
+        if gate.spec(name).is_none() {
+            return Seen::UnknownName;
         }
     }
-    let Some(type_index) = first("type") else {
+    let Some((type_at, Value::String(kind), Open::WHOLE)) = call.first("type") else {
         return Seen::Waiting;
     };
-    let fixed = match members.get(type_index) {
-        Some((_, Value::String(kind))) if child(type_index) == Open::WHOLE => match kind.as_ref() {
-            "tool_use" => Shape::Anthropic,
-            "function_call" => Shape::Responses,
-            "function" => Shape::OpenAiChat,
+    // Where the name that counts and the arguments are (in the call, or in its `function`),
+    // and whether the arguments are a value or a text.
+    let (holder, arguments, text, base) = match kind.as_ref() {
+        "tool_use" => (call, "input", false, None),
+        "function_call" => (call, ARGUMENTS, true, None),
+        "function" => match call.first("function") {
+            Some((at, Value::Object(list), open)) if at > type_at => {
+                (Members { list, open }, ARGUMENTS, true, Some("function"))
+            }
             _ => return Seen::Waiting,
         },
         _ => return Seen::Waiting,
     };
-    // Where the name that counts and the arguments stand: in the call, or in `function`.
-    let (holder, holder_open, after, args_key, base): (
-        &[(_, Value<'static>)],
-        Open<'v>,
-        usize,
-        &str,
-        Option<&str>,
-    ) = match fixed {
-        Shape::Anthropic => (members, open, type_index, "input", None),
-        Shape::Responses => (members, open, type_index, ARGUMENTS, None),
-        Shape::OpenAiChat => {
-            let Some(index) = first("function").filter(|&index| index > type_index) else {
-                return Seen::Waiting;
-            };
-            match members.get(index) {
-                Some((_, Value::Object(inner))) => (
-                    inner.as_slice(),
-                    child(index),
-                    0,
-                    ARGUMENTS,
-                    Some("function"),
-                ),
-                _ => return Seen::Waiting,
-            }
-        }
-    };
-    let holder_last = holder.len().checked_sub(1);
-    let held = |index: usize| child_open(holder_open, Some(index) == holder_last);
-    let find = |key: &str| holder.iter().position(|(name, _)| name == key);
-    let Some(name_index) = find("name") else {
+    // A reader going left to right knows the shape only past `type`.
+    let after_type = |at: usize| base.is_some() || at > type_at;
+    let Some((name_at, Value::String(name), name_open)) = holder.first("name") else {
         return Seen::Waiting;
     };
-    let Some((_, Value::String(name))) = holder.get(name_index) else {
-        return Seen::Waiting;
+    if name_open != Open::WHOLE {
+        // Still being written: refused once no tool's name starts so.
+        let unknown = after_type(name_at) && !gate.names_start_with(name);
+        return if unknown {
+            Seen::UnknownName
+        } else {
+            Seen::Waiting
+        };
+    }
+    let Some(spec) = gate.spec(name) else {
+        return Seen::UnknownName;
     };
-    let spec = match held(name_index) {
-        Open {
-            tail: Tail::String,
-            containers: 0,
-        } => {
-            // The name is still being written, after the shape was fixed.
-            let counted_after_type = base.is_some() || name_index > after;
-            if counted_after_type && !gate.names_start_with(name) {
-                return Seen::UnknownName;
-            }
-            return Seen::Waiting;
-        }
-        _ => match gate.spec(name) {
-            Some(spec) => spec,
-            None => return Seen::UnknownName,
+    match holder.first(arguments) {
+        Some((at, value, open)) if at > name_at && after_type(at) => match (text, value) {
+            (false, value) => Seen::Value(spec, value, open),
+            (true, Value::String(text)) => Seen::Text(spec, base, text, open == Open::WHOLE),
+            (true, _) => Seen::Waiting,
         },
-    };
-    let Some(args_index) =
-        find(args_key).filter(|&index| index > name_index && (base.is_some() || index > after))
-    else {
-        return Seen::Waiting;
-    };
-    let Some((_, args)) = holder.get(args_index) else {
-        return Seen::Waiting;
-    };
-    let args_open = held(args_index);
-    match (fixed, args) {
-        (Shape::Anthropic, value) => Seen::Value(spec, value, args_open),
-        (_, Value::String(text)) => Seen::Text(spec, base, text, args_open == Open::WHOLE),
         _ => Seen::Waiting,
     }
 }
