@@ -3,8 +3,9 @@
 //! characters such a text is fed as, without a turn of the byte machine.
 
 use super::escape::{self, scan_plain, Escape};
-use super::{Cut, Expect, Input, Reader, Step, Stop, Str};
-use crate::json::event::Sink;
+use super::{emit, Cut, Expect, Input, Reader, Step, Stop, Str};
+use crate::json::event::{Event, Sink};
+use std::borrow::Cow;
 
 impl Reader {
     /// Reads the text a JSON string literal holds from the literal's body (`literal`: its
@@ -67,7 +68,12 @@ impl Reader {
                 self.feed_str(run, sink)?;
                 return Ok(run_end);
             };
-            if fits {
+            if fits && c == '"' {
+                match self.close_string(run, sink) {
+                    Some(read) => read?,
+                    None => self.feed_str_then(run, c, sink)?,
+                }
+            } else if fits {
                 self.feed_str_then(run, c, sink)?;
             } else {
                 self.feed_str(run, sink)?;
@@ -143,6 +149,38 @@ impl Reader {
         };
         self.offset += 1;
         true
+    }
+
+    /// A string's or key's whole body, `run` (no `"`, backslash or control character), and
+    /// the `"` after it, while one is open and nothing of it has been read: sent whole and
+    /// borrowed, as [`Reader::feed_str_then`] would.
+    pub(super) fn close_string<'a, S: Sink<'a>>(
+        &mut self,
+        run: &'a str,
+        sink: &mut S,
+    ) -> Option<Result<(), Stop>> {
+        let string = match &self.cut {
+            Some(Cut::Str(string)) if self.stopped.is_none() && !string.started => *string,
+            _ => return None,
+        };
+        if string.key && !self.carry.key.is_empty() {
+            return None;
+        }
+        let end = self.offset.checked_add(run.len())?.checked_add(1)?;
+        if end > self.max_bytes {
+            return None;
+        }
+        self.offset = end;
+        self.cut = None;
+        let event = match string.key {
+            true => Event::Key(Cow::Borrowed(run)),
+            false => Event::String(run),
+        };
+        let emitted = emit(sink, event, string.quote);
+        if let Err(stop) = &emitted {
+            self.stopped = Some(stop.clone());
+        }
+        Some(emitted)
     }
 
     /// A character of a string's or key's body (not `"` or a control character; a
