@@ -40,7 +40,6 @@ pub(crate) fn parse(raw: &str, limits: Limits) -> Result<(Value<'_>, Texts<'_>),
     let mut sink = Places {
         builder: Builder::new(),
         limits,
-        depth: 0,
         top: None,
         inner_arguments: false,
         texts: Texts::default(),
@@ -58,8 +57,6 @@ pub(crate) fn parse(raw: &str, limits: Limits) -> Result<(Value<'_>, Texts<'_>),
 struct Places<'a> {
     builder: Builder<'a>,
     limits: Limits,
-    /// Containers open.
-    depth: usize,
     /// The slot whose text a string would be at depth 1 (`Top`), or whose nested call
     /// object is open at depth 2: told by the last top-level key.
     top: Option<Slot>,
@@ -70,30 +67,29 @@ struct Places<'a> {
 
 impl<'a> Sink<'a> for Places<'a> {
     fn event(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
-        match &event {
-            Event::Key(key) if self.depth == 1 => {
-                self.top = match key.as_ref() {
-                    "arguments" => Some(Slot::Top),
-                    "function" => Some(Slot::Function),
-                    "functionCall" => Some(Slot::FunctionCallCamel),
-                    "function_call" => Some(Slot::FunctionCall),
-                    _ => None,
+        if let Event::Key(key) = &event {
+            match self.builder.depth() {
+                1 => {
+                    self.top = match key.as_ref() {
+                        "arguments" => Some(Slot::Top),
+                        "function" => Some(Slot::Function),
+                        "functionCall" => Some(Slot::FunctionCallCamel),
+                        "function_call" => Some(Slot::FunctionCall),
+                        _ => None,
+                    };
+                    // A container at depth 2 opens after a top-level key.
+                    self.inner_arguments = false;
                 }
+                2 => self.inner_arguments = key == "arguments",
+                _ => {}
             }
-            Event::Key(key) if self.depth == 2 => self.inner_arguments = key == "arguments",
-            Event::ArrayStart | Event::ObjectStart => {
-                self.depth = self.depth.saturating_add(1);
-                self.inner_arguments = false;
-            }
-            Event::ArrayEnd | Event::ObjectEnd => self.depth = self.depth.saturating_sub(1),
-            _ => {}
         }
         self.builder.event(event, at)
     }
 
     /// An escaped string where an arguments text goes is parsed in place.
     fn literal(&mut self, _quote: usize, body: &'a str) -> Option<usize> {
-        let slot = match (self.depth, self.top) {
+        let slot = match (self.builder.depth(), self.top) {
             (1, Some(Slot::Top)) => Slot::Top,
             (2, Some(slot)) if self.inner_arguments && slot != Slot::Top => slot,
             _ => return None,

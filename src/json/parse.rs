@@ -125,6 +125,11 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// How many containers are open.
+    pub(crate) fn depth(&self) -> usize {
+        self.starts.len()
+    }
+
     /// The value built (`Null` if no whole value was given).
     pub(crate) fn take_value(&mut self) -> Value<'a> {
         match self.starts.is_empty() {
