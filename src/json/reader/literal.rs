@@ -69,9 +69,12 @@ impl Reader {
                 return Ok(run_end);
             };
             if fits && c == '"' {
-                match self.close_string(run, sink) {
-                    Some(read) => read?,
-                    None => self.feed_str_then(run, c, sink)?,
+                // Most of the text's quotes close a string or key, or open one after a `:`
+                // or `,`: taken without a turn of the byte machine.
+                if let Some(read) = self.close_string(run, sink) {
+                    read?;
+                } else if !self.separator_quote(run) {
+                    self.feed_str_then(run, c, sink)?;
                 }
             } else if fits {
                 self.feed_str_then(run, c, sink)?;
@@ -181,6 +184,28 @@ impl Reader {
             self.stopped = Some(stop.clone());
         }
         Some(emitted)
+    }
+
+    /// A key's `:` or a member's or item's `,` (`run`, with whitespace around it), and the
+    /// `"` after it: the string or key after it opens.
+    pub(super) fn separator_quote(&mut self, run: &str) -> bool {
+        if self.stopped.is_some() || self.cut.is_some() {
+            return false;
+        }
+        let expect = match (run.trim_matches([' ', '\t', '\n', '\r']), self.expect) {
+            (":", Expect::Colon) => Expect::Value,
+            (",", Expect::AfterValue) => match self.open.last() {
+                Some(top) if top & 1 == 1 => Expect::Key,
+                _ => Expect::Value,
+            },
+            _ => return false,
+        };
+        match self.offset.checked_add(run.len()) {
+            Some(end) if end < self.max_bytes => self.offset = end,
+            _ => return false,
+        }
+        self.expect = expect;
+        self.open_quote()
     }
 
     /// A character of a string's or key's body (not `"` or a control character; a
