@@ -192,9 +192,14 @@ impl Reader {
         if self.stopped.is_some() || self.cut.is_some() {
             return false;
         }
-        let expect = match (run.trim_matches([' ', '\t', '\n', '\r']), self.expect) {
-            (":", Expect::Colon) => Expect::Value,
-            (",", Expect::AfterValue) => match self.open.last() {
+        // A run holds no control character, so a space is the only whitespace it can hold.
+        let mut marks = run.bytes().filter(|&byte| byte != b' ');
+        let (Some(mark), None) = (marks.next(), marks.next()) else {
+            return false;
+        };
+        let expect = match (mark, self.expect) {
+            (b':', Expect::Colon) => Expect::Value,
+            (b',', Expect::AfterValue) => match self.open.last() {
                 Some(top) if top & 1 == 1 => Expect::Key,
                 _ => Expect::Value,
             },
