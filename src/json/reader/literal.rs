@@ -3,9 +3,8 @@
 //! characters such a text is fed as, without a turn of the byte machine.
 
 use super::escape::{self, scan_plain, Escape};
-use super::{emit, Cut, Expect, Input, Reader, Step, Stop, Str};
-use crate::json::event::{Event, Sink};
-use std::borrow::Cow;
+use super::{Cut, Expect, Input, Reader, Step, Stop, Str};
+use crate::json::event::Sink;
 
 impl Reader {
     /// Reads the text a JSON string literal holds from the literal's body (`literal`: its
@@ -68,16 +67,16 @@ impl Reader {
                 self.feed_str(run, sink)?;
                 return Ok(run_end);
             };
-            if fits && c == '"' {
-                // Most of the text's quotes close a string or key, or open one after a `:`
-                // or `,`: taken without a turn of the byte machine.
-                if let Some(read) = self.close_string(run, sink) {
-                    read?;
-                } else if !self.separator_quote(run) {
+            if fits {
+                // Most runs are a piece of a string or key, or the `:` or `,` before one:
+                // taken without a turn of the byte machine.
+                let quick = match self.string_piece(run, c, sink) {
+                    Some(read) => read.map(|()| true)?,
+                    None => c == '"' && self.separator_quote(run),
+                };
+                if !quick {
                     self.feed_str_then(run, c, sink)?;
                 }
-            } else if fits {
-                self.feed_str_then(run, c, sink)?;
             } else {
                 self.feed_str(run, sink)?;
                 self.feed_char(c, sink)?;
@@ -154,36 +153,42 @@ impl Reader {
         true
     }
 
-    /// A string's or key's whole body, `run` (no `"`, backslash or control character), and
-    /// the `"` after it, while one is open and nothing of it has been read: sent whole and
-    /// borrowed, as [`Reader::feed_str_then`] would.
-    pub(super) fn close_string<'a, S: Sink<'a>>(
+    /// A run of a string's or key's body (no `"`, backslash or control character) while one
+    /// is open and nothing is cut inside it, and the character after it: the `"` that closes
+    /// it, or the next character of its body. Sent as the byte machine sends them.
+    pub(super) fn string_piece<'a, S: Sink<'a>>(
         &mut self,
         run: &'a str,
+        c: char,
         sink: &mut S,
     ) -> Option<Result<(), Stop>> {
-        let string = match &self.cut {
-            Some(Cut::Str(string)) if self.stopped.is_none() && !string.started => *string,
+        let mut string = match &self.cut {
+            Some(Cut::Str(string)) if self.stopped.is_none() => *string,
             _ => return None,
         };
-        if string.key && !self.carry.key.is_empty() {
+        let end = self.offset.checked_add(run.len())?;
+        if end.checked_add(c.len_utf8())? > self.max_bytes {
             return None;
         }
-        let end = self.offset.checked_add(run.len())?.checked_add(1)?;
-        if end > self.max_bytes {
-            return None;
-        }
-        self.offset = end;
-        self.cut = None;
-        let event = match string.key {
-            true => Event::Key(Cow::Borrowed(run)),
-            false => Event::String(run),
+        let read = if c == '"' {
+            self.cut = None;
+            let read = self.end_string(string, run, 0, run.len(), sink);
+            self.offset = end + 1;
+            read
+        } else {
+            let read = self.string_run(&mut string, run, self.offset, sink);
+            self.offset = end;
+            self.cut = Some(Cut::Str(string));
+            read
         };
-        let emitted = emit(sink, event, string.quote);
-        if let Err(stop) = &emitted {
+        if let Err(stop) = &read {
             self.stopped = Some(stop.clone());
+            return Some(read);
         }
-        Some(emitted)
+        match c {
+            '"' => Some(Ok(())),
+            _ => Some(self.feed_char(c, sink)),
+        }
     }
 
     /// A key's `:` or a member's or item's `,` (`run`, with whitespace around it), and the
