@@ -40,9 +40,6 @@ pub(crate) fn parse(raw: &str, limits: Limits) -> Result<(Value<'_>, Texts<'_>),
     let mut sink = Places {
         builder: Builder::new(),
         limits,
-        depth: 0,
-        top: None,
-        inner_arguments: false,
         texts: Texts::default(),
     };
     let mut reader = Reader::new(limits);
@@ -54,48 +51,29 @@ pub(crate) fn parse(raw: &str, limits: Limits) -> Result<(Value<'_>, Texts<'_>),
     }
 }
 
-/// The builder's sink, following which member of the envelope each value is in.
+/// The builder's sink, which parses an arguments text where the builder stands at one.
 struct Places<'a> {
     builder: Builder<'a>,
     limits: Limits,
-    /// Containers open.
-    depth: usize,
-    /// The slot whose text a string would be at depth 1 (`Top`), or whose nested call
-    /// object is open at depth 2: told by the last top-level key.
-    top: Option<Slot>,
-    /// The last key at depth 2 was `arguments`.
-    inner_arguments: bool,
     texts: Texts<'a>,
 }
 
 impl<'a> Sink<'a> for Places<'a> {
     fn event(&mut self, event: Event<'a>, at: usize) -> ControlFlow<()> {
-        match &event {
-            Event::Key(key) if self.depth == 1 => {
-                self.top = match key.as_ref() {
-                    "arguments" => Some(Slot::Top),
-                    "function" => Some(Slot::Function),
-                    "functionCall" => Some(Slot::FunctionCallCamel),
-                    "function_call" => Some(Slot::FunctionCall),
-                    _ => None,
-                }
-            }
-            Event::Key(key) if self.depth == 2 => self.inner_arguments = key == "arguments",
-            Event::ArrayStart | Event::ObjectStart => {
-                self.depth = self.depth.saturating_add(1);
-                self.inner_arguments = false;
-            }
-            Event::ArrayEnd | Event::ObjectEnd => self.depth = self.depth.saturating_sub(1),
-            _ => {}
-        }
         self.builder.event(event, at)
     }
 
     /// An escaped string where an arguments text goes is parsed in place.
     fn literal(&mut self, _quote: usize, body: &'a str) -> Option<usize> {
-        let slot = match (self.depth, self.top) {
-            (1, Some(Slot::Top)) => Slot::Top,
-            (2, Some(slot)) if self.inner_arguments && slot != Slot::Top => slot,
+        let (key, container) = self.builder.keys();
+        if key != Some("arguments") {
+            return None;
+        }
+        let slot = match (self.builder.depth(), container) {
+            (1, _) => Slot::Top,
+            (2, Some("function")) => Slot::Function,
+            (2, Some("functionCall")) => Slot::FunctionCallCamel,
+            (2, Some("function_call")) => Slot::FunctionCall,
             _ => return None,
         };
         let mut reader = Reader::new(self.limits);

@@ -125,7 +125,8 @@ pub(crate) fn find<'a>(
             let [id_field, name_field, args_field, arguments_field] = nested.fields;
             let chat = nested == FUNCTION;
             // OpenAI chat's id is the envelope's own; the others' is in the call object.
-            let outer_id = if chat { string(id_of("id")) } else { None };
+            let chat_id = if chat { id_of("id") } else { None };
+            let outer_id = string(chat_id);
             let (at, inner) = match get(top, nested.key) {
                 Some((at, Value::Object(inner))) => (at, inner.as_slice()),
                 Some((_, other)) => {
@@ -138,7 +139,7 @@ pub(crate) fn find<'a>(
                 }
             };
             let id = if chat {
-                id_of("id")
+                chat_id
             } else {
                 get(inner, "id").map(|(_, value)| value)
             };
@@ -155,7 +156,7 @@ pub(crate) fn find<'a>(
                 return Err(bad(string(id), problem));
             }
             // OpenAI chat reads `arguments` alone; the others `args`, or `arguments`.
-            let args = get(inner, "args").filter(|_| !chat);
+            let args = if chat { None } else { get(inner, "args") };
             let arguments = get(inner, "arguments");
             if let (Some(_), Some(_)) = (args, arguments) {
                 let problem = EnvelopeProblem::Conflict {

@@ -125,6 +125,23 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// How many containers are open.
+    pub(crate) fn depth(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// The key of the value that comes next (none for an item), and the key the innermost
+    /// open container stands under (none for the root).
+    pub(crate) fn keys(&self) -> (Option<&str>, Option<&str>) {
+        let container = self
+            .starts
+            .last()
+            .and_then(|start| start.checked_sub(1))
+            .and_then(|slot| self.members.get(slot))
+            .map(|(key, _)| key.as_ref());
+        (self.key.as_deref(), container)
+    }
+
     /// The value built (`Null` if no whole value was given).
     pub(crate) fn take_value(&mut self) -> Value<'a> {
         match self.starts.is_empty() {

@@ -68,7 +68,15 @@ impl Reader {
                 return Ok(run_end);
             };
             if fits {
-                self.feed_str_then(run, c, sink)?;
+                // Most runs are a piece of a string or key, or the `:` or `,` before one:
+                // taken without a turn of the byte machine.
+                let quick = match self.string_piece(run, c, sink) {
+                    Some(read) => read.map(|()| true)?,
+                    None => c == '"' && self.separator_quote(run),
+                };
+                if !quick {
+                    self.feed_str_then(run, c, sink)?;
+                }
             } else {
                 self.feed_str(run, sink)?;
                 self.feed_char(c, sink)?;
@@ -143,6 +151,71 @@ impl Reader {
         };
         self.offset += 1;
         true
+    }
+
+    /// A run of a string's or key's body (no `"`, backslash or control character) while one
+    /// is open and nothing is cut inside it, and the character after it: the `"` that closes
+    /// it, or the next character of its body. Sent as the byte machine sends them.
+    pub(super) fn string_piece<'a, S: Sink<'a>>(
+        &mut self,
+        run: &'a str,
+        c: char,
+        sink: &mut S,
+    ) -> Option<Result<(), Stop>> {
+        let mut string = match &self.cut {
+            Some(Cut::Str(string)) if self.stopped.is_none() => *string,
+            _ => return None,
+        };
+        let end = self.offset.checked_add(run.len())?;
+        if end.checked_add(c.len_utf8())? > self.max_bytes {
+            return None;
+        }
+        let read = if c == '"' {
+            self.cut = None;
+            let read = self.end_string(string, run, 0, run.len(), sink);
+            self.offset = end + 1;
+            read
+        } else {
+            let read = self.string_run(&mut string, run, self.offset, sink);
+            self.offset = end;
+            self.cut = Some(Cut::Str(string));
+            read
+        };
+        if let Err(stop) = &read {
+            self.stopped = Some(stop.clone());
+            return Some(read);
+        }
+        match c {
+            '"' => Some(Ok(())),
+            _ => Some(self.feed_char(c, sink)),
+        }
+    }
+
+    /// A key's `:` or a member's or item's `,` (`run`, with whitespace around it), and the
+    /// `"` after it: the string or key after it opens.
+    pub(super) fn separator_quote(&mut self, run: &str) -> bool {
+        if self.stopped.is_some() || self.cut.is_some() {
+            return false;
+        }
+        // A run holds no control character, so a space is the only whitespace it can hold.
+        let mut marks = run.bytes().filter(|&byte| byte != b' ');
+        let (Some(mark), None) = (marks.next(), marks.next()) else {
+            return false;
+        };
+        let expect = match (mark, self.expect) {
+            (b':', Expect::Colon) => Expect::Value,
+            (b',', Expect::AfterValue) => match self.open.last() {
+                Some(top) if top & 1 == 1 => Expect::Key,
+                _ => Expect::Value,
+            },
+            _ => return false,
+        };
+        match self.offset.checked_add(run.len()) {
+            Some(end) if end < self.max_bytes => self.offset = end,
+            _ => return false,
+        }
+        self.expect = expect;
+        self.open_quote()
     }
 
     /// A character of a string's or key's body (not `"` or a control character; a
