@@ -228,7 +228,11 @@ impl<'s> Walk<'s> {
     /// `minimum`, `maximum`, `multipleOf`, then a number `format`.
     fn number(&self, ty: &Type, text: &str, value: &Value<'_>, at: &Trail<'_>) -> Verdict {
         let rules = &ty.number;
-        let plain = Plain::parse(text);
+        // Read once for the bounds, and only if there are any.
+        let plain = match (&rules.minimum, &rules.maximum) {
+            (None, None) => None,
+            _ => Plain::parse(text),
+        };
         let order = |bound: &crate::spec::Bound| {
             compare_to(text, plain, bound.value.as_str(), bound.as_plain_i64())
         };
