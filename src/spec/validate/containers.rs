@@ -112,14 +112,30 @@ impl<'s> Walk<'s> {
             return Ok(());
         };
         let keys = || members.iter().map(|(key, _)| key.as_ref()).chain(pending);
-        if object.additional == Additional::Forbidden {
-            if let Some(key) = keys().find(|key| is_other(object, key)) {
-                return Err(self.fail(at, value, || unknown(object, key)));
+        // Each member's field, found once: the first unknown member, and how many required
+        // fields are given (keys do not repeat), so that the required fields are looked
+        // for one by one only when one is missing.
+        let forbidden = object.additional == Additional::Forbidden;
+        let mut n_required_given: usize = 0;
+        for key in keys() {
+            match object.fields.iter().find(|field| field.name == key) {
+                Some(field) => {
+                    n_required_given = n_required_given.saturating_add(usize::from(field.required))
+                }
+                None if forbidden && !matches_pattern(object, key) => {
+                    return Err(self.fail(at, value, || unknown(object, key)));
+                }
+                None => {}
             }
         }
         let given = |name: &str| members.iter().enumerate().find(|(_, (key, _))| key == name);
-        for field in object.fields.iter().filter(|_| open.is_none()) {
-            if field.required && given(&field.name).is_none() {
+        let n_required = object.fields.iter().filter(|field| field.required).count();
+        if open.is_none() && n_required_given < n_required {
+            if let Some(field) = object
+                .fields
+                .iter()
+                .find(|f| f.required && given(&f.name).is_none())
+            {
                 let field = field.name.clone();
                 return Err(self.fail(at, value, || Rule::Required { field }));
             }
@@ -196,8 +212,12 @@ impl<'s> Walk<'s> {
 
 /// True if `key` is a member no field declares and no pattern matches.
 pub(super) fn is_other(object: &ObjectType, key: &str) -> bool {
-    !object.fields.iter().any(|field| field.name == key)
-        && !object.patterns.iter().any(|p| matches(&p.pattern, key))
+    !object.fields.iter().any(|field| field.name == key) && !matches_pattern(object, key)
+}
+
+/// True if some pattern of `object` matches `key`.
+fn matches_pattern(object: &ObjectType, key: &str) -> bool {
+    object.patterns.iter().any(|p| matches(&p.pattern, key))
 }
 
 /// True if `pattern` matches `key` (a pattern that does not compile never reaches a

@@ -6,54 +6,27 @@ use crate::json::decimal::Decimal;
 use crate::json::Value;
 use crate::spec::{Kinds, Type};
 
-/// The kind of a value as the validator tells kinds apart: a number is an `Integer` when it
-/// is an integer within `i64` (the `integer` type), otherwise a `Fraction`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Shape {
-    Null,
-    Bool,
-    Integer,
-    Fraction,
-    String,
-    Array,
-    Object,
-}
-
-impl Shape {
-    /// The shape of number text.
-    pub(super) fn of_number(decimal: &Decimal<'_>) -> Shape {
-        if decimal.is_i64() {
-            Shape::Integer
-        } else {
-            Shape::Fraction
-        }
-    }
-
-    /// True if a type that accepts `kinds` accepts a value of this shape.
-    pub(super) fn admitted_by(self, kinds: Kinds) -> bool {
-        match self {
-            Shape::Null => kinds.contains(Kinds::NULL),
-            Shape::Bool => kinds.contains(Kinds::BOOLEAN),
-            Shape::Integer => kinds.accepts_fractions() || kinds.contains(Kinds::INTEGER),
-            Shape::Fraction => kinds.accepts_fractions(),
-            Shape::String => kinds.contains(Kinds::STRING),
-            Shape::Array => kinds.contains(Kinds::ARRAY),
-            Shape::Object => kinds.contains(Kinds::OBJECT),
-        }
-    }
-}
-
-/// True if a value of this kind may be accepted by a type that accepts `kinds`.
+/// True if a value of this kind may be accepted by a type that accepts `kinds`. A number
+/// is read only when the type takes integers but no other numbers.
 pub(crate) fn admits(kinds: Kinds, value: &Value<'_>) -> bool {
-    let shape = match value {
-        Value::Null => Shape::Null,
-        Value::Bool(_) => Shape::Bool,
-        Value::Number(number) => Shape::of_number(&Decimal::parse(number.as_str())),
-        Value::String(_) => Shape::String,
-        Value::Array(_) => Shape::Array,
-        Value::Object(_) => Shape::Object,
-    };
-    shape.admitted_by(kinds)
+    match value {
+        Value::Null => kinds.contains(Kinds::NULL),
+        Value::Bool(_) => kinds.contains(Kinds::BOOLEAN),
+        Value::Number(number) => {
+            kinds.accepts_fractions() || (kinds.contains(Kinds::INTEGER) && is_i64(number.as_str()))
+        }
+        Value::String(_) => kinds.contains(Kinds::STRING),
+        Value::Array(_) => kinds.contains(Kinds::ARRAY),
+        Value::Object(_) => kinds.contains(Kinds::OBJECT),
+    }
+}
+
+/// True if number text is an integer within `i64` (the `integer` type): at a glance for
+/// plain digits (at most 18 always fit), exactly otherwise (`1.0`, `1e2`, 19 digits).
+fn is_i64(text: &str) -> bool {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    let plain = (1..=18).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit());
+    plain || Decimal::parse(text).is_i64()
 }
 
 /// The kinds a type can accept at all, looking through `enum`, `const`, `$ref` and the
@@ -115,7 +88,7 @@ fn kind_of(value: &Value<'_>) -> Kinds {
     match value {
         Value::Null => Kinds::NULL,
         Value::Bool(_) => Kinds::BOOLEAN,
-        Value::Number(text) if Decimal::parse(text.as_str()).is_i64() => Kinds::INTEGER,
+        Value::Number(text) if is_i64(text.as_str()) => Kinds::INTEGER,
         Value::Number(_) => Kinds(Kinds::NUMBER.0 & !Kinds::INTEGER.0),
         Value::String(_) => Kinds::STRING,
         Value::Array(_) => Kinds::ARRAY,

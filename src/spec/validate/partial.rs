@@ -23,7 +23,7 @@
 //! refusal certain, so the stream can find its byte.
 
 use super::kinds::admits;
-use super::walk::{to_u64, Trail, Verdict, Walk};
+use super::walk::{more_chars, Trail, Verdict, Walk};
 use super::MAX_CHECK_DEPTH;
 use crate::json::{Open, Tail, Value};
 use crate::spec::{Kinds, Rule, Schema, Type};
@@ -188,11 +188,9 @@ impl<'s> Walk<'s> {
     /// The rules an open string already breaks whatever follows: past `maxLength`, or
     /// longer than its bounded format's longest value.
     fn open_string(&self, ty: &Type, text: &str, value: &Value<'_>, at: &Trail<'_>) -> Verdict {
-        if let Some(max) = ty.string.max_length {
-            if text.len() as u64 > max && to_u64(text.chars().count()) > max {
-                let min = ty.string.min_length;
-                return Err(self.fail(at, value, || Rule::MaxLength { max, min }));
-            }
+        if let Some(max) = ty.string.max_length.filter(|&max| more_chars(text, max)) {
+            let min = ty.string.min_length;
+            return Err(self.fail(at, value, || Rule::MaxLength { max, min }));
         }
         match self.format(ty) {
             Some(format) if format.max_len().is_some_and(|max| text.len() > max) => {

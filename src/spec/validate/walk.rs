@@ -228,7 +228,11 @@ impl<'s> Walk<'s> {
     /// `minimum`, `maximum`, `multipleOf`, then a number `format`.
     fn number(&self, ty: &Type, text: &str, value: &Value<'_>, at: &Trail<'_>) -> Verdict {
         let rules = &ty.number;
-        let plain = Plain::parse(text);
+        // Read once for the bounds, and only if there are any.
+        let plain = match (&rules.minimum, &rules.maximum) {
+            (None, None) => None,
+            _ => Plain::parse(text),
+        };
         let order = |bound: &crate::spec::Bound| {
             compare_to(text, plain, bound.value.as_str(), bound.as_plain_i64())
         };
@@ -269,16 +273,13 @@ impl<'s> Walk<'s> {
     /// `minLength`, `maxLength` (in code points), `pattern`, then a string `format`.
     fn string(&self, ty: &Type, text: &str, value: &Value<'_>, at: &Trail<'_>) -> Verdict {
         let rules = &ty.string;
-        if rules.min_length.is_some() || rules.max_length.is_some() {
-            let n_chars = to_u64(text.chars().count());
-            if let Some(min) = rules.min_length.filter(|&min| n_chars < min) {
-                let max = rules.max_length;
-                return Err(self.fail(at, value, || Rule::MinLength { min, max }));
-            }
-            if let Some(max) = rules.max_length.filter(|&max| n_chars > max) {
-                let min = rules.min_length;
-                return Err(self.fail(at, value, || Rule::MaxLength { max, min }));
-            }
+        if let Some(min) = rules.min_length.filter(|&min| fewer_chars(text, min)) {
+            let max = rules.max_length;
+            return Err(self.fail(at, value, || Rule::MinLength { min, max }));
+        }
+        if let Some(max) = rules.max_length.filter(|&max| more_chars(text, max)) {
+            let min = rules.min_length;
+            return Err(self.fail(at, value, || Rule::MaxLength { max, min }));
         }
         // A pattern that does not compile never gets here: the builder and the importer
         // refuse it.
@@ -480,6 +481,20 @@ pub(crate) fn forbidden(negated: &Type) -> Forbidden {
         }
         _ => Forbidden::Schema,
     }
+}
+
+/// True if `text` has fewer than `n` code points. A code point is one to four bytes, so
+/// the byte length mostly decides without counting.
+fn fewer_chars(text: &str, n: u64) -> bool {
+    let bytes = to_u64(text.len());
+    bytes < n || (bytes.div_ceil(4) < n && to_u64(text.chars().count()) < n)
+}
+
+/// True if `text` has more than `n` code points (counted only when the byte length does
+/// not decide, as for [`fewer_chars`]).
+pub(super) fn more_chars(text: &str, n: u64) -> bool {
+    let bytes = to_u64(text.len());
+    bytes > n && (bytes.div_ceil(4) > n || to_u64(text.chars().count()) > n)
 }
 
 /// A count as a `u64` (counts of things in memory always fit).
