@@ -5,7 +5,10 @@
 //! lenient list); and the exports, which keep writing `format` and read back the same.
 #![cfg(all(feature = "format", feature = "stream"))]
 
+mod support;
+
 use std::borrow::Cow;
+use support::parts::accepts;
 use toolgate::json::{self, Event};
 use toolgate::spec::Provider;
 use toolgate::spec::{export_tools, load_tools, load_tools_lenient, LoadError, Schema};
@@ -202,25 +205,6 @@ fn escaped_strings_are_checked_as_the_text_they_stand_for() {
     ] {
         assert_eq!(check(&gate, args), expect, "{args}");
     }
-}
-
-/// Whether `schema` accepts the value whose text `events` stand for: a string in parts
-/// (a run, a character written as an escape, another run) is read as the one text it is.
-fn accepts(schema: &Schema, events: &[Event<'static>]) -> bool {
-    let mut text = String::new();
-    for event in events {
-        match event {
-            Event::ObjectStart => text.push('{'),
-            Event::ObjectEnd => text.push('}'),
-            Event::Key(key) => text.push_str(&format!("\"{key}\":")),
-            Event::StringStart | Event::StringEnd => text.push('"'),
-            Event::StringPart(part) => text.push_str(part),
-            Event::StringChar(c) => text.push_str(&format!("\\u{:04x}", u32::from(*c))),
-            other => panic!("not used here: {other:?}"),
-        }
-    }
-    let value = toolgate::json::parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
-    schema.validate(&value).is_ok()
 }
 
 /// The events of `{"key": <a string in these parts>}`.

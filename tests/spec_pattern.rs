@@ -3,7 +3,10 @@
 //! and in parts, a violation shows the pattern to the model, and exports write it.
 #![cfg(feature = "pattern")]
 
+mod support;
+
 use std::borrow::Cow;
+use support::parts::accepts;
 use toolgate::json::{self, Event};
 use toolgate::spec::build::SpecErrorKind;
 use toolgate::spec::{LoadError, Schema};
@@ -117,25 +120,6 @@ fn search_semantics_unanchored_unless_the_pattern_anchors() {
     assert!(schema.validate(&json::parse(r#""tax""#).unwrap()).is_err());
     // Not a string: the rule does not apply.
     assert!(schema.validate(&json::parse("12").unwrap()).is_ok());
-}
-
-/// Whether `schema` accepts the value whose text `events` stand for: a string in parts
-/// (a run, a character written as an escape, another run) is read as the one text it is.
-fn accepts(schema: &Schema, events: &[Event<'static>]) -> bool {
-    let mut text = String::new();
-    for event in events {
-        match event {
-            Event::ObjectStart => text.push('{'),
-            Event::ObjectEnd => text.push('}'),
-            Event::Key(key) => text.push_str(&format!("\"{key}\":")),
-            Event::StringStart | Event::StringEnd => text.push('"'),
-            Event::StringPart(part) => text.push_str(part),
-            Event::StringChar(c) => text.push_str(&format!("\\u{:04x}", u32::from(*c))),
-            other => panic!("not used here: {other:?}"),
-        }
-    }
-    let value = toolgate::json::parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
-    schema.validate(&value).is_ok()
 }
 
 #[test]

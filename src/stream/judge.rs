@@ -106,8 +106,9 @@ impl Text {
         self.fed = literal.len();
         if let Err(Stop::Invalid(error)) = builder.feed(new) {
             let at = place::in_literal(raw, quote, error.offset());
-            self.settled = Some(Some((RejectionKind::MalformedJson, at)));
-            return self.settled?;
+            let found = Some((RejectionKind::MalformedJson, at));
+            self.settled = Some(found);
+            return found;
         }
         // A token of the text is placed where it stands in the call's literal.
         let last_token = || {

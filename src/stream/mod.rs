@@ -256,16 +256,13 @@ impl<'g> CallStream<'g> {
     /// As [`Gate::check_call`]; a stream fed nothing is [`Rejection::TruncatedJson`].
     pub fn finish(self) -> Result<Call<'static>, Rejection> {
         let text = String::from_utf8_lossy(&self.kept);
+        let plain;
         let checked = match self.form {
             Form::Unset | Form::Raw if self.bytes => self.gate.check_call_bytes(&self.kept),
             Form::Unset | Form::Raw => self.gate.check_call(&text),
             Form::Name | Form::Arguments => {
-                let plain = plain_call(&self.name, &text);
-                return self
-                    .gate
-                    .check_call(&plain)
-                    .map(Call::into_owned)
-                    .map_err(|rejection| whole_size(rejection, self.dropped));
+                plain = plain_call(&self.name, &text);
+                self.gate.check_call(&plain)
             }
         };
         checked

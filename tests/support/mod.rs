@@ -5,5 +5,6 @@
 pub mod cli;
 pub mod corpus;
 pub mod mutate;
+pub mod parts;
 pub mod rng;
 pub mod values;
