@@ -8,6 +8,10 @@
 //! not a string, when it has no `type` and holds a name or call object, or when it holds
 //! nothing else toolgate knows, so every broken call is answered. In Gemini's `parts`, only
 //! a `functionCall` part is a call. Thinking, reasoning and hosted tool items pass by.
+//!
+//! The stop reason is read where a form carries it (a choice's `finish_reason`, a message's
+//! `stop_reason`, a response's `incomplete_details`, a candidate's `finishReason`), before
+//! the elements, so the turn knows whether its last element, when a call, was cut.
 
 use super::error::{cut, TurnError};
 use super::TurnForm;
@@ -15,10 +19,29 @@ use crate::json::{self, Member, Value, PREVIEW_CHARS};
 use crate::spec::names::with_article;
 use std::borrow::Cow;
 
-/// Takes each call element as it is found, in order: the element, and whether it is
-/// OpenAI's legacy `function_call` member, whose call is the member itself (it is checked
-/// as `{"function_call": …}`, the shape the envelope reads).
-pub(crate) type OnCall<'c, 'a> = dyn FnMut(&mut Value<'a>, bool) + 'c;
+/// Takes each call element as it is found, in order, with how it was found.
+pub(crate) type OnCall<'c, 'a> = dyn FnMut(&mut Value<'a>, Found) + 'c;
+
+/// How a call element was found.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Found {
+    /// It is OpenAI's legacy `function_call` member, whose call is the member itself (it
+    /// is checked as `{"function_call": …}`, the shape the envelope reads).
+    pub(crate) legacy: bool,
+    /// The turn stopped at the model's output limit ([`stopped_at_limit`]): if this call
+    /// turns out to be the turn's last element, it was cut.
+    pub(crate) cut: bool,
+}
+
+/// What a turn holds, read.
+pub(crate) struct Reading<'a> {
+    pub(crate) form: TurnForm,
+    /// The text parts, untouched.
+    pub(crate) text: Vec<Cow<'a, str>>,
+    /// The turn stopped at the model's output limit and its last element is a call: that
+    /// call was cut, whatever its text says.
+    pub(crate) last_call_cut: bool,
+}
 
 /// What a turn holds, in order.
 struct Parts<'a, 'c, 'f> {
@@ -26,6 +49,63 @@ struct Parts<'a, 'c, 'f> {
     call: &'f mut OnCall<'c, 'a>,
     /// The text parts, untouched.
     text: Vec<Cow<'a, str>>,
+    /// The turn's stop reason says the model hit its output limit; read before its
+    /// elements, so each call knows it as it is found.
+    cut: bool,
+    /// The last element read is a call.
+    last_is_call: bool,
+}
+
+impl<'a> Parts<'a, '_, '_> {
+    /// Hands a call element over.
+    fn call(&mut self, element: &mut Value<'a>, legacy: bool) {
+        self.last_is_call = true;
+        let found = Found {
+            legacy,
+            cut: self.cut,
+        };
+        (self.call)(element, found);
+    }
+
+    /// Keeps a text part.
+    fn text(&mut self, text: Cow<'a, str>) {
+        self.last_is_call = false;
+        self.text.push(text);
+    }
+
+    /// Reads the stop reason at `key` of `holder` (a choice, a message, a candidate).
+    ///
+    /// # Errors
+    /// [`TurnError::DuplicateKey`] when `key` is given twice.
+    fn stop_reason(
+        &mut self,
+        holder: &mut [Member<'a>],
+        path: &str,
+        key: &str,
+    ) -> Result<(), TurnError> {
+        let reason = member(holder, path, key)?.and_then(|reason| reason.as_str());
+        self.cut = reason.is_some_and(stopped_at_limit);
+        Ok(())
+    }
+}
+
+/// Whether a stop reason says the model hit its output limit, so the turn's last call was
+/// cut even if its text parses (Anthropic sends `{}` for a cut `tool_use` input; OpenAI may
+/// cut `1234` at `12`): OpenAI chat's `finish_reason: "length"`, Anthropic's
+/// `stop_reason: "max_tokens"` (or `"model_context_window_exceeded"`), a Responses
+/// response's `incomplete_details.reason: "max_output_tokens"`, Gemini's `finishReason:
+/// "MAX_TOKENS"` (`"FinishReason.MAX_TOKENS"` when a google-genai enum was dumped with
+/// `str`).
+pub(crate) fn stopped_at_limit(reason: &str) -> bool {
+    matches!(
+        reason,
+        "length"
+            | "max_tokens"
+            | "model_context_window_exceeded"
+            | "max_output_tokens"
+            | "MAX_TOKENS"
+            | "FinishReason.MAX_TOKENS"
+    )
 }
 
 /// Reads a turn: its form and text, each call element handed to `call` in order as it is
@@ -38,11 +118,13 @@ struct Parts<'a, 'c, 'f> {
 pub(crate) fn read<'a>(
     turn: &mut Value<'a>,
     call: &mut OnCall<'_, 'a>,
-) -> Result<(TurnForm, Vec<Cow<'a, str>>), TurnError> {
+) -> Result<Reading<'a>, TurnError> {
     let mut parts = Parts {
         form: TurnForm::Calls,
         call,
         text: Vec::new(),
+        cut: false,
+        last_is_call: false,
     };
     match turn {
         // The form is told by the elements' types, read as the elements are.
@@ -54,7 +136,11 @@ pub(crate) fn read<'a>(
             })
         }
     }
-    Ok((parts.form, parts.text))
+    Ok(Reading {
+        form: parts.form,
+        text: parts.text,
+        last_call_cut: parts.cut && parts.last_is_call,
+    })
 }
 
 /// What one element of a list is.
@@ -75,6 +161,7 @@ fn read_object<'a>(
         parts.form = TurnForm::OpenAiChat;
         let choice = first(choices, "choices", "a list of choices", "a choice")?;
         let choice = object(choice, "choices.0", "a choice object")?;
+        parts.stop_reason(choice, "choices.0", "finish_reason")?;
         let message = member(choice, "choices.0", "message")?.ok_or(TurnError::Missing {
             path: "choices.0.message".into(),
             expected: "the choice's assistant message",
@@ -93,8 +180,14 @@ fn read_object<'a>(
         let candidate = object(candidate, "candidates.0", "a candidate object")?;
         return read_candidate_members(candidate, "candidates.0", parts);
     }
-    if let Some(output) = member(turn, "", "output")? {
+    if member(turn, "", "output")?.is_some() {
         parts.form = TurnForm::Responses;
+        if let Some(Value::Object(details)) = member(turn, "", "incomplete_details")? {
+            parts.stop_reason(details, "incomplete_details", "reason")?;
+        }
+        let Some(output) = member(turn, "", "output")? else {
+            return Ok(());
+        };
         let Value::Array(items) = output else {
             return Err(wrong_type("output", "a list of output items", output));
         };
@@ -105,8 +198,12 @@ fn read_object<'a>(
         parts.form = TurnForm::Gemini;
         return read_content(turn, "", parts);
     }
-    if let Some(Value::Object(message)) = member(turn, "", "message")? {
+    if let Some(Value::Object(_)) = member(turn, "", "message")? {
         parts.form = TurnForm::OpenAiChat;
+        parts.stop_reason(turn, "", "finish_reason")?;
+        let Some(Value::Object(message)) = member(turn, "", "message")? else {
+            return Ok(());
+        };
         return read_chat_members(message, "message", parts);
     }
     let content_kind = member(turn, "", "content")?.map(|content| content.kind());
@@ -120,8 +217,12 @@ fn read_object<'a>(
         parts.form = TurnForm::OpenAiChat;
         return read_chat_members(turn, "", parts);
     }
-    if let Some(Value::Array(blocks)) = member(turn, "", "content")? {
+    if let Some(Value::Array(_)) = member(turn, "", "content")? {
         parts.form = TurnForm::Anthropic;
+        parts.stop_reason(turn, "", "stop_reason")?;
+        let Some(Value::Array(blocks)) = member(turn, "", "content")? else {
+            return Ok(());
+        };
         read_items(blocks, true, parts, false);
         return Ok(());
     }
@@ -149,11 +250,13 @@ fn read_chat_members<'a>(
 ) -> Result<(), TurnError> {
     match member(message, path, "content")? {
         None => {}
-        Some(Value::String(text)) => parts.text.push(text.clone()),
+        Some(Value::String(text)) => parts.text(text.clone()),
         Some(Value::Array(items)) => {
             for part in items.iter() {
                 if type_of(part) == Some("text") {
-                    parts.text.extend(text_of(part));
+                    if let Some(text) = text_of(part) {
+                        parts.text(text);
+                    }
                 }
             }
         }
@@ -169,7 +272,7 @@ fn read_chat_members<'a>(
         None => {}
         Some(Value::Array(calls)) => {
             for element in calls.iter_mut() {
-                (parts.call)(element, false);
+                parts.call(element, false);
             }
         }
         Some(other) => {
@@ -181,7 +284,7 @@ fn read_chat_members<'a>(
         }
     }
     if let Some(legacy) = member(message, path, "function_call")? {
-        (parts.call)(legacy, true);
+        parts.call(legacy, true);
     }
     Ok(())
 }
@@ -193,6 +296,13 @@ fn read_candidate_members<'a>(
     path: &str,
     parts: &mut Parts<'a, '_, '_>,
 ) -> Result<(), TurnError> {
+    let camel = candidate.iter().any(|(key, _)| key == "finishReason");
+    let key = if camel {
+        "finishReason"
+    } else {
+        "finish_reason"
+    };
+    parts.stop_reason(candidate, path, key)?;
     match member(candidate, path, "content")? {
         None => Ok(()),
         Some(content) => {
@@ -238,20 +348,23 @@ fn read_items<'a>(
             }
         }
         match classify(item, call_by_default) {
-            Class::Call => (parts.call)(item, false),
-            Class::Text(text) => parts.text.push(text),
+            Class::Call => parts.call(item, false),
+            Class::Text(text) => parts.text(text),
             Class::Message => match item.get("content") {
-                Some(Value::String(text)) => parts.text.push(text.clone()),
+                Some(Value::String(text)) => parts.text(text.clone()),
                 Some(Value::Array(content)) => {
                     let is_text =
                         |part: &&Value<'a>| matches!(type_of(part), Some("output_text" | "text"));
                     parts
                         .text
                         .extend(content.iter().filter(is_text).filter_map(text_of));
+                    parts.last_is_call = false;
                 }
-                _ => {}
+                _ => parts.last_is_call = false,
             },
-            Class::Other => {}
+            // Whatever comes after a call (a thinking block, a hosted tool's item) means
+            // the call was whole before the limit hit.
+            Class::Other => parts.last_is_call = false,
         }
     }
 }

@@ -13,6 +13,14 @@
 //!
 //! Thinking blocks, reasoning items, hosted tool calls and Gemini thoughts pass by untouched.
 //!
+//! # Stop reasons
+//!
+//! A turn that stopped at the model's output limit (`finish_reason: "length"`,
+//! `stop_reason: "max_tokens"`, `incomplete_details.reason: "max_output_tokens"`,
+//! `finishReason: "MAX_TOKENS"`) whose last element is a call has that call cut, even when
+//! its text parses: it is `truncated_json`, so the model makes it smaller instead of sending
+//! it again.
+//!
 //! # The pairing rule
 //!
 //! Every provider refuses the next request unless every call id of the turn is answered
@@ -47,6 +55,7 @@
 //! ```
 
 mod answer;
+mod cut;
 mod dispatch;
 mod error;
 mod form;
@@ -197,26 +206,42 @@ impl Gate {
         let mut value = json::parse_with(raw, turn_limits)
             .map_err(|error| TurnError::NotJson(Box::new(error)))?;
         let mut calls = Vec::new();
-        let (form, text) = form::read(&mut value, &mut |element, legacy| {
+        let mut last_args = None;
+        let reading = form::read(&mut value, &mut |element, found| {
+            let (verdict, args) = check_element(self, element, found);
+            last_args = args;
             calls.push(TurnCall {
-                verdict: check_element(self, element, legacy),
+                verdict,
                 corrects: None,
             });
         })?;
-        Ok(Turn { form, calls, text })
+        if reading.last_call_cut {
+            if let (Some(last), Some((kind, args))) = (calls.last_mut(), last_args) {
+                cut::cut_off(&mut last.verdict, kind, &args);
+            }
+        }
+        Ok(Turn {
+            form: reading.form,
+            calls,
+            text: reading.text,
+        })
     }
 }
 
+/// A call's arguments, when its turn was cut: their kind, and as compact JSON.
+type CutArgs = Option<(json::Kind, String)>;
+
 /// Checks one call element of a turn (a legacy `function_call` as `{"function_call": …}`),
 /// with the verdict [`Gate::check_call`] gives its own text: a call nested deeper than the
-/// limits allow is written back and checked as text, to be refused as alone.
+/// limits allow is written back and checked as text, to be refused as alone. In a turn cut
+/// at the output limit, the arguments read are handed back too, for [`cut::cut_off`].
 fn check_element<'a>(
     gate: &Gate,
     element: &mut Value<'a>,
-    legacy: bool,
-) -> Result<Call<'a>, Rejection> {
+    found: form::Found,
+) -> (Result<Call<'a>, Rejection>, CutArgs) {
     let limits = gate.limits();
-    let mut element = match legacy {
+    let mut element = match found.legacy {
         true => Value::Object(vec![(
             Cow::Borrowed("function_call"),
             std::mem::replace(element, Value::Null),
@@ -226,10 +251,18 @@ fn check_element<'a>(
     if deeper_than(&element, limits.max_depth) {
         let mut text = String::new();
         json::write_compact(&mut text, &element);
-        return gate.check_call(&text).map(Call::into_owned);
+        return (gate.check_call(&text).map(Call::into_owned), None);
     }
-    let call = envelope::find_call(&mut element, limits)?;
-    gate.checked(call).map(|(_, call)| call)
+    let call = match envelope::find_call(&mut element, limits) {
+        Ok(call) => call,
+        Err(rejection) => return (Err(rejection), None),
+    };
+    let args = found.cut.then(|| {
+        let mut args = String::new();
+        json::write_compact(&mut args, &call.args);
+        (call.args.kind(), args)
+    });
+    (gate.checked(call).map(|(_, call)| call), args)
 }
 
 /// Whether `value` nests more than `max_depth` arrays and objects (a recursion at most
