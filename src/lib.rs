@@ -174,6 +174,8 @@ pub mod result_block;
 pub mod counters;
 pub mod guard;
 
+#[cfg(all(feature = "turns", feature = "stream"))]
+pub mod events;
 #[cfg(feature = "turns")]
 pub mod turn;
 
@@ -188,6 +190,8 @@ pub use stream::{CallStream, Progress};
 pub use counters::{Counters, Counts};
 pub use guard::{Guard, Unrecoverable};
 
+#[cfg(all(feature = "turns", feature = "stream"))]
+pub use events::{EventError, Refusal, TurnStream};
 #[cfg(feature = "turns")]
 pub use turn::{
     result_message, AnswerError, Answers, Session, SessionError, Turn, TurnCall, TurnError,

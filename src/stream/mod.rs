@@ -43,6 +43,7 @@
 
 mod judge;
 mod place;
+mod rejection;
 
 use crate::envelope::Call;
 use crate::gate::Gate;
@@ -115,7 +116,18 @@ pub struct CallStream<'g> {
     dropped: usize,
     /// The reading of the text so far; none before it began, or once refused.
     judge: Option<Judge<'g>>,
-    refused: Option<(usize, RejectionKind)>,
+    refused: Option<Refused>,
+}
+
+/// A stream's refusal: where it became certain, why, and the refused prefix.
+#[derive(Clone, Copy, Debug)]
+struct Refused {
+    /// [`Progress::Refused::at`].
+    at: usize,
+    kind: RejectionKind,
+    /// How many bytes of the kept text the shortest refused prefix holds: the text so far
+    /// that [`CallStream::rejection`] answers for.
+    prefix: usize,
 }
 
 impl std::fmt::Debug for CallStream<'_> {
@@ -227,7 +239,13 @@ impl<'g> CallStream<'g> {
                 self.form = Form::Arguments;
                 match self.gate.spec(&self.name) {
                     Some(spec) => self.judge = Some(Judge::new(self.gate, Some(spec))),
-                    None => self.refused = Some((0, RejectionKind::UnknownTool)),
+                    None => {
+                        self.refused = Some(Refused {
+                            at: 0,
+                            kind: RejectionKind::UnknownTool,
+                            prefix: 0,
+                        })
+                    }
                 }
             }
             Form::Arguments => {}
@@ -242,7 +260,7 @@ impl<'g> CallStream<'g> {
     /// The answer so far.
     pub fn progress(&self) -> Progress {
         match self.refused {
-            Some((at, kind)) => Progress::Refused { at, kind },
+            Some(Refused { at, kind, .. }) => Progress::Refused { at, kind },
             None => Progress::Pending,
         }
     }
@@ -312,7 +330,11 @@ impl<'g> CallStream<'g> {
                 None => pending = middle,
             }
         }
-        self.refused = Some((found.1, found.0));
+        self.refused = Some(Refused {
+            at: found.1,
+            kind: found.0,
+            prefix: refused,
+        });
     }
 
     /// The answer on the first `len` bytes of the text, read from scratch.

@@ -128,6 +128,26 @@ impl TurnForm {
 }
 
 impl<'a> Turn<'a> {
+    /// A copy that owns all its text, free of the raw turn's lifetime.
+    pub fn into_owned(self) -> Turn<'static> {
+        Turn {
+            form: self.form,
+            calls: self
+                .calls
+                .into_iter()
+                .map(|call| TurnCall {
+                    verdict: call.verdict.map(Call::into_owned),
+                    corrects: call.corrects,
+                })
+                .collect(),
+            text: self
+                .text
+                .into_iter()
+                .map(|text| Cow::Owned(text.into_owned()))
+                .collect(),
+        }
+    }
+
     /// The calls that passed every gate (what may run), with their positions.
     pub fn accepted(&self) -> impl Iterator<Item = (usize, &Call<'a>)> {
         self.calls
