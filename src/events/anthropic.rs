@@ -149,7 +149,7 @@ pub(super) fn message(stream: &TurnStream<'_>) -> String {
                 };
                 out.push('{');
                 if input.is_ok() {
-                    out.push_str(r#""type":"tool_use","#);
+                    out.push_str(r#""type":"tool_use""#);
                 }
                 write_member(&mut out, "id", call.id.as_deref());
                 write_member(&mut out, "name", Some(&call.name));

@@ -14,6 +14,7 @@ use crate::envelope::Call;
 use crate::gate::check_object;
 use crate::json::{PartialBuilder, Stop, Value};
 use crate::rejection::{Part, Rejection};
+use crate::spec::ToolSpec;
 use std::borrow::Cow;
 
 impl CallStream<'_> {
@@ -27,28 +28,43 @@ impl CallStream<'_> {
         if self.form != Form::Arguments {
             return None;
         }
-        let id = id.map(String::from);
-        let call = |args| Call {
-            id: id.as_deref().map(Cow::Borrowed),
-            name: Cow::Borrowed(self.name.as_str()),
-            args,
-        };
         let Some(spec) = self.gate.spec(&self.name) else {
-            return self.gate.check_name(&call(Value::Null)).err();
+            let call = Call {
+                id: id.map(Cow::Borrowed),
+                name: Cow::Borrowed(self.name.as_str()),
+                args: Value::Null,
+            };
+            return self.gate.check_name(&call).err();
         };
-        let prefix = self.kept.get(..refused.prefix)?;
+        // All the text so far says the most ("received 42", not "received 4"), unless what
+        // came after the refusal breaks an earlier gate: then the refused prefix answers.
+        [self.kept.len(), refused.prefix].into_iter().find_map(|len| {
+            let text = self.kept.get(..len)?;
+            let rejection = self.judge_text(spec, text, id.as_deref())?;
+            (rejection.kind() == refused.kind).then_some(rejection)
+        })
+    }
+
+    /// The rejection of `text`, the provider form's arguments so far, if any.
+    fn judge_text(&self, spec: &ToolSpec, text: &[u8], id: Option<&str>) -> Option<Rejection> {
+        let id = id.map(String::from);
         let mut builder = PartialBuilder::new(self.gate.limits());
-        if let Err(Stop::Invalid(error)) = builder.feed(prefix) {
+        if let Err(Stop::Invalid(error)) = builder.feed(text) {
             return Some(Rejection::MalformedJson {
                 id,
                 tool: Some(self.name.clone()),
                 part: Part::Arguments,
-                error: Box::new(error.locate(prefix)),
+                error: Box::new(error.locate(text)),
             });
         }
         let (value, open) = builder.partial()?;
         if !matches!(value, Value::Object(_)) {
-            return check_object(spec, &call(value.clone())).err();
+            let call = Call {
+                id: id.map(Cow::Owned),
+                name: Cow::Borrowed(self.name.as_str()),
+                args: value.clone(),
+            };
+            return check_object(spec, &call).err();
         }
         let violation = spec.params().validate_partial(value, open).err()?;
         Some(Rejection::SchemaViolation {

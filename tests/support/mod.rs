@@ -4,6 +4,7 @@
 
 pub mod cli;
 pub mod corpus;
+pub mod events;
 pub mod mutate;
 pub mod parts;
 pub mod rng;
