@@ -75,8 +75,15 @@ fn check(recorded: &Recorded, refusals: &[&str], text: &[&str], calls: &[&str]) 
         recorded.name,
         run.message
     );
-    let whole = gate.check_turn(recorded.whole).expect("the whole turn reads");
-    assert_eq!(run.turn, whole.into_owned(), "{}: the final turn", recorded.name);
+    let whole = gate
+        .check_turn(recorded.whole)
+        .expect("the whole turn reads");
+    assert_eq!(
+        run.turn,
+        whole.into_owned(),
+        "{}: the final turn",
+        recorded.name
+    );
     assert_eq!(run.turn.text, text, "{}: text", recorded.name);
     assert_eq!(verdicts(&run.turn), calls, "{}: verdicts", recorded.name);
 }
@@ -109,8 +116,10 @@ fn anthropic_events_with_thinking_text_and_two_tool_uses() {
     // `"k` is the start of no allowed unit: refused at its opening quote.
     check(
         &ANTHROPIC,
-        &["18: #1 toolu_01B @26 schema_violation: get_weather rejected: units must be one of \
-           \"celsius\", \"fahrenheit\"; received \"kelvin\"."],
+        &[
+            "18: #1 toolu_01B @26 schema_violation: get_weather rejected: units must be one of \
+           \"celsius\", \"fahrenheit\"; received \"kelvin\".",
+        ],
         &["I'll check both."],
         &[
             "ok get_weather toolu_01A",
@@ -124,8 +133,10 @@ fn anthropic_events_with_thinking_text_and_two_tool_uses() {
 fn responses_events_with_reasoning_a_message_and_two_calls() {
     check(
         &RESPONSES,
-        &["17: #1 call_B @0 unknown_tool: No tool named 'search_order'. Did you mean: \
-           search_orders? The tools are: get_weather, search_orders."],
+        &[
+            "17: #1 call_B @0 unknown_tool: No tool named 'search_order'. Did you mean: \
+           search_orders? The tools are: get_weather, search_orders.",
+        ],
         &["Looking it up."],
         &[
             "ok get_weather call_A",
@@ -140,13 +151,276 @@ fn gemini_chunks_with_text_in_pieces_and_two_calls() {
     // A Gemini call comes whole: its rejection is the whole call's.
     check(
         &GEMINI,
-        &["4: #1 - @8 schema_violation: get_weather rejected: city must be a string; \
-           received 42."],
+        &[
+            "4: #1 - @8 schema_violation: get_weather rejected: city must be a string; \
+           received 42.",
+        ],
         &["Checking both."],
         &[
             "ok get_weather -",
             "schema_violation get_weather -: get_weather rejected: city must be a string; \
              received 42.",
         ],
+    );
+}
+
+/// The sentence of a `get_weather` call cut after `n` bytes of an object.
+fn cut(id: &str, n: usize) -> String {
+    format!(
+        "truncated_json get_weather {id}: The arguments of get_weather were cut off after {n} \
+         bytes, inside an object. Do not send the same call again: make it smaller, with fewer \
+         or shorter items."
+    )
+}
+
+/// Borrows each event.
+fn refs(events: &[String]) -> Vec<&str> {
+    events.iter().map(String::as_str).collect()
+}
+
+/// The final verdicts of a stream of `events`.
+fn final_verdicts(events: &[&str]) -> Vec<String> {
+    verdicts(&run(&gate(), events).turn)
+}
+
+#[test]
+fn openai_length_cuts_the_last_call_through_events() {
+    let chunk = |choice: &str| {
+        format!(
+            r#"{{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"gpt-4o","choices":[{choice}],"usage":null}}"#
+        )
+    };
+    let start = chunk(
+        r#"{"index":0,"delta":{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_A","function":{"arguments":"","name":"get_weather"},"type":"function"}]},"logprobs":null,"finish_reason":null}"#,
+    );
+    let arguments = chunk(
+        r#"{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"city\":\"Oslo\"}"}}]},"logprobs":null,"finish_reason":null}"#,
+    );
+    let stop = |reason: &str| {
+        chunk(&format!(
+            r#"{{"index":0,"delta":{{}},"logprobs":null,"finish_reason":"{reason}"}}"#
+        ))
+    };
+    let length = stop("length");
+    assert_eq!(
+        final_verdicts(&[&start, &arguments, &length]),
+        [cut("call_A", 15)]
+    );
+    let done = stop("tool_calls");
+    assert_eq!(
+        final_verdicts(&[&start, &arguments, &done]),
+        ["ok get_weather call_A"]
+    );
+}
+
+#[test]
+fn anthropic_max_tokens_cuts_a_tool_use_through_events() {
+    // The input never began: the SDK's `{}`, which would read as "missing city".
+    let events = |reason: &str| {
+        [
+            r#"{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-20250514","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":10,"output_tokens":1}}}"#.to_owned(),
+            r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{}}}"#.to_owned(),
+            r#"{"type":"content_block_stop","index":0}"#.to_owned(),
+            format!(r#"{{"type":"message_delta","delta":{{"stop_reason":"{reason}","stop_sequence":null}},"usage":{{"output_tokens":20}}}}"#),
+            r#"{"type":"message_stop"}"#.to_owned(),
+        ]
+    };
+    assert_eq!(
+        final_verdicts(&refs(&events("max_tokens"))),
+        [cut("toolu_1", 2)]
+    );
+    assert_eq!(
+        final_verdicts(&refs(&events("tool_use"))),
+        ["schema_violation get_weather toolu_1: get_weather rejected: missing required field 'city'."]
+    );
+}
+
+#[test]
+fn responses_incomplete_cuts_a_function_call_through_events() {
+    let events = |end: &str| {
+        [
+            r#"{"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":{"id":"fc_1","type":"function_call","status":"in_progress","arguments":"","call_id":"call_A","name":"get_weather"}}"#.to_owned(),
+            r#"{"type":"response.function_call_arguments.delta","sequence_number":2,"item_id":"fc_1","output_index":0,"delta":"{\"city\":\"Oslo\"}"}"#.to_owned(),
+            end.to_owned(),
+        ]
+    };
+    let incomplete = r#"{"type":"response.incomplete","sequence_number":3,"response":{"id":"resp_1","object":"response","status":"incomplete","error":null,"incomplete_details":{"reason":"max_output_tokens"},"output":[]}}"#;
+    let completed = r#"{"type":"response.completed","sequence_number":3,"response":{"id":"resp_1","object":"response","status":"completed","error":null,"incomplete_details":null,"output":[]}}"#;
+    assert_eq!(
+        final_verdicts(&refs(&events(incomplete))),
+        [cut("call_A", 15)]
+    );
+    assert_eq!(
+        final_verdicts(&refs(&events(completed))),
+        ["ok get_weather call_A"]
+    );
+}
+
+#[test]
+fn gemini_max_tokens_cuts_a_function_call_through_events() {
+    let chunk = |finish: &str| {
+        format!(
+            r#"{{"candidates":[{{"content":{{"parts":[{{"functionCall":{{"name":"get_weather","args":{{"city":"Oslo"}}}}}}],"role":"model"}},"finishReason":"{finish}","index":0}}],"modelVersion":"gemini-2.5-flash"}}"#
+        )
+    };
+    assert_eq!(final_verdicts(&[&chunk("MAX_TOKENS")]), [cut("-", 15)]);
+    assert_eq!(final_verdicts(&[&chunk("STOP")]), ["ok get_weather -"]);
+}
+
+#[test]
+fn an_anthropic_input_that_is_not_json_is_refused_as_the_gate_refuses_its_text() {
+    let events = [
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{}}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"city\" \"Oslo\"}"}}"#,
+        r#"{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":20}}"#,
+    ];
+    let gate = gate();
+    let run = run(&gate, &events);
+    assert_eq!(
+        run.refusals,
+        [
+            "2: #0 toolu_1 @8 malformed_json: The arguments of get_weather are not valid JSON: \
+          expected ':' after an object key at line 1, column 9, found '\"'. Send the arguments \
+          again as one JSON object."
+        ]
+    );
+    // The text cannot be an `input`: the block is written as the plain call with its text.
+    assert_eq!(
+        run.message,
+        r#"{"type":"message","role":"assistant","content":[{"id":"toolu_1","name":"get_weather","arguments":"{\"city\" \"Oslo\"}"}],"stop_reason":"tool_use"}"#
+    );
+    let alone = gate
+        .check_call(r#"{"id":"toolu_1","name":"get_weather","arguments":"{\"city\" \"Oslo\"}"}"#)
+        .expect_err("refused alone");
+    assert_eq!(run.turn.calls[0].verdict, Err(alone));
+}
+
+#[test]
+fn a_responses_done_event_completes_or_contradicts_the_deltas() {
+    let added = r#"{"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":{"id":"fc_1","type":"function_call","status":"in_progress","arguments":"","call_id":"call_A","name":"get_weather"}}"#;
+    let delta = r#"{"type":"response.function_call_arguments.delta","sequence_number":2,"item_id":"fc_1","output_index":0,"delta":"{\"city\":"}"#;
+    let done = r#"{"type":"response.function_call_arguments.done","sequence_number":3,"item_id":"fc_1","output_index":0,"arguments":"{\"city\":\"Oslo\"}"}"#;
+    let gate = gate();
+    let mut stream = gate.stream_turn();
+    for event in [added, delta, done] {
+        stream.feed(event).expect("the events fit");
+    }
+    let turn = stream.finish().expect("a turn");
+    assert_eq!(verdicts(&turn), ["ok get_weather call_A"]);
+
+    let mut stream = gate.stream_turn();
+    stream.feed(added).expect("the item begins");
+    let other = done.replace(r#"{\"city\":\"Oslo\"}"#, r#"{\"town\":\"Oslo\"}"#);
+    stream
+        .feed(&other)
+        .expect("a whole text with no deltas before it");
+    let wrong = done.replace(r#"\"Oslo\"}"#, r#"\"Rome\"}"#);
+    assert_eq!(
+        stream.feed(&wrong).expect_err("it contradicts").to_string(),
+        format!(
+            "Event 3: expected whole `arguments` that continue the deltas; received {}.",
+            {
+                let value = parse(&wrong).expect("JSON");
+                toolgate::json::preview(&value, 120)
+            }
+        )
+    );
+}
+
+/// Feeds `events` to a fresh stream: the error of the last one.
+fn error_of(events: &[&str]) -> String {
+    let gate = gate();
+    let mut stream = gate.stream_turn();
+    let (last, before) = events.split_last().expect("at least one event");
+    for event in before {
+        stream.feed(event).expect("the events before fit");
+    }
+    stream
+        .feed(last)
+        .expect_err("the last event does not fit")
+        .to_string()
+}
+
+#[test]
+fn an_event_that_does_not_fit_says_what_was_expected_and_what_arrived() {
+    let start = r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{}}}"#;
+    let table: [(&[&str], &str); 8] = [
+        (
+            &[r#"{"type":"content_block_delta","index":0"#],
+            "Event 1 is not a JSON event: the input ended inside an object that starts at line 1, column 1.",
+        ),
+        (
+            &[r#"{"object":"list","data":[]}"#],
+            r#"Event 1: expected an event of an OpenAI chat, Anthropic, Responses or Gemini stream; received {"object":"list","data":[]}."#,
+        ),
+        (
+            &[r#"{"type":"content_block_delta","index":3,"delta":{"type":"input_json_delta","partial_json":"{"}}"#],
+            r#"Event 1: expected a delta for a block already started; received {"type":"content_block_delta","index":3,"delta":{"type":"input_json_delta","partial_json":"{"}}."#,
+        ),
+        (
+            &[start, start],
+            r#"Event 2: expected a new block's `index`; received {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{…."#,
+        ),
+        (
+            &[start, r#"{"type":"response.created","sequence_number":0}"#],
+            r#"Event 2: expected an Anthropic Messages event; received an OpenAI Responses event: {"type":"response.created","sequence_number":0}."#,
+        ),
+        (
+            &[r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"function":{"arguments":"{}"}}]}}]}"#],
+            r#"Event 1: expected a new tool call's first delta, with its `function.name`; received {"index":1,"function":{"arguments":"{}"}}."#,
+        ),
+        (
+            &[start, r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#],
+            "Event 2 is the provider's error: Overloaded",
+        ),
+        (
+            &[r#"{"candidates":[{"content":{"parts":{"text":"x"}},"index":0}]}"#],
+            r#"Event 1: expected `content.parts` as a list; received {"text":"x"}."#,
+        ),
+    ];
+    for (events, expected) in table {
+        assert_eq!(error_of(events), expected, "{events:?}");
+    }
+}
+
+#[test]
+fn an_event_that_does_not_fit_changes_nothing() {
+    let gate = gate();
+    let mut stream = gate.stream_turn();
+    let events = OPENAI.events;
+    for (n, event) in events.iter().enumerate() {
+        stream.feed(event).expect("recorded events fit");
+        // After each event, one that contradicts it (a call never started) is refused.
+        let stray = r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":7,"function":{"arguments":"}"}}]}}]}"#;
+        assert!(stream.feed(stray).is_err(), "event {n}");
+    }
+    let turn = stream.finish().expect("a turn");
+    let whole = gate.check_turn(OPENAI.whole).expect("the whole turn reads");
+    assert_eq!(turn, whole.into_owned());
+}
+
+#[test]
+fn a_stream_ends_in_a_turn_only_after_an_event_and_within_the_limits() {
+    let gate = gate();
+    assert_eq!(
+        gate.stream_turn()
+            .finish()
+            .expect_err("no events")
+            .to_string(),
+        "Expected a turn's stream events; none arrived."
+    );
+    let small = support::events::gate().with_limits(toolgate::json::Limits {
+        max_bytes: 600,
+        ..toolgate::json::Limits::default()
+    });
+    let mut stream = small.stream_turn();
+    // 100 pieces of text of 10 bytes: each event fits, the turn does not.
+    for _ in 0..100 {
+        let event = r#"{"choices":[{"index":0,"delta":{"content":"0123456789"}}]}"#;
+        stream.feed(event).expect("each event fits");
+    }
+    assert_eq!(
+        stream.finish().expect_err("the turn does not").to_string(),
+        "The turn the events make is larger than the limit of 600 bytes."
     );
 }

@@ -38,11 +38,13 @@ impl CallStream<'_> {
         };
         // All the text so far says the most ("received 42", not "received 4"), unless what
         // came after the refusal breaks an earlier gate: then the refused prefix answers.
-        [self.kept.len(), refused.prefix].into_iter().find_map(|len| {
-            let text = self.kept.get(..len)?;
-            let rejection = self.judge_text(spec, text, id.as_deref())?;
-            (rejection.kind() == refused.kind).then_some(rejection)
-        })
+        [self.kept.len(), refused.prefix]
+            .into_iter()
+            .find_map(|len| {
+                let text = self.kept.get(..len)?;
+                let rejection = self.judge_text(spec, text, id.as_deref())?;
+                (rejection.kind() == refused.kind).then_some(rejection)
+            })
     }
 
     /// The rejection of `text`, the provider form's arguments so far, if any.
