@@ -13,6 +13,7 @@
 use super::read::{index, string, write_member, write_string, Problem};
 use super::{Body, Step, TurnStream};
 use crate::json::{self, Value};
+use crate::turn::is_call;
 
 /// The steps of one event.
 ///
@@ -56,6 +57,13 @@ pub(super) fn read(event: &Value<'_>, stream: &TurnStream<'_>) -> Result<Vec<Ste
                         key: Some(key),
                         text,
                     });
+                }
+                // Kept as given: the whole form must not read it as a call.
+                _ if is_call(block, true) => {
+                    return Err(Problem::new(
+                        "a `tool_use` block, or a block that is no call",
+                        block,
+                    ));
                 }
                 _ => steps.push(Step::Other {
                     key: Some(key),

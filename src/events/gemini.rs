@@ -12,6 +12,7 @@
 use super::read::{index, string, write_member, write_string, Problem};
 use super::{Body, Step, TurnStream};
 use crate::json::{self, Value};
+use crate::turn::is_call;
 
 /// The steps of one chunk.
 ///
@@ -61,6 +62,10 @@ fn read_part(part: &Value<'_>, steps: &mut Vec<Step>) -> Result<(), Problem> {
     let call = ["functionCall", "function_call"]
         .iter()
         .find_map(|key| part.get(key).filter(|call| !call.is_null()));
+    // Parts are kept as given: the whole form must read a call part, and only it, as a call.
+    if call.is_some() != is_call(part, false) {
+        return Err(Problem::new("a call part as a `functionCall` alone", part));
+    }
     if let Some(call) = call {
         let Some(name) = string(call, "name") else {
             return Err(Problem::new("a `functionCall` with its `name`", part));

@@ -260,6 +260,10 @@ impl<'g> TurnStream<'g> {
             return Err(EventError::TooLarge { limit });
         }
         let message = self.message().ok_or(EventError::NoEvents)?;
+        // Written out (escapes, the form's own members) the turn may still outgrow it.
+        if message.len() > limit {
+            return Err(EventError::TooLarge { limit });
+        }
         self.gate
             .check_turn(&message)
             .map(Turn::into_owned)

@@ -11,6 +11,7 @@
 use super::read::{index, string, write_member, write_string, Problem};
 use super::{Body, Step, TurnStream};
 use crate::json::{self, Value};
+use crate::turn::is_call;
 
 /// The steps of one event.
 ///
@@ -59,6 +60,13 @@ pub(super) fn read(event: &Value<'_>, stream: &TurnStream<'_>) -> Result<Vec<Ste
                     key: Some(key),
                     text: String::new(),
                 }),
+                // Kept as given: the whole form must not read it as a call.
+                _ if is_call(item, true) => {
+                    return Err(Problem::new(
+                        "a `function_call` item, or an item that is no call",
+                        item,
+                    ));
+                }
                 _ => steps.push(Step::Other {
                     key: Some(key),
                     item: item.clone().into_owned(),

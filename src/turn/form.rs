@@ -369,6 +369,13 @@ fn read_items<'a>(
     }
 }
 
+/// Whether an element of a list is read as a call (`call_by_default` as in [`read_items`]):
+/// a turn stream keeps the other elements as given, so it checks that none is one.
+#[cfg(feature = "stream")]
+pub(crate) fn is_call(item: &Value<'_>, call_by_default: bool) -> bool {
+    matches!(classify(item, call_by_default), Class::Call)
+}
+
 /// What one element of a list is (see the module docs).
 fn classify<'a>(item: &Value<'a>, call_by_default: bool) -> Class<'a> {
     let otherwise = if call_by_default {

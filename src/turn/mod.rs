@@ -59,6 +59,8 @@ mod cut;
 mod dispatch;
 mod error;
 mod form;
+#[cfg(feature = "stream")]
+pub(crate) use form::is_call;
 mod reply;
 mod session;
 
