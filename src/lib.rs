@@ -143,7 +143,8 @@
 //! All on by default; the core (json, specs, envelopes, gates, registry, guard, counters)
 //! always builds. `pattern` adds the regex engine and the `pattern`/`patternProperties`
 //! keywords, `format` the `format` checkers, `turns` the `turn` module, `stream` the
-//! `stream` module. A schema using a keyword whose feature is off is refused at load, by name.
+//! `stream` module, and both together the `events` module (a turn read from the providers'
+//! stream events). A schema using a keyword whose feature is off is refused at load, by name.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]

@@ -597,3 +597,63 @@ fn a_broken_number_where_none_can_stand_is_refused_at_its_first_byte_whatever_th
         refused(7, RejectionKind::MalformedJson)
     );
 }
+
+#[test]
+fn a_refused_stream_gives_the_rejection_of_its_text_so_far() {
+    // (name, arguments fragments, the rejection's text once refused).
+    let table: [(&str, &[&str], &str); 5] = [
+        (
+            "get_wether",
+            &[""],
+            "No tool named 'get_wether'. Did you mean: get_weather? The tools are: get_weather.",
+        ),
+        (
+            "get_weather",
+            &["[\"Os"],
+            "get_weather rejected: the arguments must be a JSON object of named fields; \
+             received an array: [\"Os\"].",
+        ),
+        (
+            "get_weather",
+            &["{\"city\": 4", "2"],
+            "get_weather rejected: city must be a string; received 4.",
+        ),
+        (
+            "get_weather",
+            &["{\"city\": \"Oslo\", \"unit\": \"k"],
+            "get_weather rejected: unit must be one of \"celsius\", \"fahrenheit\"; received \"k\".",
+        ),
+        (
+            "get_weather",
+            &["{\"city\" \"Oslo\"}"],
+            "The arguments of get_weather are not valid JSON: expected ':' after an object key \
+             at line 1, column 9, found '\"'. Send the arguments again as one JSON object.",
+        ),
+    ];
+    let gate = gate();
+    for (name, fragments, expected) in table {
+        let mut stream = gate.stream_call();
+        stream.feed_name(name);
+        assert_eq!(
+            stream.rejection(Some("call_1")),
+            None,
+            "pending: nothing to say"
+        );
+        for fragment in fragments {
+            stream.feed_arguments(fragment);
+            if stream.rejection(None).is_some() {
+                break;
+            }
+        }
+        let rejection = stream.rejection(Some("call_1")).expect("refused");
+        assert_eq!(
+            (rejection.to_string().as_str(), rejection.id()),
+            (expected, Some("call_1"))
+        );
+    }
+    // The raw form's envelope is read whole by `finish` alone.
+    let mut raw = gate.stream_call();
+    raw.feed(r#"{"name":"get_wether","arguments":{}}"#);
+    assert!(matches!(raw.progress(), Progress::Refused { .. }));
+    assert_eq!(raw.rejection(None), None);
+}

@@ -42,7 +42,7 @@ impl CallStream<'_> {
             .into_iter()
             .find_map(|len| {
                 let text = self.kept.get(..len)?;
-                let rejection = self.judge_text(spec, text, id.as_deref())?;
+                let rejection = self.judge_text(spec, text, id)?;
                 (rejection.kind() == refused.kind).then_some(rejection)
             })
     }
