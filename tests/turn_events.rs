@@ -424,3 +424,40 @@ fn a_stream_ends_in_a_turn_only_after_an_event_and_within_the_limits() {
         "The turn the events make is larger than the limit of 600 bytes."
     );
 }
+
+#[test]
+fn an_unknown_name_is_refused_at_the_event_that_starts_its_call() {
+    let gate = gate();
+    let starts: [&str; 3] = [
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"get_wether","input":{}}}"#,
+        r#"{"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":{"id":"fc_1","type":"function_call","status":"in_progress","arguments":"","call_id":"toolu_1","name":"get_wether"}}"#,
+        r#"{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"gpt-4o","choices":[{"index":0,"delta":{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"toolu_1","function":{"arguments":"","name":"get_wether"},"type":"function"}]},"logprobs":null,"finish_reason":null}],"usage":null}"#,
+    ];
+    for start in starts {
+        let mut stream = gate.stream_turn();
+        let refusals = stream.feed(start).expect("the event fits");
+        let seen: Vec<_> = refusals
+            .iter()
+            .map(|refusal| {
+                (
+                    refusal.index,
+                    refusal.id.as_deref(),
+                    refusal.at,
+                    refusal.rejection.to_string(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            [(
+                0,
+                Some("toolu_1"),
+                0,
+                "No tool named 'get_wether'. Did you mean: get_weather? The tools are: \
+                 get_weather, search_orders."
+                    .to_owned()
+            )],
+            "{start}"
+        );
+    }
+}

@@ -43,13 +43,15 @@ pub(super) fn read(event: &Value<'_>, stream: &TurnStream<'_>) -> Result<Vec<Ste
                         return Err(Problem::new("a `tool_use` block with its `name`", block));
                     };
                     let id = string(block, "id");
-                    let (item, key) = (None, Some(key));
                     steps.push(Step::Begin {
-                        key,
+                        key: Some(key),
                         id,
-                        item,
+                        item: None,
                         name,
                     });
+                    // The name is whole: a name no tool has is refused now.
+                    let fragment = String::new();
+                    steps.push(Step::Arguments { key, fragment });
                 }
                 Some("text") => {
                     let text = string(block, "text").unwrap_or_default();
