@@ -419,6 +419,14 @@ fn a_stream_ends_in_a_turn_only_after_an_event_and_within_the_limits() {
         let event = r#"{"choices":[{"index":0,"delta":{"content":"0123456789"}}]}"#;
         stream.feed(event).expect("each event fits");
     }
+    // Past the limit nothing more is kept or checked: a thousand calls to no tool add no
+    // refusal (each would keep a call stream).
+    for index in 0..1000 {
+        let event = format!(
+            r#"{{"choices":[{{"index":0,"delta":{{"tool_calls":[{{"index":{index},"id":"c","function":{{"name":"nope","arguments":""}}}}]}}}}]}}"#
+        );
+        assert_eq!(stream.feed(&event).expect("each event fits"), []);
+    }
     assert_eq!(
         stream.finish().expect_err("the turn does not").to_string(),
         "The turn the events make is larger than the limit of 600 bytes."
@@ -460,4 +468,28 @@ fn an_unknown_name_is_refused_at_the_event_that_starts_its_call() {
             "{start}"
         );
     }
+}
+
+#[test]
+fn an_event_nests_its_call_as_deep_as_a_whole_turn_may() {
+    // A Gemini chunk nests a call's `args` 8 levels deep, as a whole response does: a gate
+    // whose calls may nest 3 levels (`{"functionCall":{"args":{}}}`) reads both.
+    let shallow = gate().with_limits(toolgate::json::Limits {
+        max_depth: 3,
+        ..toolgate::json::Limits::default()
+    });
+    for recorded in &support::events::ALL {
+        let run = run(&shallow, recorded.events);
+        let whole = shallow
+            .check_turn(recorded.whole)
+            .expect("the whole turn reads");
+        assert_eq!(run.turn, whole.into_owned(), "{}", recorded.name);
+    }
+    // An item kept as given is held to a call's depth.
+    let mut stream = shallow.stream_turn();
+    let deep = r#"{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":[[[["x"]]]]}}"#;
+    assert_eq!(
+        stream.feed(deep).expect_err("too deep").to_string(),
+        r#"Event 1: expected an item nested no deeper than a call may be; received {"type":"thinking","thinking":[[[["x"]]]]}."#
+    );
 }

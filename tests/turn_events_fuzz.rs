@@ -10,6 +10,7 @@ mod support;
 use support::events::{gate, ALL};
 use support::mutate::{mutate, Edit};
 use support::rng::Rng;
+use toolgate::json::Limits;
 use toolgate::{EventError, Gate, Turn};
 
 /// A refusal without its sentence (which says what arrived so far, so depends on the
@@ -169,7 +170,13 @@ const TOKENS: &[&str] = &[
 #[test]
 fn events_edited_dropped_repeated_or_swapped_never_panic_nor_refuse_too_early() {
     let mut rng = Rng::from_env();
-    let gate = gate();
+    // Small limits too: events and turns past them, nesting at the depth limit.
+    let small = gate().with_limits(Limits {
+        max_bytes: 700,
+        max_depth: 4,
+        ..Limits::default()
+    });
+    let gates = [gate(), small];
     let edits = [
         Edit::Delete(4),
         Edit::Insert,
@@ -178,6 +185,7 @@ fn events_edited_dropped_repeated_or_swapped_never_panic_nor_refuse_too_early() 
         Edit::Swap,
     ];
     for _ in 0..Rng::iters(400) {
+        let gate = rng.pick(&gates);
         let recorded = rng.pick(&ALL);
         let mut events: Vec<String> = recorded.events.iter().map(|e| e.to_string()).collect();
         for _ in 0..rng.range(1, 4) {
@@ -200,7 +208,7 @@ fn events_edited_dropped_repeated_or_swapped_never_panic_nor_refuse_too_early() 
                 break;
             }
         }
-        let _ = feed_all(&gate, &events);
+        let _ = feed_all(gate, &events);
     }
 }
 

@@ -25,7 +25,9 @@
 //! An event that is not JSON, names no provider, belongs to another provider's stream, or
 //! contradicts the stream (a delta for a block never started) is an [`EventError`] and
 //! changes nothing. Memory is bounded: each event by the gate's
-//! [`Limits`](crate::json::Limits), the turn kept by its `max_bytes`.
+//! [`Limits`](crate::json::Limits), the turn kept (and its calls' streams) by its
+//! `max_bytes`; past it nothing more is kept or checked, and [`TurnStream::finish`] says the
+//! turn is too large.
 //!
 //! ```
 //! use toolgate::{Gate, ToolSpec, Type};
@@ -97,8 +99,9 @@ pub struct TurnStream<'g> {
     /// A Responses response's `status`.
     status: Option<String>,
     refusals: Vec<Refusal>,
-    /// Bytes of the turn kept (texts, names, arguments, items as their events' sizes):
-    /// past the gate's `max_bytes` nothing more is kept and the turn is too large.
+    /// Bytes of the turn kept (texts, names, arguments, a call or item as its event's size):
+    /// past the gate's `max_bytes` nothing more is kept or checked, and the turn is too
+    /// large. The call streams keep no more than this between them.
     kept: usize,
 }
 
@@ -200,11 +203,12 @@ impl<'g> TurnStream<'g> {
     pub fn feed(&mut self, event: &str) -> Result<&[Refusal], EventError> {
         self.fed = self.fed.saturating_add(1);
         let number = self.fed;
-        let value =
-            json::parse_with(event, self.gate.limits()).map_err(|error| EventError::NotJson {
-                event: number,
-                error: Box::new(error),
-            })?;
+        // An event nests its call as deep as a whole turn does.
+        let limits = crate::turn::turn_limits(self.gate.limits());
+        let value = json::parse_with(event, limits).map_err(|error| EventError::NotJson {
+            event: number,
+            error: Box::new(error),
+        })?;
         if let Some(message) = read::failure(&value) {
             return Err(EventError::Failed {
                 event: number,
@@ -223,6 +227,16 @@ impl<'g> TurnStream<'g> {
             _ => gemini::read(&value, self),
         }
         .map_err(|problem| problem.at(number))?;
+        // An item kept as given is held to a call's depth, so the whole turn reads.
+        let max_depth = self.gate.limits().max_depth;
+        for step in &steps {
+            if let Step::Other { item, .. } = step {
+                if crate::turn::deeper_than(item, max_depth) {
+                    let expected = "an item nested no deeper than a call may be";
+                    return Err(Problem::new(expected, item).at(number));
+                }
+            }
+        }
         self.form = Some(form);
         for step in steps {
             self.take(step, event.len());
@@ -302,7 +316,9 @@ impl<'g> TurnStream<'g> {
                 item,
                 name,
             } => {
-                self.room(event_len);
+                if !self.room(event_len) {
+                    return;
+                }
                 let mut stream = self.gate.stream_call();
                 stream.feed_name(&name);
                 let body = Body::Call(self.calls.len());
@@ -319,22 +335,22 @@ impl<'g> TurnStream<'g> {
                 });
             }
             Step::Name { key, fragment } => {
-                let fits = self.room(fragment.len());
+                if !self.room(fragment.len()) {
+                    return;
+                }
                 if let Some(call) = self.call_mut(key).filter(|call| !call.begun) {
                     call.stream.feed_name(&fragment);
-                    if fits {
-                        call.name.push_str(&fragment);
-                    }
+                    call.name.push_str(&fragment);
                 }
             }
             Step::Arguments { key, fragment } => {
-                let fits = self.room(fragment.len());
+                if !self.room(fragment.len()) {
+                    return;
+                }
                 if let Some(call) = self.call_mut(key) {
                     call.begun = true;
                     call.stream.feed_arguments(&fragment);
-                    if fits {
-                        call.arguments.push_str(&fragment);
-                    }
+                    call.arguments.push_str(&fragment);
                 }
             }
             Step::Whole {
@@ -343,7 +359,9 @@ impl<'g> TurnStream<'g> {
                 arguments,
                 part,
             } => {
-                self.room(event_len);
+                if !self.room(event_len) {
+                    return;
+                }
                 let mut stream = self.gate.stream_call();
                 stream.feed_name(&name);
                 stream.feed_arguments(&arguments);

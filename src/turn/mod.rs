@@ -188,6 +188,18 @@ impl TurnCall<'_> {
 /// Nesting a turn's form adds above a call (`candidates[0].content.parts[i]`).
 const TURN_NESTING: usize = 5;
 
+/// The limits a whole turn (or one of its stream events, which nest as deep) is read
+/// under: a call's, with room for the form's nesting above it.
+pub(crate) fn turn_limits(limits: Limits) -> Limits {
+    Limits {
+        max_depth: limits
+            .max_depth
+            .saturating_add(TURN_NESTING)
+            .min(Limits::DEPTH_CEILING),
+        ..limits
+    }
+}
+
 impl Gate {
     /// Reads an assistant turn in any provider's form and checks each of its calls, each
     /// held to the gate's [`Limits`] as if alone (the size limit holds for the whole turn).
@@ -217,15 +229,7 @@ impl Gate {
     /// A [`TurnError`] when the text is no turn at all (no calls to answer). A call that
     /// cannot be read is a [`TurnCall`] whose verdict is its [`Rejection`].
     pub fn check_turn<'a>(&self, raw: &'a str) -> Result<Turn<'a>, TurnError> {
-        let limits = self.limits();
-        let turn_limits = Limits {
-            max_depth: limits
-                .max_depth
-                .saturating_add(TURN_NESTING)
-                .min(Limits::DEPTH_CEILING),
-            ..limits
-        };
-        let mut value = json::parse_with(raw, turn_limits)
+        let mut value = json::parse_with(raw, turn_limits(self.limits()))
             .map_err(|error| TurnError::NotJson(Box::new(error)))?;
         let mut calls = Vec::new();
         let mut last_args = None;
@@ -289,7 +293,7 @@ fn check_element<'a>(
 
 /// Whether `value` nests more than `max_depth` arrays and objects (a recursion at most
 /// `max_depth + 1` deep).
-fn deeper_than(value: &Value<'_>, max_depth: usize) -> bool {
+pub(crate) fn deeper_than(value: &Value<'_>, max_depth: usize) -> bool {
     let below = max_depth.saturating_sub(1);
     match value {
         Value::Array(items) => max_depth == 0 || items.iter().any(|item| deeper_than(item, below)),
