@@ -174,7 +174,6 @@ fn events_edited_dropped_repeated_or_swapped_never_panic_nor_refuse_too_early() 
     let small = gate().with_limits(Limits {
         max_bytes: 700,
         max_depth: 4,
-        ..Limits::default()
     });
     let gates = [gate(), small];
     let edits = [
