@@ -1,5 +1,7 @@
 //! Turn streams under stress, on the recorded streams of every provider: fragments split
-//! anywhere give the same refusals (place, id, byte, kind) and the same final turn; and
+//! anywhere give the same refusals (place, id, byte, kind) and the same final turn; a
+//! stream ended at any event boundary still ends in a turn that refuses every call it
+//! reported refused; and
 //! every prefix of every event, and events edited, dropped, repeated or swapped, never
 //! panic, while every call reported refused is refused in the final turn (never too early)
 //! and the final turn is `check_turn`'s on the message assembled.
@@ -123,6 +125,19 @@ fn fragments_split_anywhere_give_the_same_refusals_and_turn() {
         }
         // Gemini's calls come whole: nothing to split.
         assert_eq!(n_split > 0, recorded.name != "gemini", "{}", recorded.name);
+    }
+}
+
+#[test]
+fn a_stream_ended_at_any_event_boundary_keeps_the_promises() {
+    // Ended early, a call still open is cut: refused in the end, as it was while streaming.
+    let gate = gate();
+    for recorded in &ALL {
+        let events: Vec<String> = recorded.events.iter().map(|e| e.to_string()).collect();
+        for end in 1..=events.len() {
+            let (_, turn) = feed_all(&gate, &events[..end]);
+            assert!(turn.is_ok(), "{} ended after {end} events", recorded.name);
+        }
     }
 }
 
