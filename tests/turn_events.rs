@@ -493,3 +493,12 @@ fn an_event_nests_its_call_as_deep_as_a_whole_turn_may() {
         r#"Event 1: expected an item nested no deeper than a call may be; received {"type":"thinking","thinking":[[[["x"]]]]}."#
     );
 }
+
+#[test]
+fn a_legacy_function_call_delta_is_refused_not_dropped() {
+    let chunk = r#"{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"gpt-4o","choices":[{"index":0,"delta":{"role":"assistant","content":null,"function_call":{"name":"get_weather","arguments":""}},"logprobs":null,"finish_reason":null}],"usage":null}"#;
+    assert_eq!(
+        error_of(&[chunk]),
+        r#"Event 1: expected calls as `tool_calls` deltas (legacy `function_call` deltas are not read); received {"role":"assistant","content":null,"function_call":{"name":"get_weather","arguments":""}}."#
+    );
+}

@@ -78,7 +78,8 @@ pub struct Refusal {
     /// ([`CallStream::rejection`]).
     pub rejection: Rejection,
     /// The byte of the call's arguments text where the refusal became certain
-    /// ([`Progress::Refused::at`]; 0 for an unknown name).
+    /// ([`Progress::Refused::at`]; 0 for an unknown name). A Gemini call's text is its
+    /// `args` written as compact JSON.
     pub at: usize,
 }
 

@@ -14,8 +14,8 @@ use crate::json::Value;
 ///
 /// # Errors
 /// A [`Problem`] when `choices`, a choice, its `delta` or `tool_calls` is not what a chunk
-/// holds, a tool call delta has no `index`, a new call comes without its name, or a known
-/// call's id changes.
+/// holds, a tool call delta has no `index`, a new call comes without its name, a known
+/// call's id changes, or a legacy `function_call` delta comes.
 pub(super) fn read(chunk: &Value<'_>, stream: &TurnStream<'_>) -> Result<Vec<Step>, Problem> {
     let mut steps = Vec::new();
     let choices = match chunk.get("choices") {
@@ -56,6 +56,15 @@ fn read_delta(
     stream: &TurnStream<'_>,
     steps: &mut Vec<Step>,
 ) -> Result<(), Problem> {
+    // A legacy `function_call` delta would be a call no reader here checks: refused, never
+    // dropped in silence.
+    if delta
+        .get("function_call")
+        .is_some_and(|call| !call.is_null())
+    {
+        let expected = "calls as `tool_calls` deltas (legacy `function_call` deltas are not read)";
+        return Err(Problem::new(expected, delta));
+    }
     if let Some(text) = string(delta, "content").filter(|text| !text.is_empty()) {
         steps.push(Step::Text { key: None, text });
     }
