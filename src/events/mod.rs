@@ -19,7 +19,9 @@
 //! it: one source of truth, so a streamed turn and the same turn read whole get the same
 //! verdicts, and a turn stopped at the output limit has its last call cut either way. A call
 //! refused while streaming is refused in that `Turn` too (the stream's "never too early"
-//! promise), though an earlier gate may give the last word.
+//! promise), though an earlier gate may give the last word. The message is the form that
+//! is checked, not a copy of the SDK's accumulated message: it keeps no usage, ids of the
+//! message, thinking text or signatures.
 //!
 //! Events the stream does not need (`ping`, usage, thinking deltas, `response.created`) pass.
 //! An event that is not JSON, names no provider, belongs to another provider's stream, or
