@@ -265,6 +265,18 @@ fn gemini_max_tokens_cuts_a_function_call_through_events() {
     };
     assert_eq!(final_verdicts(&[&chunk("MAX_TOKENS")]), [cut("-", 15)]);
     assert_eq!(final_verdicts(&[&chunk("STOP")]), ["ok get_weather -"]);
+    // google-genai's `model_dump()` of a chunk: snake case, every field, `null` when unset.
+    let dumped = |finish: &str| {
+        format!(
+            r#"{{"candidates":[{{"content":{{"parts":[{{"video_metadata":null,"thought":null,"inline_data":null,"file_data":null,"thought_signature":null,"code_execution_result":null,"executable_code":null,"function_call":{{"id":"fc-1","args":{{"city":"Oslo"}},"name":"get_weather"}},"function_response":null,"text":null}}],"role":"model"}},"citation_metadata":null,"finish_message":null,"token_count":null,"finish_reason":"{finish}","avg_logprobs":null,"grounding_metadata":null,"index":0,"logprobs_result":null,"safety_ratings":null}}],"create_time":null,"response_id":"r-1","model_version":"gemini-2.5-flash","prompt_feedback":null,"usage_metadata":{{"prompt_token_count":50,"total_token_count":70}},"automatic_function_calling_history":null,"parsed":null}}"#
+        )
+    };
+    assert_eq!(final_verdicts(&[&dumped("MAX_TOKENS")]), [cut("fc-1", 15)]);
+    assert_eq!(
+        final_verdicts(&[&dumped("FinishReason.MAX_TOKENS")]),
+        [cut("fc-1", 15)]
+    );
+    assert_eq!(final_verdicts(&[&dumped("STOP")]), ["ok get_weather fc-1"]);
 }
 
 #[test]
