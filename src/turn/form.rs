@@ -28,7 +28,7 @@ pub(crate) struct Found {
     /// It is OpenAI's legacy `function_call` member, whose call is the member itself (it
     /// is checked as `{"function_call": …}`, the shape the envelope reads).
     pub(crate) legacy: bool,
-    /// The turn stopped at the model's output limit ([`stopped_at_limit`]): if this call
+    /// The turn stopped at the model's output limit (`cut::stopped_at_limit`): if this call
     /// turns out to be the turn's last element, it was cut.
     pub(crate) cut: bool,
 }
@@ -84,28 +84,9 @@ impl<'a> Parts<'a, '_, '_> {
         key: &str,
     ) -> Result<(), TurnError> {
         let reason = member(holder, path, key)?.and_then(|reason| reason.as_str());
-        self.cut = reason.is_some_and(stopped_at_limit);
+        self.cut = reason.is_some_and(super::cut::stopped_at_limit);
         Ok(())
     }
-}
-
-/// Whether a stop reason says the model hit its output limit, so the turn's last call was
-/// cut even if its text parses (Anthropic sends `{}` for a cut `tool_use` input; OpenAI may
-/// cut `1234` at `12`): OpenAI chat's `finish_reason: "length"`, Anthropic's
-/// `stop_reason: "max_tokens"` (or `"model_context_window_exceeded"`), a Responses
-/// response's `incomplete_details.reason: "max_output_tokens"`, Gemini's `finishReason:
-/// "MAX_TOKENS"` (`"FinishReason.MAX_TOKENS"` when a google-genai enum was dumped with
-/// `str`).
-pub(crate) fn stopped_at_limit(reason: &str) -> bool {
-    matches!(
-        reason,
-        "length"
-            | "max_tokens"
-            | "model_context_window_exceeded"
-            | "max_output_tokens"
-            | "MAX_TOKENS"
-            | "FinishReason.MAX_TOKENS"
-    )
 }
 
 /// Reads a turn: its form and text, each call element handed to `call` in order as it is
