@@ -143,7 +143,8 @@
 //! All on by default; the core (json, specs, envelopes, gates, registry, guard, counters)
 //! always builds. `pattern` adds the regex engine and the `pattern`/`patternProperties`
 //! keywords, `format` the `format` checkers, `turns` the `turn` module, `stream` the
-//! `stream` module. A schema using a keyword whose feature is off is refused at load, by name.
+//! `stream` module, `mcp` the `mcp` module (the proxy's logic). A schema using a keyword whose
+//! feature is off is refused at load, by name.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -176,6 +177,9 @@ pub mod guard;
 
 #[cfg(feature = "turns")]
 pub mod turn;
+
+#[cfg(feature = "mcp")]
+pub mod mcp;
 
 pub use envelope::Call;
 pub use gate::{Accepted, DuplicateTool, Gate};
