@@ -102,7 +102,7 @@ pub enum Verdict {
     Accepted {
         /// The client message's number, from 1.
         line: u64,
-        /// The request's id, as JSON.
+        /// The request's id as text: a string id's characters, a number as written.
         id: Option<String>,
         /// The tool called.
         tool: String,
@@ -111,7 +111,7 @@ pub enum Verdict {
     Unchecked {
         /// The client message's number, from 1.
         line: u64,
-        /// The request's id, as JSON.
+        /// The request's id as text: a string id's characters, a number as written.
         id: Option<String>,
         /// The tool called.
         tool: String,
@@ -120,7 +120,7 @@ pub enum Verdict {
     Refused {
         /// The client message's number, from 1.
         line: u64,
-        /// Why; its id is the request's, as JSON.
+        /// Why; its id is the request's, as text.
         rejection: Rejection,
     },
 }
@@ -265,11 +265,11 @@ impl Proxy {
             let why = format!("gives the key \"{key}\" twice (readers may take either)");
             return self.unreadable(line, &why, INVALID_REQUEST);
         }
-        let id = member(members, "id").map(ToString::to_string);
+        let id = member(members, "id");
         match member(members, "method").and_then(Value::as_str) {
             Some("tools/call") => self.tools_call(member(members, "params"), id),
             Some("tools/list") => {
-                if let Some(id) = id {
+                if let Some(id) = id.map(ToString::to_string) {
                     let cursor = member(members, "params").and_then(|params| params.get("cursor"));
                     let fresh = cursor.map_or(true, Value::is_null);
                     push_bounded(&mut self.lists, (id, fresh));
@@ -281,9 +281,13 @@ impl Proxy {
     }
 
     /// A `tools/call` request (or notification, without `id`).
-    fn tools_call(&mut self, params: Option<&Value<'_>>, id: Option<String>) -> Relay {
+    fn tools_call(&mut self, params: Option<&Value<'_>>, id_value: Option<&Value<'_>>) -> Relay {
         let line = self.client_lines;
-        let call = match read_params(params, id.clone()) {
+        // The id as JSON answers and matches the server's answer; as text it names the
+        // call in verdicts and rejections (a string id's characters, a number as written).
+        let id = id_value.map(ToString::to_string);
+        let id_text = id_value.map(|id| id.as_str().map_or_else(|| id.to_string(), String::from));
+        let call = match read_params(params, id_text.clone()) {
             Ok(call) => call,
             Err(rejection) => return self.refuse(rejection, id),
         };
@@ -300,7 +304,7 @@ impl Proxy {
                 self.unchecked = self.unchecked.saturating_add(1);
                 self.verdicts.push(Verdict::Unchecked {
                     line,
-                    id: id.clone(),
+                    id: id_text,
                     tool: tool.clone(),
                 });
                 return self.forward_call(id, tool);
@@ -310,7 +314,7 @@ impl Proxy {
             Ok(()) => {
                 self.verdicts.push(Verdict::Accepted {
                     line,
-                    id: id.clone(),
+                    id: id_text,
                     tool: tool.clone(),
                 });
                 self.forward_call(id, tool)
