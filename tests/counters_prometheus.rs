@@ -63,9 +63,7 @@ fn parse(text: &str) -> Vec<Sample> {
 }
 
 fn parse_sample(line: &str) -> Sample {
-    let name_end = line
-        .find(|c: char| c == '{' || c == ' ')
-        .expect("a sample has a value");
+    let name_end = line.find(['{', ' ']).expect("a sample has a value");
     let (name, mut rest) = line.split_at(name_end);
     assert!(is_metric_name(name), "{line}");
     let mut labels = Vec::new();
