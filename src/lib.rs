@@ -189,7 +189,7 @@ pub use result_block::result_block;
 #[cfg(feature = "stream")]
 pub use stream::{CallStream, Progress};
 
-pub use counters::{Counters, Counts};
+pub use counters::{Counters, Counts, ToolCounts};
 pub use guard::{Guard, Unrecoverable};
 
 #[cfg(feature = "turns")]
