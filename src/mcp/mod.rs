@@ -252,6 +252,23 @@ impl Proxy {
         self.unchecked
     }
 
+    /// The counts as Prometheus text ([`Counts::prometheus`]), and the calls forwarded
+    /// unchecked as `toolgate_mcp_unchecked_calls_total`: a rising count says a server
+    /// whose schemas the proxy cannot read, or a client that calls before it lists.
+    pub fn prometheus(&self) -> String {
+        let mut text = self.counts().prometheus();
+        text.push_str(
+            "# HELP toolgate_mcp_unchecked_calls_total Tool calls the MCP proxy forwarded \
+             without a check: their tool's schema was not known.\n\
+             # TYPE toolgate_mcp_unchecked_calls_total counter\n",
+        );
+        text.push_str(&format!(
+            "toolgate_mcp_unchecked_calls_total {}\n",
+            self.unchecked
+        ));
+        text
+    }
+
     fn limits(&self) -> Limits {
         Limits {
             max_bytes: self.options.max_bytes,
@@ -333,9 +350,13 @@ impl Proxy {
 
     /// Answers a refused call under its id (a notification gets no answer).
     fn refuse(&mut self, rejection: Rejection, id: Option<String>) -> Relay {
-        self.counters.record_rejection(rejection.kind());
         let text = rejection.to_string();
         let unknown = rejection.kind() == RejectionKind::UnknownTool;
+        self.counters.record(&Outcome::Rejected {
+            id: rejection.id().map(String::from),
+            error: rejection.clone(),
+            first_rejection: None,
+        });
         self.verdicts.push(Verdict::Refused {
             line: self.client_lines,
             rejection,
