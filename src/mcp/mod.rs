@@ -382,7 +382,12 @@ impl Proxy {
     /// id when they show nothing, as JSON-RPC asks of a parse error), else dropped.
     fn unreadable(&mut self, bytes: &[u8], why: &str, code: i64) -> Relay {
         let line = self.client_lines;
-        let head = head::read_head(bytes, self.limits());
+        // The head is read whatever its length: it is what the proxy already holds.
+        let limits = Limits {
+            max_bytes: bytes.len(),
+            ..Limits::default()
+        };
+        let head = head::read_head(bytes, limits);
         let text = format!("toolgate mcp: the message {why}; it was not forwarded.");
         let (relay, answered) = match (head.id, head.method) {
             (Some(id), true) => {
