@@ -245,6 +245,24 @@ fn what_the_proxy_cannot_read_is_not_forwarded_and_said() {
     );
 }
 
+/// The first bytes of an over-long message are read for its id whatever the limit: the
+/// head kept can be longer than the limit itself.
+#[test]
+fn an_oversized_request_is_answered_under_its_id_even_with_a_small_limit() {
+    let mut proxy = Proxy::new(Options {
+        max_bytes: 16,
+        ..Options::default()
+    });
+    let head = br#"{"jsonrpc":"2.0","id":41,"method":"tools/call","params":{"name":"add","arguments":{"a":"#;
+    assert_eq!(
+        proxy.from_client_too_long(head, 5000),
+        Relay::Answer(
+            r#"{"jsonrpc":"2.0","id":41,"error":{"code":-32600,"message":"toolgate mcp: the message is 5000 bytes, over the limit of 16; it was not forwarded."}}"#
+                .into()
+        )
+    );
+}
+
 #[test]
 fn params_are_read_as_a_server_reads_them() {
     let mut proxy = listed(Options::default());

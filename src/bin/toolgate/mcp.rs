@@ -129,6 +129,14 @@ pub fn run(options: &Options) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // The metrics file is written once before the server starts, so that a path that
+    // cannot be written is a usage problem now, not a note every second.
+    if let Some(path) = &options.metrics {
+        if let Err(error) = write_atomically(path, &Proxy::new(options.proxy).prometheus()) {
+            eprintln!("toolgate mcp: cannot write metrics file '{path}': {error}");
+            return ExitCode::from(2);
+        }
+    }
     let (program, server_args) = match options.command.split_first() {
         Some(split) => split,
         None => return ExitCode::from(2),
@@ -165,11 +173,19 @@ pub fn run(options: &Options) -> ExitCode {
     let _client = std::thread::spawn(move || client_to_server(&from_client, server_in, log, cap));
     if let Some(path) = options.metrics.clone() {
         let metrics = Arc::clone(&shared);
-        let _metrics = std::thread::spawn(move || loop {
-            std::thread::sleep(Duration::from_secs(1));
-            let text = lock(&metrics.proxy).prometheus();
-            if let Err(error) = write_atomically(&path, &text) {
-                eprintln!("toolgate mcp: cannot write metrics file '{path}': {error}");
+        let _metrics = std::thread::spawn(move || {
+            let mut said = false;
+            loop {
+                std::thread::sleep(Duration::from_secs(1));
+                let text = lock(&metrics.proxy).prometheus();
+                match write_atomically(&path, &text) {
+                    Ok(()) => said = false,
+                    Err(error) if !said => {
+                        said = true;
+                        eprintln!("toolgate mcp: cannot write metrics file '{path}': {error}");
+                    }
+                    Err(_) => {}
+                }
             }
         });
     }
