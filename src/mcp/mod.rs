@@ -242,11 +242,6 @@ impl Proxy {
         self.counters.snapshot()
     }
 
-    /// The live counters (for a metrics writer).
-    pub fn counters(&self) -> &Counters {
-        &self.counters
-    }
-
     /// Calls forwarded unchecked, because their tool's schema was not known.
     pub fn unchecked(&self) -> u64 {
         self.unchecked
