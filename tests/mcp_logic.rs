@@ -180,6 +180,8 @@ fn a_schema_loaded_leniently_or_not_at_all_is_said_naming_the_tool() {
             && notes[1].ends_with("its calls pass unchecked"),
         "{notes:?}"
     );
+    assert_eq!(proxy.lenient_tools(), ["odd"]);
+    assert_eq!(proxy.unloadable_tools(), ["broken"]);
     // The lenient schema still checks what it can; the unloadable one passes, counted.
     let odd = call("2", "odd", r#"{"n":"x"}"#);
     assert!(matches!(

@@ -13,6 +13,8 @@ use crate::spec::load_tool_entry;
 #[derive(Debug)]
 pub(crate) struct Listing {
     pub(crate) gate: Gate,
+    /// Tools whose schema loaded only leniently: checked, but not on every keyword.
+    pub(crate) lenient: Vec<String>,
     /// Tools listed whose schema could not be loaded even leniently: their calls pass
     /// unchecked.
     pub(crate) unloadable: Vec<String>,
@@ -39,6 +41,7 @@ impl Listing {
     fn new(first_page: bool) -> Listing {
         Listing {
             gate: Gate::empty(),
+            lenient: Vec::new(),
             unloadable: Vec::new(),
             first_page,
             last_page: false,
@@ -89,6 +92,7 @@ pub(crate) fn learn_page(
                          loaded leniently, not enforced: {}",
                         skipped.join("; ")
                     ));
+                    page.lenient.push(name.to_owned());
                     Ok(specs)
                 }
                 Err(error) => Err(error),

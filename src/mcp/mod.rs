@@ -247,6 +247,22 @@ impl Proxy {
         self.unchecked
     }
 
+    /// The tools of the current listing whose schema loaded only leniently (checked, but
+    /// not on the keywords the notes named), in listing order.
+    pub fn lenient_tools(&self) -> &[String] {
+        self.listing
+            .as_ref()
+            .map_or(&[], |listing| &listing.lenient)
+    }
+
+    /// The tools of the current listing whose schema could not be loaded: their calls
+    /// pass unchecked.
+    pub fn unloadable_tools(&self) -> &[String] {
+        self.listing
+            .as_ref()
+            .map_or(&[], |listing| &listing.unloadable)
+    }
+
     /// The counts as Prometheus text ([`Counts::prometheus`]), and the calls forwarded
     /// unchecked as `toolgate_mcp_unchecked_calls_total`: a rising count says a server
     /// whose schemas the proxy cannot read, or a client that calls before it lists.

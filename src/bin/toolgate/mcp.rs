@@ -378,6 +378,18 @@ fn finish(
     let proxy = lock(&shared.proxy);
     eprintln!("toolgate mcp: summary\n{}", proxy.counts());
     eprintln!("calls passed unchecked: {}", proxy.unchecked());
+    if !proxy.lenient_tools().is_empty() {
+        eprintln!(
+            "tools checked leniently: {}",
+            proxy.lenient_tools().join(", ")
+        );
+    }
+    if !proxy.unloadable_tools().is_empty() {
+        eprintln!(
+            "tools not checked (schema not loaded): {}",
+            proxy.unloadable_tools().join(", ")
+        );
+    }
     let mut code = match status {
         Ok(status) => match status.code() {
             Some(code) => {
