@@ -177,8 +177,10 @@ pub fn run(options: &Options) -> ExitCode {
             let mut said = false;
             loop {
                 std::thread::sleep(Duration::from_secs(1));
-                let text = lock(&metrics.proxy).prometheus();
-                match write_atomically(&path, &text) {
+                // Written under the proxy's lock: the last write, at exit, takes it too, so
+                // a periodic write never lands after it.
+                let proxy = lock(&metrics.proxy);
+                match write_atomically(&path, &proxy.prometheus()) {
                     Ok(()) => said = false,
                     Err(error) if !said => {
                         said = true;
