@@ -143,8 +143,9 @@
 //! All on by default; the core (json, specs, envelopes, gates, registry, guard, counters)
 //! always builds. `pattern` adds the regex engine and the `pattern`/`patternProperties`
 //! keywords, `format` the `format` checkers, `turns` the `turn` module, `stream` the
-//! `stream` module, and both together the `events` module (a turn read from the providers'
-//! stream events). A schema using a keyword whose feature is off is refused at load, by name.
+//! `stream` module, both together the `events` module (a turn read from the providers'
+//! stream events), `mcp` the `mcp` module (the proxy's logic). A schema using a keyword
+//! whose feature is off is refused at load, by name.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -180,6 +181,9 @@ pub mod events;
 #[cfg(feature = "turns")]
 pub mod turn;
 
+#[cfg(feature = "mcp")]
+pub mod mcp;
+
 pub use envelope::Call;
 pub use gate::{Accepted, DuplicateTool, Gate};
 pub use registry::{handle_tool_call, Handler, Outcome, Registry, RegistryError};
@@ -188,7 +192,7 @@ pub use result_block::result_block;
 #[cfg(feature = "stream")]
 pub use stream::{CallStream, Progress};
 
-pub use counters::{Counters, Counts};
+pub use counters::{Counters, Counts, ToolCounts};
 pub use guard::{Guard, Unrecoverable};
 
 #[cfg(all(feature = "turns", feature = "stream"))]

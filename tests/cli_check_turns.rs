@@ -6,7 +6,8 @@
     feature = "pattern",
     feature = "format",
     feature = "turns",
-    feature = "stream"
+    feature = "stream",
+    feature = "mcp"
 ))]
 
 mod support;

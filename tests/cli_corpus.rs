@@ -7,7 +7,8 @@
     feature = "pattern",
     feature = "format",
     feature = "turns",
-    feature = "stream"
+    feature = "stream",
+    feature = "mcp"
 ))]
 
 mod support;

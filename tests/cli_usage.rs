@@ -6,7 +6,8 @@
     feature = "pattern",
     feature = "format",
     feature = "turns",
-    feature = "stream"
+    feature = "stream",
+    feature = "mcp"
 ))]
 
 use std::process::Command;
@@ -43,10 +44,14 @@ const CHECK_USAGE: &str =
     "usage: toolgate check --tools TOOLS.json [--lenient] [--no-format-checks] [--summary] [CALLS.jsonl]";
 const SCHEMA_USAGE: &str =
     "usage: toolgate schema --tools TOOLS.json --to PROVIDER [--lenient] [--map-names] [--no-close]";
+// Issue #28 added `mcp`.
+const MCP_USAGE: &str =
+    "usage: toolgate mcp [--log FILE] [--metrics FILE] [--protocol-errors] [--max-bytes N] -- COMMAND [ARGS...]";
 const TOP_USAGE: &str = "\
 usage: toolgate                                    play the demo agent loop
        toolgate check --tools TOOLS.json [--lenient] [--no-format-checks] [--summary] [CALLS.jsonl]
        toolgate schema --tools TOOLS.json --to PROVIDER [--lenient] [--map-names] [--no-close]
+       toolgate mcp [--log FILE] [--metrics FILE] [--protocol-errors] [--max-bytes N] -- COMMAND [ARGS...]
        toolgate bench parse [--passes N] FILE...
        toolgate bench check --tools TOOLS.json [--passes N] [--verdicts] [--stream] [--turns N] CALLS.jsonl
        toolgate --version";
@@ -62,7 +67,9 @@ fn version_prints_the_package_version() {
 
 #[test]
 fn help_is_printed_on_stdout_for_every_command() {
-    let cases: [(&[&str], &str); 13] = [
+    let cases: [(&[&str], &str); 15] = [
+        (&["mcp", "--help"], "toolgate mcp: check every tools/call"),
+        (&["help", "mcp"], "toolgate mcp: check every tools/call"),
         (
             &["--help"],
             "toolgate: checks a language model's tool calls",
@@ -190,6 +197,26 @@ fn other_mistakes_are_usage_errors() {
          openai-strict, responses, responses-strict, gemini, mcp",
         SCHEMA_USAGE,
         "toolgate schema --help",
+    );
+    check_usage_error(
+        &["mcp"],
+        "toolgate mcp: the server's command is required, after '--'",
+        MCP_USAGE,
+        "toolgate mcp --help",
+    );
+    check_usage_error(
+        &["mcp", "--max-bytes", "0", "--", "server"],
+        "toolgate mcp: --max-bytes needs a positive number of bytes, not '0'",
+        MCP_USAGE,
+        "toolgate mcp --help",
+    );
+    // Options after the command are the server's: `--verbose` here is no usage error of
+    // ours, so only an option before it is.
+    check_usage_error(
+        &["mcp", "--verbose", "--", "server"],
+        "toolgate mcp: unknown option '--verbose'",
+        MCP_USAGE,
+        "toolgate mcp --help",
     );
     check_usage_error(
         &["frobnicate"],

@@ -23,7 +23,7 @@
 //! The dialect is ECMA-262's with the `u` flag, as JSON Schema specifies: code points (`.`
 //! matches one emoji), unicode mode's strict syntax, classes, `\d \w \s \b` with ECMA's
 //! sets, `^`/`$` at the input's ends, groups, alternation and greedy or lazy quantifiers;
-//! `\p{...}` names only `L`, `N` and `Nd` (Unicode 14.0). [`Pattern::new`] refuses by name
+//! `\p{...}` names only `L`, `N` and `Nd` (Unicode 14.0). `Pattern::new` refuses by name
 //! ([`Unsupported`]) what has no linear-time check (backreferences, lookaround), other
 //! properties and inline flags, programs over [`MAX_STATES`] states and groups nested
 //! deeper than [`MAX_DEPTH`]. Without the `pattern` feature only the error types remain

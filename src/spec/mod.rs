@@ -45,8 +45,8 @@ pub use export::{
 pub use schema::{LoadError, RefProblem, Unenforced, MAX_SCHEMA_DEPTH};
 pub use tool_name::{NameMap, NameRule};
 pub use tools_file::{
-    load_tools, load_tools_from_value, load_tools_from_value_lenient, load_tools_lenient,
-    MAX_TOOLS_FILE_BYTES,
+    load_tool_entry, load_tools, load_tools_from_value, load_tools_from_value_lenient,
+    load_tools_lenient, MAX_TOOLS_FILE_BYTES,
 };
 pub use types::{
     Additional, ArrayRules, Bound, Field, IfThenElse, Kinds, MemberCount, NumberRules, ObjectType,

@@ -95,6 +95,25 @@ pub fn load_tools_from_value_lenient(
     Ok((loader.specs, loader.unenforced))
 }
 
+/// One entry of a tools array (a tool in any form above), read at `path` as [`load_tools`]
+/// (or, with `lenient`, [`load_tools_lenient`]) reads each entry; a Gemini tool object may
+/// declare several specs. The MCP proxy learns a `tools/list` page tool by tool with it, so
+/// that one schema it cannot load leaves every other tool checked. Names are not compared
+/// across entries: the caller keeps them distinct.
+///
+/// # Errors
+/// As [`load_tools`] (or [`load_tools_lenient`]), without [`LoadError::Syntax`] and
+/// [`LoadError::DuplicateTool`] between entries.
+pub fn load_tool_entry(
+    entry: &Value<'_>,
+    path: &Path,
+    lenient: bool,
+) -> Result<(Vec<ToolSpec>, Vec<Unenforced>), LoadError> {
+    let mut loader = Loader::new(lenient);
+    loader.entry(entry, path)?;
+    Ok((loader.specs, loader.unenforced))
+}
+
 fn parse_file(text: &str) -> Result<Value<'_>, LoadError> {
     let limits = Limits {
         max_bytes: MAX_TOOLS_FILE_BYTES,

@@ -486,7 +486,7 @@ impl Schema {
         }
     }
 
-    /// False if `format` is an annotation only ([`Schema::without_format_assertions`]).
+    /// False if `format` is an annotation only (`Schema::without_format_assertions`).
     pub fn asserts_formats(&self) -> bool {
         !self.format_annotation_only
     }

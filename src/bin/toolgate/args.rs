@@ -112,6 +112,12 @@ impl Args {
         set_once(self, slot, flag, value)
     }
 
+    /// Every word not read yet, as it is: a command line to run (`toolgate mcp -- COMMAND
+    /// ARGS...`), whose flags are its own.
+    pub fn rest(&mut self) -> Vec<String> {
+        self.words.by_ref().collect()
+    }
+
     /// A usage error for this command.
     pub fn error(&self, problem: String) -> UsageError {
         UsageError {

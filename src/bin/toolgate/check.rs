@@ -287,9 +287,11 @@ fn write_turn(record: &mut String, tally: &mut Tally, turn: &Turn<'_>) {
 /// Where a verdict belongs: its line, and its index in the line's turn when the line held
 /// a turn.
 #[derive(Clone, Copy)]
-struct At {
-    line: u64,
-    call: Option<usize>,
+pub struct At {
+    /// The line (or message) number, from 1.
+    pub line: u64,
+    /// The call's index in the line's turn.
+    pub call: Option<usize>,
 }
 
 /// `{"line":N` or `{"line":N,"call":I`, the start of every verdict.
@@ -312,9 +314,20 @@ fn too_long_text(bytes: u64, limit: usize) -> String {
 }
 
 /// `{"line":N,"ok":true,"tool":…,"id":…}` and its newline.
-fn write_accepted(record: &mut String, at: At, name: &str, id: Option<&str>) {
+pub fn write_accepted(record: &mut String, at: At, name: &str, id: Option<&str>) {
+    write_passed(record, at, true, name, id);
+}
+
+/// `{"line":N,"ok":true,"tool":…,"id":…}` for a call checked, or with `"unchecked":true`
+/// after `"ok":true` for one passed on without a check (`toolgate mcp`, a tool whose schema
+/// the server did not give), and its newline.
+pub fn write_passed(record: &mut String, at: At, checked: bool, name: &str, id: Option<&str>) {
     write_at(record, at);
-    record.push_str(",\"ok\":true,\"tool\":");
+    record.push_str(",\"ok\":true");
+    if !checked {
+        record.push_str(",\"unchecked\":true");
+    }
+    record.push_str(",\"tool\":");
     let _ = json::write_escaped_str(record, name);
     if let Some(id) = id {
         record.push_str(",\"id\":");
@@ -324,7 +337,7 @@ fn write_accepted(record: &mut String, at: At, name: &str, id: Option<&str>) {
 }
 
 /// `{"line":N,"ok":false,"kind":…,"tool":…,"path":…,"id":…,"error":…}` and its newline.
-fn write_rejection(record: &mut String, at: At, rejection: &Rejection) {
+pub fn write_rejection(record: &mut String, at: At, rejection: &Rejection) {
     let text = rejection.to_string();
     let fields = Fields {
         tool: rejection.tool(),

@@ -1,4 +1,5 @@
-//! The `toolgate` command line: the demo (no arguments), `check`, `schema` and `bench`.
+//! The `toolgate` command line: the demo (no arguments), `check`, `schema`, `mcp` and
+//! `bench`.
 //!
 //! Arguments are parsed by hand with std only ([`args`]): each command reads its own words,
 //! and any mistake (an unknown flag, a missing value, an argument that is not UTF-8) is a
@@ -32,6 +33,11 @@ macro_rules! schema_synopsis {
         "toolgate schema --tools TOOLS.json --to PROVIDER [--lenient] [--map-names] [--no-close]"
     };
 }
+macro_rules! mcp_synopsis {
+    () => {
+        "toolgate mcp [--log FILE] [--metrics FILE] [--protocol-errors] [--max-bytes N] -- COMMAND [ARGS...]"
+    };
+}
 macro_rules! bench_parse_synopsis {
     () => {
         "toolgate bench parse [--passes N] FILE..."
@@ -51,6 +57,8 @@ mod bench_check;
 mod check;
 mod demo;
 mod lines;
+mod mcp;
+mod mcp_read;
 mod out;
 mod schema;
 mod tools;
@@ -69,6 +77,8 @@ macro_rules! top_usage {
             check_synopsis!(),
             "\n       ",
             schema_synopsis!(),
+            "\n       ",
+            mcp_synopsis!(),
             "\n       ",
             bench_parse_synopsis!(),
             "\n       ",
@@ -90,6 +100,7 @@ const HELP: &str = concat!(
   (no command)  an agent loop against a scripted model that makes the real mistakes
   check         one JSON verdict per raw call of a log; exit 1 if any was rejected
   schema        tool declarations in one provider's form
+  mcp           a proxy in front of an MCP server that checks every tools/call
   bench         parse and check throughput and heap allocations (build with --release)
 
 Run 'toolgate COMMAND --help' for a command's options."
@@ -110,6 +121,7 @@ enum Command {
     Demo,
     Check(check::Options),
     Schema(schema::Options),
+    Mcp(mcp::Options),
     BenchParse(bench::ParseOptions),
     BenchCheck(bench_check::Options),
 }
@@ -124,6 +136,7 @@ fn main() -> ExitCode {
         Ok(Command::Demo) => demo::run(),
         Ok(Command::Check(options)) => check::run(&options),
         Ok(Command::Schema(options)) => schema::run(&options),
+        Ok(Command::Mcp(options)) => mcp::run(&options),
         Ok(Command::BenchParse(options)) => bench::parse_command(&options),
         Ok(Command::BenchCheck(options)) => bench_check::run(&options),
         Err(error) => {
@@ -144,6 +157,7 @@ fn usage_of(command: &str) -> &'static str {
     match command {
         "check" => check::USAGE,
         "schema" => schema::USAGE,
+        "mcp" => mcp::USAGE,
         "bench" => BENCH_USAGE,
         "bench parse" => bench::PARSE_USAGE,
         "bench check" => bench_check::USAGE,
@@ -188,6 +202,8 @@ fn parse_command(words: Vec<String>) -> Result<Command, UsageError> {
             .map_or(Command::Print(check::HELP), Command::Check)),
         "schema" => Ok(schema::parse_args(Args::new("schema", rest))?
             .map_or(Command::Print(schema::HELP), Command::Schema)),
+        "mcp" => Ok(mcp::parse_args(Args::new("mcp", rest))?
+            .map_or(Command::Print(mcp::HELP), Command::Mcp)),
         "bench" => parse_bench(rest),
         word if word.starts_with('-') => Err(UsageError {
             command: "",

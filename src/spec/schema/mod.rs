@@ -200,7 +200,7 @@ impl Schema {
     /// [`LoadError::Unsupported`] names (`additionalItems`, `$recursiveRef`, an unknown
     /// keyword…); `format` for the names
     /// [`Format::from_name`](crate::spec::format::Format::from_name) knows (another name is
-    /// an annotation; see [`Schema::without_format_assertions`]); OpenAPI's `nullable`;
+    /// an annotation; see `Schema::without_format_assertions`); OpenAPI's `nullable`;
     /// `$ref` and `$dynamicRef` inside the document, resolved against the nearest `$id`.
     /// Annotations (`title`, `default`, `examples`…) assert nothing; `description`,
     /// `example`, `discriminator` and `x-…` are kept for export. A keyword whose value is

@@ -35,7 +35,7 @@
 //!       - numbers: `minimum`, `maximum`, `multipleOf`, then `format` (`int32`, `int64`);
 //!       - strings: `minLength`, `maxLength` (in code points), `pattern`, then `format`
 //!         (see [`format`](crate::spec::format); a name toolgate does not know asserts
-//!         nothing, and [`Schema::without_format_assertions`] makes every format an
+//!         nothing, and `Schema::without_format_assertions` makes every format an
 //!         annotation);
 //!       - arrays: `minItems`, `maxItems`, `uniqueItems`, each item in index order
 //!         (against its `prefixItems` entry, or past those against `items`), then

@@ -2,11 +2,19 @@
 //! our declarations, tool failures at a dependency, retries at the quality of the answers.
 //! Calls count once by final outcome; every rejection the gate made counts by kind, including
 //! one the retry fixed. Relaxed, saturating `AtomicU64` adds: the tallies are independent.
+//! The same counts per tool sit behind one lock, taken once per call recorded.
+//!
+//! [`Counts::prometheus`] writes them in the text format monitoring systems scrape
+//! (`prometheus.rs`), so a fleet of agent workers is added up by the system already in place.
+
+mod prometheus;
 
 use crate::registry::Outcome;
-use crate::rejection::RejectionKind;
+use crate::rejection::{Rejection, RejectionKind};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 /// Number of rejection kinds, the length of the per-kind arrays.
 const N_KINDS: usize = RejectionKind::ALL.len();
@@ -43,10 +51,12 @@ pub struct Counters {
     rejected: [AtomicU64; N_KINDS],
     retries_asked: AtomicU64,
     retries_succeeded: AtomicU64,
+    /// The same per tool, for the calls whose name the gate found registered.
+    tools: Mutex<BTreeMap<String, ToolCounts>>,
 }
 
 /// The counts at one moment: plain numbers, with a `Display` table of counts and rates.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub struct Counts {
     /// Calls that passed the gate and whose tool returned output.
@@ -62,6 +72,25 @@ pub struct Counts {
     pub retries_asked: u64,
     /// Of those, the corrected calls that passed the gate (dispatched or tool failed).
     pub retries_succeeded: u64,
+    /// Per tool, by name, for the calls and rejections whose name the gate found registered
+    /// (it passed gate 1): an unknown or unreadable name is a made-up one, so it counts only
+    /// in the totals above, and the tool labels stay the registry's.
+    pub tools: BTreeMap<String, ToolCounts>,
+}
+
+/// One tool's counts: its calls by final outcome and the rejections of its calls by kind
+/// (only the kinds a registered name can get: `arguments_not_object`, `schema_violation`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct ToolCounts {
+    /// Calls that passed the gate and whose tool returned output.
+    pub dispatched: u64,
+    /// Calls that passed the gate and whose tool failed.
+    pub tool_failed: u64,
+    /// Calls that ended refused after their name passed gate 1.
+    pub rejected_calls: u64,
+    /// Rejections of this tool's calls, per kind in [`RejectionKind::ALL`] order.
+    pub rejected: [u64; N_KINDS],
 }
 
 impl Counters {
@@ -89,13 +118,45 @@ impl Counters {
                 bump(&self.retries_succeeded);
             }
         }
+        self.count_tools(outcome);
     }
 
     /// Records one call refused with this kind, no retry asked (for loops that call
-    /// [`Gate::check_call`](crate::gate::Gate::check_call) themselves).
+    /// [`Gate::check_call`](crate::gate::Gate::check_call) themselves). Without the rejection
+    /// its tool is not known: record an [`Outcome::Rejected`] to count it per tool too.
     pub fn record_rejection(&self, kind: RejectionKind) {
         self.count_kind(kind);
         bump(&self.rejected_calls);
+    }
+
+    /// Counts an outcome under its tool: the final outcome once, each rejection by kind,
+    /// when the gate found the name registered.
+    fn count_tools(&self, outcome: &Outcome) {
+        for rejection in outcome.rejections() {
+            if let Some(tool) = registered_tool(rejection) {
+                self.with_tool(tool, |counts| add_kind(counts, rejection.kind()));
+            }
+        }
+        let (tool, field): (Option<&str>, fn(&mut ToolCounts) -> &mut u64) = match outcome {
+            Outcome::Dispatched { tool, .. } => (Some(tool), |counts| &mut counts.dispatched),
+            Outcome::ToolFailed { tool, .. } => (Some(tool), |counts| &mut counts.tool_failed),
+            Outcome::Rejected { error, .. } => {
+                (registered_tool(error), |counts| &mut counts.rejected_calls)
+            }
+        };
+        if let Some(tool) = tool {
+            self.with_tool(tool, |counts| add(field(counts)));
+        }
+    }
+
+    /// Runs `change` on `tool`'s counts under the lock (a panic elsewhere while it was held
+    /// left whole numbers behind, so a poisoned lock is used as is).
+    fn with_tool(&self, tool: &str, change: impl FnOnce(&mut ToolCounts)) {
+        let mut tools = self.tools.lock().unwrap_or_else(PoisonError::into_inner);
+        match tools.get_mut(tool) {
+            Some(counts) => change(counts),
+            None => change(tools.entry(tool.to_owned()).or_default()),
+        }
     }
 
     /// Counts one rejection of `kind` (a gate decision, not a call).
@@ -118,7 +179,33 @@ impl Counters {
             rejected,
             retries_asked: self.retries_asked.load(Ordering::Relaxed),
             retries_succeeded: self.retries_succeeded.load(Ordering::Relaxed),
+            tools: self
+                .tools
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .clone(),
         }
+    }
+}
+
+/// The tool a rejection counts under: its name when the gate found it registered, which the
+/// kinds past gate 1 say.
+fn registered_tool(rejection: &Rejection) -> Option<&str> {
+    match rejection.kind() {
+        RejectionKind::ArgumentsNotObject | RejectionKind::SchemaViolation => rejection.tool(),
+        _ => None,
+    }
+}
+
+/// Adds one to a plain count, saturating.
+fn add(count: &mut u64) {
+    *count = count.saturating_add(1);
+}
+
+/// Adds one to a tool's count of `kind`.
+fn add_kind(counts: &mut ToolCounts, kind: RejectionKind) {
+    if let Some(count) = counts.rejected.get_mut(kind as usize) {
+        add(count);
     }
 }
 
