@@ -176,10 +176,10 @@ pub mod result_block;
 pub mod counters;
 pub mod guard;
 
-#[cfg(feature = "turns")]
-pub mod turn;
 #[cfg(all(feature = "turns", feature = "stream"))]
 pub mod events;
+#[cfg(feature = "turns")]
+pub mod turn;
 
 #[cfg(feature = "mcp")]
 pub mod mcp;
