@@ -176,10 +176,11 @@ pub mod result_block;
 pub mod counters;
 pub mod guard;
 
-#[cfg(all(feature = "turns", feature = "stream"))]
-pub mod events;
 #[cfg(feature = "turns")]
 pub mod turn;
+
+#[cfg(all(feature = "turns", feature = "stream"))]
+pub mod events;
 
 #[cfg(feature = "mcp")]
 pub mod mcp;
