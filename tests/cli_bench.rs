@@ -205,7 +205,7 @@ fn bench_check_events_times_each_providers_stream_of_the_turns() {
     let tools = file("cli_bench_events_tools.json", TOOLS);
     let calls = file(
         "cli_bench_events_calls.jsonl",
-        &format!("{CALLS}{{\"name\":7,\"arguments\":{{}}}}\n"),
+        format!("{CALLS}{{\"name\":7,\"arguments\":{{}}}}\n"),
     );
     let output = Command::new(env!("CARGO_BIN_EXE_toolgate"))
         .args([
