@@ -196,3 +196,75 @@ fn a_closed_standard_output_ends_each_command_without_a_panic() {
         assert!(expected.contains(&code), "{args:?}: exit {code}, {stderr}");
     }
 }
+
+/// `--events` adds a section with one row per provider, each over the turns of `--turns N`
+/// plain calls, and says how many lines it could not read as a name and arguments; without
+/// `--turns` it is a usage error, since the events are of those turns.
+#[test]
+fn bench_check_events_times_each_providers_stream_of_the_turns() {
+    let tools = file("cli_bench_events_tools.json", TOOLS);
+    let calls = file(
+        "cli_bench_events_calls.jsonl",
+        format!("{CALLS}{{\"name\":7,\"arguments\":{{}}}}\n"),
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_toolgate"))
+        .args([
+            "bench", "check", "--tools", &tools, "--passes", "1", "--turns", "2", "--events",
+            &calls,
+        ])
+        .output()
+        .expect("the binary runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    let start = lines
+        .iter()
+        .position(|line| line.starts_with("events: "))
+        .unwrap_or_else(|| panic!("no events section: {stdout}"));
+    assert!(
+        lines[start].starts_with(
+            "events: turns of 2 calls as each provider's stream events, 3 of 4 calls read as \
+             a name and arguments (1 left out)"
+        ),
+        "{stdout}"
+    );
+    for column in [
+        "turns",
+        "events/turn",
+        "(a) events",
+        "(b) whole",
+        "(c) parse",
+        "a/b",
+        "a/c",
+    ] {
+        assert!(lines[start + 1].contains(column), "{stdout}");
+    }
+    // Three calls make a turn of 2 and a turn of 1; no event was refused by the reader.
+    let rows: Vec<(&str, &str)> = lines[start + 2..]
+        .iter()
+        .map(|line| {
+            let mut words = line.split_whitespace();
+            (words.next().unwrap_or(""), words.next().unwrap_or(""))
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("openai", "2"),
+            ("anthropic", "2"),
+            ("responses", "2"),
+            ("gemini", "2"),
+        ],
+        "{stdout}"
+    );
+    let alone = Command::new(env!("CARGO_BIN_EXE_toolgate"))
+        .args(["bench", "check", "--tools", &tools, "--events", &calls])
+        .output()
+        .expect("the binary runs");
+    assert_eq!(alone.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&alone.stderr);
+    assert!(
+        stderr.starts_with("toolgate bench check: --events needs --turns N"),
+        "{stderr}"
+    );
+}

@@ -53,7 +53,7 @@ usage: toolgate                                    play the demo agent loop
        toolgate schema --tools TOOLS.json --to PROVIDER [--lenient] [--map-names] [--no-close]
        toolgate mcp [--log FILE] [--metrics FILE] [--protocol-errors] [--max-bytes N] -- COMMAND [ARGS...]
        toolgate bench parse [--passes N] FILE...
-       toolgate bench check --tools TOOLS.json [--passes N] [--verdicts] [--stream] [--turns N] CALLS.jsonl
+       toolgate bench check --tools TOOLS.json [--passes N] [--verdicts] [--stream] [--turns N [--events]] CALLS.jsonl
        toolgate --version";
 
 #[test]
@@ -227,7 +227,7 @@ fn other_mistakes_are_usage_errors() {
     check_usage_error(
         &["bench"],
         "toolgate bench: a benchmark name is required",
-        "usage: toolgate bench parse [--passes N] FILE...\n       toolgate bench check --tools TOOLS.json [--passes N] [--verdicts] [--stream] [--turns N] CALLS.jsonl",
+        "usage: toolgate bench parse [--passes N] FILE...\n       toolgate bench check --tools TOOLS.json [--passes N] [--verdicts] [--stream] [--turns N [--events]] CALLS.jsonl",
         "toolgate bench --help",
     );
     check_usage_error(
@@ -235,7 +235,7 @@ fn other_mistakes_are_usage_errors() {
             "bench", "check", "--tools", "t.json", "--passes", "0", "c.jsonl",
         ],
         "toolgate bench check: --passes expects a whole number from 1 to 100000, got '0'",
-        "usage: toolgate bench check --tools TOOLS.json [--passes N] [--verdicts] [--stream] [--turns N] CALLS.jsonl",
+        "usage: toolgate bench check --tools TOOLS.json [--passes N] [--verdicts] [--stream] [--turns N [--events]] CALLS.jsonl",
         "toolgate bench check --help",
     );
     // A count past the bound is a usage error too, not a list of samples the allocator
@@ -251,7 +251,7 @@ fn other_mistakes_are_usage_errors() {
             "c.jsonl",
         ],
         "toolgate bench check: --passes expects a whole number from 1 to 100000, got '18446744073709551615'",
-        "usage: toolgate bench check --tools TOOLS.json [--passes N] [--verdicts] [--stream] [--turns N] CALLS.jsonl",
+        "usage: toolgate bench check --tools TOOLS.json [--passes N] [--verdicts] [--stream] [--turns N [--events]] CALLS.jsonl",
         "toolgate bench check --help",
     );
     check_usage_error(
@@ -259,7 +259,7 @@ fn other_mistakes_are_usage_errors() {
             "bench", "check", "--tools", "t.json", "--turns", "1001", "c.jsonl",
         ],
         "toolgate bench check: --turns expects a whole number from 1 to 1000, got '1001'",
-        "usage: toolgate bench check --tools TOOLS.json [--passes N] [--verdicts] [--stream] [--turns N] CALLS.jsonl",
+        "usage: toolgate bench check --tools TOOLS.json [--passes N] [--verdicts] [--stream] [--turns N [--events]] CALLS.jsonl",
         "toolgate bench check --help",
     );
 }

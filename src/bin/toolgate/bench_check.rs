@@ -19,13 +19,15 @@
 //! With `--turns N`, [`Gate::check_turn`] on turns of N calls (each a JSON array of N
 //! consecutive lines that are JSON: a list of calls is a turn form), timed per call against
 //! [`Gate::check_call`] on the same calls one by one, with the ratio: a turn should cost
-//! no more than its calls checked alone, plus the turn's own reading.
+//! no more than its calls checked alone, plus the turn's own reading. With `--events` as
+//! well, the same turns as each provider's stream events, read by [`toolgate::TurnStream`]
+//! against the turn checked whole (`bench_events.rs`).
 //!
 //! The whole log is read into memory first so that the passes time the gate, not the disk.
 //! Speed is reported, never asserted: no test depends on these numbers.
 
 use crate::args::{set_once, Arg, Args, UsageError};
-use crate::{bench, out, tools};
+use crate::{bench, bench_events, out, tools};
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::process::ExitCode;
@@ -52,6 +54,10 @@ pub const HELP: &str = concat!(
                       the share of rejected calls' bytes received before their refusal
   --turns N           also time Gate::check_turn on turns of N calls (JSON arrays of N
                       consecutive lines) against the same calls checked one by one
+  --events            with --turns N: also time each turn as each provider's stream
+                      events (OpenAI chat, Anthropic, Responses, Gemini) fed to a
+                      TurnStream and finished, against check_turn on the same turn
+                      whole and json::parse on the events alone, in ns per turn
   CALLS.jsonl         one raw call per line
   -h, --help          print this help
 
@@ -69,6 +75,8 @@ pub struct Options {
     stream: bool,
     /// Calls per turn for the turn rows, if asked.
     turns: Option<usize>,
+    /// The turns also as stream events (needs `turns`).
+    events: bool,
 }
 
 /// Reads `bench check`'s arguments; `Ok(None)` means help was asked for.
@@ -82,12 +90,14 @@ pub fn parse_args(mut args: Args) -> Result<Option<Options>, UsageError> {
     let mut verdicts = false;
     let mut stream = false;
     let mut turns = None;
+    let mut events = false;
     while let Some(arg) = args.next_arg() {
         match arg {
             Arg::Flag(flag, inline) => match flag.as_str() {
                 "-h" | "--help" => return Ok(None),
                 "--verdicts" => verdicts = true,
                 "--stream" => stream = true,
+                "--events" => events = true,
                 "--tools" => args.value_once(&flag, inline, &mut tools)?,
                 "--passes" => args.value_once(&flag, inline, &mut passes)?,
                 "--turns" => args.value_once(&flag, inline, &mut turns)?,
@@ -101,6 +111,11 @@ pub fn parse_args(mut args: Args) -> Result<Option<Options>, UsageError> {
     let passes = bench::count_option(&args, "--passes", passes, bench::MAX_PASSES)?
         .unwrap_or(bench::DEFAULT_PASSES);
     let turns = bench::count_option(&args, "--turns", turns, MAX_TURN)?;
+    if events && turns.is_none() {
+        // The events are of turns, so they take the turns' size rather than a second one.
+        let problem = "--events needs --turns N (the calls in each streamed turn)";
+        return Err(args.error(problem.into()));
+    }
     Ok(Some(Options {
         tools,
         calls,
@@ -108,16 +123,18 @@ pub fn parse_args(mut args: Args) -> Result<Option<Options>, UsageError> {
         verdicts,
         stream,
         turns,
+        events,
     }))
 }
 
-/// One measured group of calls.
-struct Measure {
+/// One measured group of calls (or turns).
+pub struct Measure {
     label: &'static str,
     n_calls: usize,
-    /// Median over the passes; `None` for an empty group.
-    median_ns: Option<f64>,
-    allocations: f64,
+    /// Median over the passes, per call; `None` for an empty group.
+    pub median_ns: Option<f64>,
+    /// Heap allocations per call.
+    pub allocations: f64,
     bytes: f64,
 }
 
@@ -206,6 +223,7 @@ pub fn run(options: &Options) -> ExitCode {
         measures.push(measure_provider_stream(&gate, &accepted, passes));
     }
     let mut turn_ratio = None;
+    let mut events_report = None;
     if let Some(per_turn) = options.turns {
         let lines: Vec<&str> = bytes
             .split(|byte| *byte == b'\n')
@@ -219,6 +237,14 @@ pub fn run(options: &Options) -> ExitCode {
         }
         measures.push(one_by_one);
         measures.push(whole);
+        if options.events {
+            events_report = Some(bench_events::report(
+                &gate,
+                &lines,
+                per_turn,
+                options.passes,
+            ));
+        }
     }
     let all = accepted.len().saturating_add(rejected.len());
     let mut report = format!(
@@ -272,6 +298,9 @@ pub fn run(options: &Options) -> ExitCode {
             "turns: a turn of {per_turn} calls costs {ratio:.2}x its calls checked one by one"
         );
     }
+    if let Some(events) = events_report {
+        report.push_str(&events);
+    }
     match out::print("toolgate bench check", &report) {
         Ok(()) => ExitCode::SUCCESS,
         Err(code) => code,
@@ -312,24 +341,37 @@ fn measure_turns(
 /// The bytes of a streamed chunk.
 const CHUNK_BYTES: usize = 16;
 
-/// Feeds `text` to `feed` in chunks of about [`CHUNK_BYTES`] (cut on character boundaries);
-/// the bytes fed when it first answered refused, if it did.
-fn feed_chunks(text: &str, mut feed: impl FnMut(&str) -> toolgate::Progress) -> Option<usize> {
-    let mut start = 0;
-    let mut refused_after = None;
-    while start < text.len() {
-        let mut end = start.saturating_add(CHUNK_BYTES).min(text.len());
-        while !text.is_char_boundary(end) {
+/// `text` in chunks of about [`CHUNK_BYTES`], cut on character boundaries: how a provider
+/// streams a call's arguments.
+pub fn pieces(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let mut end = CHUNK_BYTES.min(rest.len());
+        while !rest.is_char_boundary(end) {
             end = end.saturating_add(1);
         }
-        let Some(chunk) = text.get(start..end) else {
-            break;
+        let (Some(piece), Some(tail)) = (rest.get(..end), rest.get(end..)) else {
+            return None;
         };
+        rest = tail;
+        Some(piece)
+    })
+}
+
+/// Feeds `text` to `feed` in [`pieces`]; the bytes fed when it first answered refused, if
+/// it did.
+fn feed_chunks(text: &str, mut feed: impl FnMut(&str) -> toolgate::Progress) -> Option<usize> {
+    let mut end = 0usize;
+    let mut refused_after = None;
+    for chunk in pieces(text) {
+        end = end.saturating_add(chunk.len());
         let progress = feed(chunk);
         if refused_after.is_none() && progress != toolgate::Progress::Pending {
             refused_after = Some(end);
         }
-        start = end;
     }
     refused_after
 }
@@ -489,7 +531,7 @@ fn measure_validate(gate: &Gate, calls: &[&str], passes: usize) -> [Measure; 2] 
 
 /// Counts one pass's allocations (which also warms caches and the allocator), then times
 /// `passes` more.
-fn timed(label: &'static str, n_calls: usize, passes: usize, one_pass: impl Fn()) -> Measure {
+pub fn timed(label: &'static str, n_calls: usize, passes: usize, one_pass: impl Fn()) -> Measure {
     if n_calls == 0 {
         return Measure {
             label,

@@ -45,7 +45,7 @@ macro_rules! bench_parse_synopsis {
 }
 macro_rules! bench_check_synopsis {
     () => {
-        "toolgate bench check --tools TOOLS.json [--passes N] [--verdicts] [--stream] [--turns N] CALLS.jsonl"
+        "toolgate bench check --tools TOOLS.json [--passes N] [--verdicts] [--stream] [--turns N [--events]] CALLS.jsonl"
     };
 }
 
@@ -54,6 +54,7 @@ mod alloc;
 mod args;
 mod bench;
 mod bench_check;
+mod bench_events;
 mod check;
 mod demo;
 mod lines;
