@@ -122,10 +122,9 @@ pub(super) fn read(event: &Value<'_>, stream: &TurnStream<'_>) -> Result<Vec<Ste
         "message_delta" => {
             let delta = event.get("delta").unwrap_or(&Value::Null);
             if let Some(reason) = string(delta, "stop_reason") {
-                let status = None;
                 steps.push(Step::Stop {
                     reason: Some(reason),
-                    status,
+                    status: None,
                 });
             }
         }
@@ -153,7 +152,7 @@ pub(super) fn message(stream: &TurnStream<'_>) -> String {
                     out.push_str("null");
                     continue;
                 };
-                let input = match call.arguments.as_str() {
+                let input = match call.arguments() {
                     "" => Ok(Value::Object(Vec::new())),
                     text => json::parse_with(text, stream.gate.limits()),
                 };
@@ -162,13 +161,13 @@ pub(super) fn message(stream: &TurnStream<'_>) -> String {
                     out.push_str(r#""type":"tool_use""#);
                 }
                 write_member(&mut out, "id", call.id.as_deref());
-                write_member(&mut out, "name", Some(&call.name));
+                write_member(&mut out, "name", Some(call.name()));
                 match input {
                     Ok(input) => {
                         out.push_str(r#","input":"#);
                         json::write_compact(&mut out, &input);
                     }
-                    Err(_) => write_member(&mut out, "arguments", Some(&call.arguments)),
+                    Err(_) => write_member(&mut out, "arguments", Some(call.arguments())),
                 }
                 out.push('}');
             }

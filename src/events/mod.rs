@@ -129,10 +129,6 @@ struct Streamed<'g> {
     id: Option<String>,
     /// A Responses item's own id (`fc_…`), which its deltas name.
     item: Option<String>,
-    name: String,
-    arguments: String,
-    /// Its arguments have begun: its name is whole.
-    begun: bool,
     /// A Gemini part, whole, written into the turn as it came.
     part: Option<Value<'static>>,
     stream: CallStream<'g>,
@@ -329,9 +325,6 @@ impl<'g> TurnStream<'g> {
                 self.calls.push(Streamed {
                     id,
                     item,
-                    name,
-                    arguments: String::new(),
-                    begun: false,
                     part: None,
                     stream,
                     refused: false,
@@ -341,9 +334,9 @@ impl<'g> TurnStream<'g> {
                 if !self.room(fragment.len()) {
                     return;
                 }
-                if let Some(call) = self.call_mut(key).filter(|call| !call.begun) {
+                // Its stream takes no more of the name once the arguments began.
+                if let Some(call) = self.call_mut(key) {
                     call.stream.feed_name(&fragment);
-                    call.name.push_str(&fragment);
                 }
             }
             Step::Arguments { key, fragment } => {
@@ -351,9 +344,7 @@ impl<'g> TurnStream<'g> {
                     return;
                 }
                 if let Some(call) = self.call_mut(key) {
-                    call.begun = true;
                     call.stream.feed_arguments(&fragment);
-                    call.arguments.push_str(&fragment);
                 }
             }
             Step::Whole {
@@ -373,9 +364,6 @@ impl<'g> TurnStream<'g> {
                 self.calls.push(Streamed {
                     id,
                     item: None,
-                    name,
-                    arguments,
-                    begun: true,
                     part: Some(part),
                     stream,
                     refused: false,
@@ -452,6 +440,18 @@ impl<'g> TurnStream<'g> {
                 });
             }
         }
+    }
+}
+
+impl Streamed<'_> {
+    /// The call's name so far.
+    fn name(&self) -> &str {
+        self.stream.provider_parts().0
+    }
+
+    /// The call's arguments text so far.
+    fn arguments(&self) -> &str {
+        self.stream.provider_parts().1
     }
 }
 

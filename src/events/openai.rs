@@ -139,8 +139,8 @@ pub(super) fn message(stream: &TurnStream<'_>) -> String {
             out.push('{');
             write_member(&mut out, "id", call.id.as_deref());
             out.push_str(r#","type":"function","function":{"#);
-            write_member(&mut out, "name", Some(&call.name));
-            write_member(&mut out, "arguments", Some(&call.arguments));
+            write_member(&mut out, "name", Some(call.name()));
+            write_member(&mut out, "arguments", Some(call.arguments()));
             out.push_str("}}");
         }
         out.push(']');

@@ -154,7 +154,7 @@ fn rest_of(
         // The deltas were not all kept: the turn is too large whatever this says.
         return Ok(());
     }
-    match whole.strip_prefix(call.arguments.as_str()) {
+    match whole.strip_prefix(call.arguments()) {
         Some("") => {}
         Some(rest) => steps.push(Step::Arguments {
             key,
@@ -204,8 +204,8 @@ pub(super) fn message(stream: &TurnStream<'_>) -> String {
                 out.push_str(r#"{"type":"function_call""#);
                 write_member(&mut out, "id", call.item.as_deref());
                 write_member(&mut out, "call_id", call.id.as_deref());
-                write_member(&mut out, "name", Some(&call.name));
-                write_member(&mut out, "arguments", Some(&call.arguments));
+                write_member(&mut out, "name", Some(call.name()));
+                write_member(&mut out, "arguments", Some(call.arguments()));
                 out.push('}');
             }
         }

@@ -257,6 +257,16 @@ impl<'g> CallStream<'g> {
         self.progress()
     }
 
+    /// The provider form's name and arguments text so far, as kept (both stop growing just
+    /// past the size limit): what a turn stream writes into the whole form.
+    pub(crate) fn provider_parts(&self) -> (&str, &str) {
+        let arguments = match self.form {
+            Form::Arguments => std::str::from_utf8(&self.kept).unwrap_or_default(),
+            _ => "",
+        };
+        (&self.name, arguments)
+    }
+
     /// The answer so far.
     pub fn progress(&self) -> Progress {
         match self.refused {
